@@ -1,0 +1,27 @@
+// swift-tools-version: 6.2
+//
+// Gym2048: a headless reinforcement-learning environment for 2048.
+// No package dependencies: only the Swift toolchain.
+//
+// Module graph (arrows point at what a module depends on):
+//
+//     g2048 (CLI) ──▶ Game2048
+//     RandomAgent ──▶ Game2048
+//
+// `Game2048` depends on nothing but the standard library.
+import PackageDescription
+
+let package = Package(
+    name: "Gym2048",
+    products: [
+        .library(name: "Game2048", targets: ["Game2048"]),
+        .executable(name: "g2048", targets: ["g2048"]),
+    ],
+    targets: [
+        .target(name: "Game2048"),
+        .executableTarget(name: "g2048", dependencies: ["Game2048"]),
+        .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
+        .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
+        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048"]),
+    ]
+)

@@ -1,0 +1,289 @@
+/// A 2048 environment with Gymnasium's contract: `reset`, then `step` until the episode ends.
+///
+///     var env = Environment(rules: Rules())
+///     var state = env.reset(seed: 42)
+///     while !env.isOver {
+///         let action = state.info.actionMask.direction(at: 0)   // any legal move
+///         let step = try env.step(action)
+///         state = Reset(observation: step.observation, info: step.info)
+///     }
+///     print(env.score)
+///
+/// ## Spec sheet
+///
+/// - **Observation**: a ``Board`` of `rules.rows × rules.cols` exponents, row-major
+///   (0 = empty, `k` = tile 2^k). Encodings for learners: ``ObservationEncoding``
+///   (`exponents`, `values`, `oneHot(channels:)`).
+/// - **Action**: a ``Direction``, index `0 = up, 1 = right, 2 = down, 3 = left`.
+/// - **Reward**: the sum of the values of the tiles merged by the move (the
+///   original game's score increment), a 64-bit integer; 0 for an illegal
+///   no-op; `-penalty` for an illegal action under `.terminate(penalty:)`.
+/// - **Transition**: slide and merge (``Board/moved(_:)``); if the board changed,
+///   spawn one tile (a 2 with probability `1 − spawnFourProbability`, else a
+///   4, value drawn first, then a uniform empty cell); then compute the action
+///   mask of the new state. An illegal action follows ``Rules/invalidAction``.
+/// - **Terminated**: no legal move remains, the ``Rules/winTile`` appeared
+///   (`info.won`), or an illegal action under `.terminate`.
+/// - **Truncated**: `info.steps` reached ``Rules/maxSteps`` (set even when the
+///   same step also terminated).
+/// - **Info**: ``StepInfo``: action mask, score, max tile, steps, afterstate,
+///   spawn, invalid, won.
+/// - **Seeding**: ``reset(seed:)`` with a seed restarts the generator
+///   (``Xoshiro256StarStar`` seeded through ``SplitMix64``); without one it
+///   continues the current stream, so `reset(seed: s)` followed by `reset()`
+///   is reproducible (Gymnasium's convention). A new environment starts from
+///   `seed` given to the initializer (default 0).
+/// - **Lifecycle**: ``step(_:)`` before the first reset or after the episode
+///   ended is a programming error (a precondition failure). ``VectorEnvironment``
+///   resets finished episodes for you.
+///
+/// On a 4×4 board the environment plays on a packed ``Bitboard``, and moves to
+/// the generic ``Board`` when a 32 768 tile appears (four bits cannot hold the
+/// 65 536 that two of them make). Both give identical trajectories.
+public struct Environment: Sendable {
+    /// The rules this environment plays by.
+    public let rules: Rules
+
+    @usableFromInline let fourThreshold: UInt64
+    /// The bitboard's row table, loaded once rather than through a lazy global on every move.
+    @usableFromInline let rowTable: RowTableHandle
+    @usableFromInline var rng: Xoshiro256StarStar
+    @usableFromInline var state: GridState
+    @usableFromInline var phase: Phase
+    @usableFromInline var mask: ActionMask
+    @usableFromInline var highestExponent: UInt8
+    @usableFromInline var stepCount: Int
+    @usableFromInline var totalScore: Int64
+    @usableFromInline var hasWon: Bool
+
+    /// The board in whichever representation is fastest for it.
+    @usableFromInline
+    enum GridState: Sendable {
+        case packed(Bitboard)
+        case generic(Board)
+    }
+
+    /// Where the environment is in its episode.
+    public enum Phase: Sendable, Hashable {
+        /// Created, and not reset yet.
+        case needsReset
+        /// An episode is running; `step` is allowed.
+        case running
+        /// The episode terminated or was truncated; call `reset`.
+        case over
+    }
+
+    /// Creates an environment. Call ``reset(seed:)`` before the first step.
+    ///
+    /// - Parameters:
+    ///   - rules: the game's configuration.
+    ///   - seed: the generator's seed until a reset passes another one.
+    public init(rules: Rules = Rules(), seed: UInt64 = 0) {
+        self.rules = rules
+        fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        rowTable = Bitboard.rowTable
+        rng = Xoshiro256StarStar(seed: seed)
+        state = .generic(Board(rules: rules))
+        phase = .needsReset
+        mask = []
+        highestExponent = 0
+        stepCount = 0
+        totalScore = 0
+        hasWon = false
+    }
+
+    // MARK: State
+
+    /// The current board.
+    @inlinable
+    public var board: Board {
+        switch state {
+        case .packed(let packed): Board(packed)
+        case .generic(let board): board
+        }
+    }
+
+    /// The legal moves of the current board.
+    @inlinable public var actionMask: ActionMask { mask }
+    /// The score of the current episode.
+    @inlinable public var score: Int64 { totalScore }
+    /// Steps taken in the current episode.
+    @inlinable public var steps: Int { stepCount }
+    /// Where the environment is in its episode.
+    @inlinable public var currentPhase: Phase { phase }
+    /// Whether the episode has ended (terminated or truncated).
+    @inlinable public var isOver: Bool { phase == .over }
+
+    /// The current info record, with no afterstate and no spawn.
+    @inlinable
+    public var info: StepInfo {
+        StepInfo(
+            actionMask: mask, score: totalScore, maxTile: Board.value(ofExponent: highestExponent),
+            steps: stepCount, afterstate: nil, spawn: nil, invalid: false, won: hasWon)
+    }
+
+    // MARK: Reset
+
+    /// Starts a new episode with ``Rules/initialTiles`` random tiles.
+    ///
+    /// - Parameter seed: restarts the generator from this seed; `nil` continues the current stream.
+    /// - Returns: the first observation and its info.
+    @discardableResult
+    public mutating func reset(seed: UInt64? = nil) -> Reset {
+        if let seed { rng = Xoshiro256StarStar(seed: seed) }
+        var board = Board(rules: rules)
+        for _ in 0..<rules.initialTiles {
+            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+        }
+        return begin(board)
+    }
+
+    /// Starts a new episode from a given board (for tests, curricula and search agents).
+    ///
+    ///     let start = try Board(rows: 4, cols: 4, values: [...])
+    ///     env.reset(seed: 1, board: start)
+    ///
+    /// No tiles are added. The episode may be over at once (no legal move, or the win tile present).
+    ///
+    /// - Throws: ``RulesError/boardShape(expected:got:)`` when the board's size isn't the rules'.
+    @discardableResult
+    public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) -> Reset {
+        guard board.rows == rules.rows, board.cols == rules.cols else {
+            throw .boardShape(expected: rules.cellCount, got: board.cellCount)
+        }
+        if let seed { rng = Xoshiro256StarStar(seed: seed) }
+        return begin(board)
+    }
+
+    mutating func begin(_ board: Board) -> Reset {
+        highestExponent = board.maxExponent
+        state = Environment.representation(of: board, highestExponent: highestExponent)
+        mask = board.legalMoves
+        stepCount = 0
+        totalScore = 0
+        hasWon = rules.winExponent.map { highestExponent >= $0 } ?? false
+        phase = mask.isEmpty || hasWon ? .over : .running
+        return Reset(observation: board, info: info)
+    }
+
+    @usableFromInline
+    static func representation(of board: Board, highestExponent: UInt8) -> GridState {
+        if highestExponent < 15, let packed = Bitboard(board) { return .packed(packed) }
+        return .generic(board)
+    }
+
+    // MARK: Step
+
+    /// Plays one action: slide and merge, spawn, and report.
+    ///
+    /// - Returns: the new observation, the reward, the end flags and the info.
+    /// - Throws: ``StepError/illegalAction(_:)`` only under ``InvalidActionPolicy/reject``,
+    ///   and then nothing has changed.
+    /// - Precondition: an episode is running (``reset(seed:)`` was called and the episode is not over).
+    /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise; never allocates.
+    @inlinable @inline(__always)
+    public mutating func step(_ action: Direction) throws(StepError) -> Step {
+        precondition(phase == .running, phase == .over
+            ? "step(_:) after the episode ended: call reset() first"
+            : "step(_:) before reset(): call reset(seed:) first")
+        switch state {
+        case .packed(let packed):
+            let outcome = packed.moved(action, table: rowTable)
+            guard outcome.changed else { return try illegal(action) }
+            var next = outcome.afterstate
+            let spawn = next.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            let highest = max(highestExponent, outcome.highestMerge)
+            // A 32 768 tile: the next merge may need a fifth bit.
+            state = highest < 15 ? .packed(next) : .generic(Board(next))
+            return advance(
+                observation: Board(next), afterstate: Board(outcome.afterstate), mask: next.legalMoves,
+                reward: outcome.reward, highest: highest, spawn: spawn)
+        case .generic(let board):
+            let outcome = board.moved(action)
+            guard outcome.changed else { return try illegal(action) }
+            var next = outcome.afterstate
+            let spawn = next.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            state = .generic(next)
+            return advance(
+                observation: next, afterstate: outcome.afterstate, mask: next.legalMoves,
+                reward: outcome.reward, highest: max(highestExponent, outcome.highestMerge), spawn: spawn)
+        }
+    }
+
+    /// Plays one action given by its index, `0 = up, 1 = right, 2 = down, 3 = left`.
+    ///
+    /// - Precondition: `0 <= action < 4`, and an episode is running.
+    @inlinable
+    public mutating func step(action: Int) throws(StepError) -> Step {
+        guard let direction = Direction(rawValue: action) else {
+            preconditionFailure("action must be 0..3 (up, right, down, left), got \(action)")
+        }
+        return try step(direction)
+    }
+
+    /// The bookkeeping shared by both representations after a legal move.
+    @inlinable
+    mutating func advance(
+        observation: Board, afterstate: Board, mask: ActionMask, reward: Int64, highest: UInt8, spawn: Spawn?
+    ) -> Step {
+        self.mask = mask
+        // A spawned 4 can be the largest tile on a nearly empty board.
+        highestExponent = max(highest, spawn?.exponent ?? 0)
+        stepCount += 1
+        totalScore &+= reward
+        if let win = rules.winExponent, highestExponent >= win { hasWon = true }
+        let terminated = mask.isEmpty || hasWon
+        let truncated = rules.maxSteps.map { stepCount >= $0 } ?? false
+        if terminated || truncated { phase = .over }
+        let info = StepInfo(
+            actionMask: mask, score: totalScore, maxTile: Board.value(ofExponent: highestExponent),
+            steps: stepCount, afterstate: afterstate, spawn: spawn, invalid: false, won: hasWon)
+        return Step(observation: observation, reward: reward, terminated: terminated, truncated: truncated, info: info)
+    }
+
+    /// An action that would not change the board, handled by ``Rules/invalidAction``.
+    @inline(never) @usableFromInline
+    mutating func illegal(_ action: Direction) throws(StepError) -> Step {
+        let current = board
+        var reward: Int64 = 0
+        var terminated = false
+        switch rules.invalidAction {
+        case .reject: throw .illegalAction(action)
+        case .noop: break
+        case .terminate(let penalty):
+            reward = -penalty
+            terminated = true
+        }
+        stepCount += 1
+        let truncated = rules.maxSteps.map { stepCount >= $0 } ?? false
+        if terminated || truncated { phase = .over }
+        var info = self.info
+        info.afterstate = current
+        info.invalid = true
+        return Step(observation: current, reward: reward, terminated: terminated, truncated: truncated, info: info)
+    }
+
+    // MARK: Lookahead
+
+    /// What `direction` would do from the current board, without changing anything.
+    ///
+    /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise.
+    @inlinable
+    public func afterstate(_ direction: Direction) -> Afterstate {
+        switch state {
+        case .packed(let packed):
+            let outcome = packed.moved(direction, table: rowTable)
+            return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: Board(outcome.afterstate))
+        case .generic(let board):
+            let outcome = board.moved(direction)
+            return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: outcome.afterstate)
+        }
+    }
+
+    /// What each of the four actions would do, in action order: the one call an
+    /// afterstate learner or a search agent needs per decision.
+    public func afterstates() -> [Afterstate] { Direction.allCases.map(afterstate) }
+
+    /// The tile movements `direction` would make, for clients that animate a board.
+    public func movements(_ direction: Direction) -> [TileMovement] { board.movements(direction) }
+}

@@ -1,0 +1,122 @@
+/// The configuration of a game: board size, spawn distribution and episode limits.
+///
+///     let classic = Rules()                                    // 4×4, the original game
+///     let wide = try Rules(rows: 3, cols: 5, spawnFourProbability: 0.2)
+///     let short = try Rules(winTile: 2048, maxSteps: 1_000, invalidAction: .terminate(penalty: 100))
+///
+/// The defaults are the original game's (Gabriele Cirulli's `game_manager.js`):
+/// a 4×4 board, two starting tiles, and after every move that changes the board
+/// one new tile, a 2 with probability 0.9 or a 4 with probability 0.1, on a
+/// uniformly random empty cell. The original game has no step limit and lets a
+/// player keep going after 2048, so `winTile` and `maxSteps` are off by default.
+///
+/// Every stored value has been validated: a `Rules` value always describes a
+/// playable game.
+public struct Rules: Hashable, Sendable {
+    /// The behaviour version of the rules. It changes whenever the same rules,
+    /// seed and actions would give a different trajectory, and stays the same
+    /// across refactors and speed-ups.
+    public static let version = 1
+
+    /// The smallest and largest number of rows or columns.
+    public static let sizeRange = 2...8
+
+    /// The largest exponent a cell may hold (tile 2^61), so that every score,
+    /// reward and tile value fits in a signed 64-bit integer.
+    public static let maxExponent: UInt8 = 61
+
+    /// Number of rows, 2 to 8.
+    public let rows: Int
+    /// Number of columns, 2 to 8.
+    public let cols: Int
+    /// Probability that a spawned tile is a 4 rather than a 2, 0 to 1 (default 0.1).
+    public let spawnFourProbability: Double
+    /// Number of tiles placed at the start of an episode, 1 to rows × cols (default 2).
+    public let initialTiles: Int
+    /// When set, the episode terminates (with `won = true`) as soon as a tile of
+    /// this value appears; a power of two from 4 to 2^61. Default `nil`: keep playing.
+    public let winTile: Int?
+    /// When set, the episode is truncated after this many steps, 1 or more. Default `nil`.
+    public let maxSteps: Int?
+    /// What a step with an illegal action does (default ``InvalidActionPolicy/noop``).
+    public let invalidAction: InvalidActionPolicy
+
+    /// Creates validated rules.
+    ///
+    /// - Throws: ``RulesError`` naming the first parameter out of range, for
+    ///   example "rows must be between 2 and 8, got 99".
+    public init(
+        rows: Int = 4,
+        cols: Int = 4,
+        spawnFourProbability: Double = 0.1,
+        initialTiles: Int = 2,
+        winTile: Int? = nil,
+        maxSteps: Int? = nil,
+        invalidAction: InvalidActionPolicy = .noop
+    ) throws(RulesError) {
+        guard Rules.sizeRange.contains(rows) else { throw .rows(rows) }
+        guard Rules.sizeRange.contains(cols) else { throw .cols(cols) }
+        guard spawnFourProbability >= 0, spawnFourProbability <= 1 else {
+            throw .spawnFourProbability(spawnFourProbability)
+        }
+        guard (1...(rows * cols)).contains(initialTiles) else {
+            throw .initialTiles(initialTiles, cells: rows * cols)
+        }
+        if let winTile {
+            guard winTile >= 4, winTile.nonzeroBitCount == 1, winTile.trailingZeroBitCount <= Int(Rules.maxExponent) else {
+                throw .winTile(winTile)
+            }
+        }
+        if let maxSteps, maxSteps < 1 { throw .maxSteps(maxSteps) }
+        if case .terminate(let penalty) = invalidAction, penalty < 0 { throw .penalty(penalty) }
+        self.rows = rows
+        self.cols = cols
+        self.spawnFourProbability = spawnFourProbability
+        self.initialTiles = initialTiles
+        self.winTile = winTile
+        self.maxSteps = maxSteps
+        self.invalidAction = invalidAction
+    }
+
+    /// The classic game: 4×4 and every other option at its default.
+    public init() {
+        rows = 4
+        cols = 4
+        spawnFourProbability = 0.1
+        initialTiles = 2
+        winTile = nil
+        maxSteps = nil
+        invalidAction = .noop
+    }
+
+    /// Number of cells, `rows * cols`.
+    @inlinable
+    public var cellCount: Int { rows * cols }
+
+    /// The exponent of ``winTile`` (11 for 2048), or `nil`.
+    @inlinable
+    public var winExponent: UInt8? { winTile.map { UInt8($0.trailingZeroBitCount) } }
+
+    /// A short label such as `"4x4"`, used to key results by board configuration.
+    public var sizeLabel: String { "\(rows)x\(cols)" }
+}
+
+/// What ``Environment/step(_:)`` does with an action that would not change the board.
+public enum InvalidActionPolicy: Hashable, Sendable {
+    /// The state is unchanged, the reward is 0, no tile spawns, `info.invalid` is
+    /// true, and the step still counts toward `maxSteps`.
+    case noop
+    /// The episode terminates, with reward `-penalty`.
+    case terminate(penalty: Int64)
+    /// `step` throws ``StepError/illegalAction(_:)`` and nothing changes.
+    case reject
+
+    /// The policy's name as the protocol and the CLI spell it: `noop`, `terminate` or `reject`.
+    public var name: String {
+        switch self {
+        case .noop: "noop"
+        case .terminate: "terminate"
+        case .reject: "reject"
+        }
+    }
+}

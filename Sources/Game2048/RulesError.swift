@@ -1,0 +1,67 @@
+/// A configuration value out of range, or a board that doesn't fit the rules.
+///
+///     do { _ = try Rules(rows: 99) } catch { print(error) }
+///     // rows must be between 2 and 8, got 99
+///
+/// Each case carries the offending value. ``field`` names the parameter and
+/// ``rule`` states the constraint and the value received, so the CLI
+/// (`--rows …`) and the protocol (`"rows" …`) can name the field in their own
+/// spelling and still say the same thing.
+public enum RulesError: Error, Hashable, Sendable {
+    /// Rows outside 2...8.
+    case rows(Int)
+    /// Columns outside 2...8.
+    case cols(Int)
+    /// A spawn probability outside 0...1 (or NaN).
+    case spawnFourProbability(Double)
+    /// Initial tiles outside 1...cells.
+    case initialTiles(Int, cells: Int)
+    /// A win tile that is not a power of two from 4 to 2^61.
+    case winTile(Int)
+    /// A step limit below 1.
+    case maxSteps(Int)
+    /// A negative penalty for ``InvalidActionPolicy/terminate(penalty:)``.
+    case penalty(Int64)
+    /// A board whose cell count doesn't match rows × cols.
+    case boardShape(expected: Int, got: Int)
+    /// A tile value that is neither 0 (empty) nor a power of two from 2 to 2^61.
+    case tileValue(Int, cell: Int)
+    /// A tile exponent above 61.
+    case tileExponent(Int, cell: Int)
+
+    /// The parameter at fault, spelled as in the Swift API (`rows`, `spawnFourProbability`, `board`).
+    public var field: String {
+        switch self {
+        case .rows: "rows"
+        case .cols: "cols"
+        case .spawnFourProbability: "spawnFourProbability"
+        case .initialTiles: "initialTiles"
+        case .winTile: "winTile"
+        case .maxSteps: "maxSteps"
+        case .penalty: "penalty"
+        case .boardShape, .tileValue, .tileExponent: "board"
+        }
+    }
+
+    /// The constraint and the value received, without the field name.
+    public var rule: String {
+        switch self {
+        case .rows(let n), .cols(let n):
+            "must be between \(Rules.sizeRange.lowerBound) and \(Rules.sizeRange.upperBound), got \(n)"
+        case .spawnFourProbability(let p): "must be between 0 and 1, got \(p)"
+        case .initialTiles(let n, let cells): "must be between 1 and \(cells), got \(n)"
+        case .winTile(let n): "must be a power of two from 4 to 2^\(Rules.maxExponent), got \(n)"
+        case .maxSteps(let n): "must be at least 1, got \(n)"
+        case .penalty(let n): "must be 0 or more, got \(n)"
+        case .boardShape(let expected, let got): "must have \(expected) cells, got \(got)"
+        case .tileValue(let v, let cell):
+            "cell \(cell) must be 0 or a power of two from 2 to 2^\(Rules.maxExponent), got \(v)"
+        case .tileExponent(let e, let cell): "cell \(cell) must hold an exponent from 0 to \(Rules.maxExponent), got \(e)"
+        }
+    }
+}
+
+extension RulesError: CustomStringConvertible {
+    /// `field` followed by `rule`, for example "rows must be between 2 and 8, got 99".
+    public var description: String { "\(field) \(rule)" }
+}
