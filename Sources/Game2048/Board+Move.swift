@@ -48,36 +48,39 @@ extension Board: GameBoard {
         let lineCount = horizontal ? rows : cols, length = horizontal ? cols : rows
         // Each line runs from the edge the tiles move toward, inward: cell
         // `first + i * stride` is the line's i-th cell.
-        let stride: Int, lineStep: Int, origin: Int
-        switch direction {
-        case .left: (origin, lineStep, stride) = (0, cols, 1)
-        case .right: (origin, lineStep, stride) = (cols - 1, cols, -1)
-        case .up: (origin, lineStep, stride) = (0, 1, cols)
-        case .down: (origin, lineStep, stride) = ((rows - 1) * cols, 1, -cols)
-        }
+        //     left: origin 0, next line +cols, stride +1      right: origin cols-1, +cols, -1
+        //     up:   origin 0, next line +1,    stride +cols   down:  origin (rows-1)·cols, +1, -cols
+        // Selected without a switch: a jump table on a random action mispredicts.
+        let backward = direction == .right || direction == .down
+        let step = horizontal ? 1 : cols
+        let stride = backward ? -step : step
+        let lineStep = horizontal ? cols : 1
+        let origin = backward ? (length - 1) * step : 0
         var reward: Int64 = 0
-        var changed = false
         var highest: UInt8 = 0
+        var difference: UInt64 = 0
+        let useTable = events == nil && withCells(fitsLineTable)
+        let table = Board.lineTable
         withMutableCells { cells in
         for line in 0..<lineCount {
             let first = origin + line * lineStep
             let before = Board.gatherLine(cells, first: first, stride: stride, length: length)
-            if before == 0 { continue }
             let after: UInt64
-            if events == nil {
+            if useTable {
+                after = Board.slideAndMergeLine(before, length: length, table: table, reward: &reward, highestMerge: &highest)
+            } else if events == nil {
                 after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { _, _, _ in }
             } else {
                 after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { from, to, merged in
                     events!.append(TileMovement(from: first + from * stride, to: first + to * stride, merged: merged))
                 }
             }
-            if after != before {
-                changed = true
-                Board.scatterLine(cells, after, first: first, stride: stride, length: length)
-            }
+            // Accumulated without a branch: whether a line changes is another coin flip.
+            difference |= after ^ before
+            Board.scatterLine(cells, after, first: first, stride: stride, length: length)
         }
         }
-        return (reward, changed, highest)
+        return (reward, difference != 0, highest)
     }
 
     /// The line kernel: slides and merges one line toward its first cell.
@@ -103,27 +106,31 @@ extension Board: GameBoard {
     ) -> UInt64 {
         var tiles = (line &+ 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080
         var output: UInt64 = 0
-        var slot = 0
+        var slot: UInt64 = 0
         var mergeable: UInt64 = 0
+        var gained: UInt64 = 0
+        var highest: UInt64 = 0
         while tiles != 0 {
             let shift = UInt64(truncatingIfNeeded: tiles.trailingZeroBitCount &- 7)
             tiles &= tiles &- 1
             let exponent = (line &>> shift) & 0xFF
-            let read = Int(truncatingIfNeeded: shift &>> 3)
-            if exponent == mergeable {
-                // Raise the previous tile by one: 2^e + 2^e = 2^(e+1).
-                output &+= 1 &<< UInt64(truncatingIfNeeded: 8 &* (slot &- 1))
-                reward &+= 1 &<< Int64(truncatingIfNeeded: exponent &+ 1)
-                highestMerge = max(highestMerge, UInt8(truncatingIfNeeded: exponent &+ 1))
-                mergeable = 0
-                record(read, slot &- 1, true)
-            } else {
-                output |= exponent &<< UInt64(truncatingIfNeeded: 8 &* slot)
-                mergeable = exponent
-                if slot != read { record(read, slot, false) }
-                slot &+= 1
-            }
+            // 0/1 multipliers rather than `if`: whether a tile merges is a coin
+            // flip that a branch predictor would often miss.
+            let merges: UInt64 = exponent == mergeable ? 1 : 0
+            let places = 1 &- merges
+            // A merge raises the previous tile by one (2^e + 2^e = 2^(e+1));
+            // otherwise the tile goes into the next free slot.
+            output &+= merges &<< ((8 &* (slot &- merges)) & 63)
+            output |= (exponent &* places) &<< ((8 &* slot) & 63)
+            gained &+= merges &<< ((exponent &+ 1) & 63)
+            highest = max(highest, merges &* (exponent &+ 1))
+            let read = Int(truncatingIfNeeded: shift &>> 3), target = Int(truncatingIfNeeded: slot &- merges)
+            if merges != 0 || read != target { record(read, target, merges != 0) }
+            mergeable = exponent &* places
+            slot &+= places
         }
+        reward &+= Int64(truncatingIfNeeded: gained)
+        highestMerge = max(highestMerge, UInt8(truncatingIfNeeded: highest))
         return output
     }
 

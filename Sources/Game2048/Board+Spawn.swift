@@ -24,25 +24,10 @@ extension Board {
         let empty = emptyCount
         guard empty > 0 else { return nil }
         let exponent: UInt8 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
-        var k = rng.uniform(below: empty)
-        let cellCount = self.cellCount
-        // Skip whole words of eight cells by their empty counts, then walk one word.
-        var first = 0
-        while true {
-            let inWord = Board.zeroByteCount(loadCells(from: first))
-            if k < inWord { break }
-            k &-= inWord
-            first &+= 8
-        }
-        var cells = storage.mutableSpan
-        for cell in first..<min(first &+ 8, cellCount) where cells[unchecked: cell] == 0 {
-            if k == 0 {
-                cells[unchecked: cell] = exponent
-                return Spawn(cell: cell, exponent: exponent)
-            }
-            k &-= 1
-        }
-        preconditionFailure("unreachable: fewer empty cells than counted")
+        let k = rng.uniform(below: empty)
+        let cell = withCells { Board.cellOfEmpty(k, cells: $0, cellCount: cellCount) }
+        withMutableCells { $0.storeBytes(of: exponent, toByteOffset: cell, as: UInt8.self) }
+        return Spawn(cell: cell, exponent: exponent)
     }
 
     /// Every tile that can spawn on this board, with its probability.
@@ -63,5 +48,39 @@ extension Board {
             if p > 0 { outcomes.append(ChanceOutcome(spawn: Spawn(cell: cell, exponent: 2), probability: p / n)) }
         }
         return outcomes
+    }
+}
+
+extension Board {
+    /// The index of the `k`-th empty cell (from 0) in row-major order.
+    ///
+    /// Branch-free, eight cells at a time: a multiply turns each word's
+    /// empty-cell flags into running counts, one per byte, and a bytewise
+    /// subtraction counts the cells before the one wanted. The spawn cell is
+    /// uniformly random, so any branch on it would be mispredicted.
+    ///
+    /// - Precondition: `k` is less than the number of empty cells.
+    @inlinable @inline(__always)
+    static func cellOfEmpty(_ k: Int, cells: UnsafeRawPointer, cellCount: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        var remaining = UInt64(truncatingIfNeeded: k)
+        var cell: UInt64 = 0
+        var found: UInt64 = 0
+        for index in 0..<((cellCount &+ 7) &>> 3) {
+            let first = index &* 8
+            let word = loadCellWord(cells, first) | (~prefixMask(bytes: cellCount &- first) & ones)
+            let empty = (~(word &+ 0x7F7F_7F7F_7F7F_7F7F) & high) &>> 7
+            // Byte b of `prefix` counts the empty cells among bytes 0…b.
+            let prefix = empty &* ones
+            let count = prefix &>> 56
+            // Bytes whose running count is at most `remaining` come before the cell wanted.
+            let before = ~((prefix | high) &- (remaining &+ 1) &* ones) & high
+            let position = ((before &>> 7) &* ones) &>> 56
+            let here: UInt64 = found == 0 && remaining < count ? 1 : 0
+            cell |= here &* (UInt64(truncatingIfNeeded: first) &+ position)
+            found |= here
+            remaining &-= (1 &- found) &* count
+        }
+        return Int(truncatingIfNeeded: cell)
     }
 }

@@ -16,6 +16,6 @@ func run(rows: Int, cols: Int, steps: Int) {
     let cpu = Double(clock() - t0) / Double(CLOCKS_PER_SEC)
     print(rows, cols, "steps/cpu s: \(Double(steps)/cpu/1e6) M", "episodes \(episodes) checksum \(checksum)")
 }
-run(rows: 6, cols: 6, steps: 200_000)
+run(rows: 6, cols: 6, steps: 2_000_000)
 
 
