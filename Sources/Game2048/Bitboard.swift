@@ -33,8 +33,8 @@ public struct Bitboard: Hashable, Sendable {
     public init?(_ board: Board) {
         guard board.rows == 4, board.cols == 4 else { return nil }
         let bytes = board.storage.span.bytes
-        let low = UInt64(littleEndian: bytes.unsafeLoad(fromByteOffset: 0, as: UInt64.self))
-        let high = UInt64(littleEndian: bytes.unsafeLoad(fromByteOffset: 8, as: UInt64.self))
+        let low = UInt64(littleEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let high = UInt64(littleEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self))
         guard (low | high) & 0xF0F0_F0F0_F0F0_F0F0 == 0 else { return nil }
         @inline(__always) func gather(_ x: UInt64) -> UInt64 {
             var x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF
@@ -115,7 +115,7 @@ public struct Bitboard: Hashable, Sendable {
     /// the move, tile behind" or "two equal tiles" (see ``Board/legalMoves``).
     ///
     /// - Complexity: O(1), no table lookups.
-    @inlinable
+    @inlinable @inline(__always)
     public var legalMoves: ActionMask {
         let x = rawValue
         let occupied = occupiedBits
@@ -172,7 +172,7 @@ public struct Bitboard: Hashable, Sendable {
     /// Places a random tile by the spawn rule, drawing exactly as ``Board/spawnRandomTile(fourThreshold:using:)`` does.
     ///
     /// - Complexity: O(1), branch-free apart from the draws.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     public mutating func spawnRandomTile(fourThreshold: UInt64, using rng: inout some RandomNumberGenerator) -> Spawn? {
         let empty = ~occupiedBits & 0x1111_1111_1111_1111

@@ -56,3 +56,20 @@ func loadCellWord(_ cells: UnsafeRawPointer, _ offset: Int) -> UInt64 {
 func storeCellWord(_ cells: UnsafeMutableRawPointer, _ offset: Int, _ word: UInt64) {
     cells.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
 }
+
+extension Board {
+    /// Copies the board's exponents (row-major) into `buffer` at `offset`: the
+    /// vector environment's per-step write into its flat observation buffer.
+    ///
+    /// - Precondition: `buffer` has room for `cellCount` bytes at `offset`.
+    @inlinable
+    public func copyExponents(into buffer: inout [UInt8], at offset: Int) {
+        let count = cellCount
+        precondition(offset >= 0 && offset + count <= buffer.count, "buffer too small for \(count) cells at offset \(offset)")
+        withCells { cells in
+            buffer.withUnsafeMutableBytes { target in
+                target.baseAddress.unsafelyUnwrapped.advanced(by: offset).copyMemory(from: cells, byteCount: count)
+            }
+        }
+    }
+}

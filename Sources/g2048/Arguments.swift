@@ -1,0 +1,159 @@
+// A small, dependency-free argument parser following swift-argument-parser's
+// conventions: `--name value` or `--name=value`, boolean flags, `-h/--help`,
+// generated help with `<value>` names and `(default: …)`. Parsing is a pure
+// function from `[String]` to `ParsedArguments`, so tests call it directly.
+
+/// One option or flag of a command.
+struct OptionSpec: Equatable {
+    /// The long name without dashes, e.g. `rows`.
+    var name: String
+    /// The value's name in help, e.g. `n`; `nil` for a boolean flag.
+    var valueName: String?
+    /// One short sentence.
+    var help: String
+    /// The default shown in help, if any.
+    var defaultValue: String?
+
+    /// An option that takes a value.
+    static func option(_ name: String, _ valueName: String, _ help: String, default defaultValue: String? = nil) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help, defaultValue: defaultValue)
+    }
+
+    /// A boolean flag.
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help, defaultValue: nil)
+    }
+
+    var isFlag: Bool { valueName == nil }
+}
+
+/// What a subcommand accepts, and the text of its help.
+struct CommandSpec: Equatable {
+    /// The subcommand's name, e.g. `bench`.
+    var name: String
+    /// The one-sentence abstract.
+    var abstract: String
+    /// Longer help text, printed after the options; may be empty.
+    var discussion: String = ""
+    /// The options, in help order.
+    var options: [OptionSpec]
+
+    /// The one-line usage, e.g. `g2048 bench [--rows <n>] [--json]`.
+    var usage: String {
+        (["g2048", name] + options.map { $0.isFlag ? "[--\($0.name)]" : "[--\($0.name) <\($0.valueName!)>]" })
+            .joined(separator: " ")
+    }
+
+    /// The full `--help` text.
+    var help: String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
+        let rows = options.map { option -> (String, String) in
+            let left = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName!)>"
+            let right = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
+            return (left, right)
+        } + [("-h, --help", "Show help information.")]
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        for (left, right) in rows {
+            lines.append("  " + left + String(repeating: " ", count: max(2, width - left.count)) + right)
+        }
+        if !discussion.isEmpty { lines += ["", discussion] }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The result of parsing: option values by name, flags that were given, and whether help was asked for.
+struct ParsedArguments: Equatable {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var helpRequested = false
+
+    /// Whether the flag `name` was given.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The raw string given for `name`, if any.
+    func string(_ name: String) -> String? { values[name] }
+
+    /// An integer option within `range`, or `defaultValue` when absent.
+    ///
+    /// - Throws: ``UsageError`` such as "--games must be an integer, got 'x'"
+    ///   or "--games must be between 1 and 1000000, got 0".
+    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Int(text) else { throw UsageError("--\(name) must be an integer, got '\(text)'") }
+        guard range.contains(value) else {
+            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    /// An optional integer option within `range`.
+    func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard values[name] != nil else { return nil }
+        return try int(name, default: 0, in: range)
+    }
+
+    /// An unsigned 64-bit option (seeds), or `defaultValue` when absent.
+    func uint64(_ name: String, default defaultValue: UInt64) throws(UsageError) -> UInt64 {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = UInt64(text) else {
+            throw UsageError("--\(name) must be an integer from 0 to \(UInt64.max), got '\(text)'")
+        }
+        return value
+    }
+
+    /// A floating-point option within `range`, or `defaultValue` when absent.
+    func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Double(text), value.isFinite else { throw UsageError("--\(name) must be a number, got '\(text)'") }
+        guard range.contains(value) else {
+            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+        }
+        return value
+    }
+}
+
+/// Parses `arguments` (without the program and subcommand names) against `spec`.
+///
+///     try parseArguments(["--rows", "5", "--json"], spec: BenchCommand.spec)
+///     // values ["rows": "5"], flags ["json"]
+///
+/// - Throws: ``UsageError`` for an unknown option, a missing value, a repeated
+///   option, or a stray positional argument.
+func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        if argument == "-h" || argument == "--help" {
+            parsed.helpRequested = true
+            continue
+        }
+        guard argument.hasPrefix("--"), argument.count > 2 else {
+            throw UsageError("unexpected argument '\(argument)'")
+        }
+        var name = String(argument.dropFirst(2))
+        var inlineValue: String? = nil
+        if let equals = name.firstIndex(of: "=") {
+            inlineValue = String(name[name.index(after: equals)...])
+            name = String(name[..<equals])
+        }
+        guard let option = spec.options.first(where: { $0.name == name }) else {
+            throw UsageError("unknown option '--\(name)'")
+        }
+        if option.isFlag {
+            guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
+            parsed.flags.insert(name)
+            continue
+        }
+        guard parsed.values[name] == nil else { throw UsageError("--\(name) given more than once") }
+        if let inlineValue {
+            parsed.values[name] = inlineValue
+        } else {
+            guard index < arguments.count else { throw UsageError("--\(name) needs a value <\(option.valueName!)>") }
+            parsed.values[name] = arguments[index]
+            index += 1
+        }
+    }
+    return parsed
+}

@@ -1,0 +1,239 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048
+
+/// `g2048 bench`: environment steps per second under a random legal-action agent.
+struct BenchCommand: Command {
+    static let spec = CommandSpec(
+        name: "bench",
+        abstract: "Measure environment steps per second with a random legal-action agent.",
+        discussion: """
+            Every step includes the move, the spawn and the action mask of the new state. Without
+            --rows/--cols it measures one environment on 4x4, 3x3 and 6x6, and a vector of --envs
+            environments on 4x4. Build with -c release: swift run -c release g2048 bench
+            """,
+        options: [
+            .option("rows", "n", "Measure only boards with this many rows (2 to 8).", default: "the standard set"),
+            .option("cols", "n", "Measure only boards with this many columns (2 to 8).", default: "--rows"),
+            .option("envs", "n", "Environments in the vector measurement.", default: "1024"),
+            .option("seconds", "s", "Wall-clock seconds per measurement.", default: "2"),
+            .option("seed", "seed", "Seed of the environments and the agent.", default: "1"),
+            .flag("json", "Print one JSON array of records instead of a table."),
+        ])
+
+    /// One measured configuration.
+    struct Case: Equatable {
+        var rules: Rules
+        var envs: Int
+    }
+
+    var cases: [Case]
+    var seconds: Double
+    var seed: UInt64
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        seconds = try arguments.double("seconds", default: 2, in: 0.01...3600)
+        seed = try arguments.uint64("seed", default: 1)
+        json = arguments.flag("json")
+        let envs = try arguments.int("envs", default: 1024, in: 1...1_000_000)
+        let rows = try arguments.optionalInt("rows", in: Int.min...Int.max)
+        let cols = try arguments.optionalInt("cols", in: Int.min...Int.max)
+        if rows != nil || cols != nil {
+            let r = rows ?? cols!, c = cols ?? rows!
+            let rules: Rules
+            do { rules = try Rules(rows: r, cols: c) } catch { throw UsageError(flag: "--\(error.field)", error) }
+            cases = [Case(rules: rules, envs: 1), Case(rules: rules, envs: envs)]
+        } else {
+            cases = [
+                Case(rules: Rules(), envs: 1),
+                Case(rules: try! Rules(rows: 3, cols: 3), envs: 1),
+                Case(rules: try! Rules(rows: 6, cols: 6), envs: 1),
+                Case(rules: Rules(), envs: envs),
+            ]
+        }
+    }
+
+    func run() throws -> Int32 {
+        #if DEBUG
+        Console.error("warning: this is a debug build; measure with 'swift run -c release g2048 bench'")
+        #endif
+        var records: [BenchRecord] = []
+        for benchCase in cases {
+            Console.error("measuring \(benchCase.rules.sizeLabel) with \(benchCase.envs) environment\(benchCase.envs == 1 ? "" : "s") for \(seconds) s …")
+            let record = benchCase.envs == 1
+                ? BenchRecord.measureSingle(rules: benchCase.rules, seconds: seconds, seed: seed)
+                : BenchRecord.measureVector(rules: benchCase.rules, envs: benchCase.envs, seconds: seconds, seed: seed)
+            records.append(record)
+        }
+        if json {
+            Console.output("[" + records.map(\.json).joined(separator: ", ") + "]")
+        } else {
+            Console.output(BenchRecord.table(records, header: BenchRecord.machineSummary(seconds: seconds)))
+        }
+        return ExitCode.success
+    }
+}
+
+/// The figures of one benchmark configuration.
+struct BenchRecord: Equatable {
+    var board: String
+    var envs: Int
+    var steps: Int
+    var episodes: Int
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    /// The sum of rewards and observed cells: printed so the optimizer cannot drop the work.
+    var checksum: Int64
+
+    var stepsPerSecond: Double { Double(steps) / wallSeconds }
+    var stepsPerCPUSecond: Double { Double(steps) / cpuSeconds }
+    var episodesPerSecond: Double { Double(episodes) / wallSeconds }
+    var meanEpisodeLength: Double { episodes == 0 ? Double(steps) : Double(steps) / Double(episodes) }
+
+    /// The record in the JSON shape the README documents.
+    var json: String {
+        "{\"board\": \"\(board)\", \"envs\": \(envs), \"steps_per_second\": \(Int(stepsPerSecond.rounded())), "
+            + "\"steps_per_cpu_second\": \(Int(stepsPerCPUSecond.rounded())), "
+            + "\"episodes_per_second\": \(Int(episodesPerSecond.rounded())), "
+            + "\"mean_episode_length\": \((meanEpisodeLength * 10).rounded() / 10), \"checksum\": \(checksum)}"
+    }
+
+    /// One environment stepped through `Environment.step`, the public API.
+    static func measureSingle(rules: Rules, seconds: Double, seed: UInt64) -> BenchRecord {
+        var env = Environment(rules: rules)
+        var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)
+        var mask = env.reset(seed: seed).info.actionMask
+        var steps = 0, episodes = 0
+        var checksum: Int64 = 0
+        let clock = Stopwatch()
+        repeat {
+            for _ in 0..<(1 << 16) {
+                let action = mask.direction(at: agent.uniform(below: mask.count))
+                // Under the default `.noop` policy a step never throws.
+                let step = try! env.step(action)
+                checksum &+= step.reward &+ Int64(step.observation[0]) &+ Int64(step.info.maxTile)
+                if step.terminated || step.truncated {
+                    episodes += 1
+                    mask = env.reset().info.actionMask
+                } else {
+                    mask = step.info.actionMask
+                }
+            }
+            steps += 1 << 16
+        } while clock.wall < seconds
+        return BenchRecord(board: rules.sizeLabel, envs: 1, steps: steps, episodes: episodes,
+                           wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
+    }
+
+    /// A ``VectorEnvironment`` of `envs` environments with next-step autoreset.
+    static func measureVector(rules: Rules, envs: Int, seconds: Double, seed: UInt64) -> BenchRecord {
+        var vector = VectorEnvironment(rules: rules, count: envs)
+        var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)
+        vector.reset(seed: seed)
+        var actions = [Direction](repeating: .up, count: envs)
+        var steps = 0, episodes = 0
+        var checksum: Int64 = 0
+        let clock = Stopwatch()
+        repeat {
+            for _ in 0..<16 {
+                for index in 0..<envs {
+                    let mask = vector.infos[index].actionMask
+                    // An environment waiting for its autoreset has an empty mask; its action is ignored.
+                    actions[index] = mask.isEmpty ? .up : mask.direction(at: agent.uniform(below: mask.count))
+                }
+                try! vector.step(actions)
+                for index in 0..<envs {
+                    checksum &+= vector.rewards[index]
+                    if vector.terminations[index] || vector.truncations[index] { episodes += 1 }
+                }
+                checksum &+= Int64(vector.observations[0])
+            }
+            steps += 16 * envs
+        } while clock.wall < seconds
+        return BenchRecord(board: rules.sizeLabel, envs: envs, steps: steps, episodes: episodes,
+                           wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
+    }
+
+    /// A text table of records under a header line.
+    static func table(_ records: [BenchRecord], header: String) -> String {
+        func millions(_ x: Double) -> String { formatFixed(x / 1e6, digits: 2) + " M" }
+        let columns = ["board", "envs", "steps/s (wall)", "steps/s (CPU)", "episodes/s", "mean length", "checksum"]
+        let widths = [7, 6, 16, 15, 12, 13, 0]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).map { $1 == 0 ? $0 : $0.padding($1) }.joined().trimmingCharacters()
+        }
+        var lines = [header, "", row(columns)]
+        for r in records {
+            lines.append(row([r.board, String(r.envs), millions(r.stepsPerSecond), millions(r.stepsPerCPUSecond),
+                              formatFixed(r.episodesPerSecond, digits: 0), formatFixed(r.meanEpisodeLength, digits: 1),
+                              String(r.checksum)]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Build configuration, architecture, CPU model and core count.
+    static func machineSummary(seconds: Double) -> String {
+        #if DEBUG
+        let build = "debug"
+        #else
+        let build = "release"
+        #endif
+        var cpu = "unknown CPU"
+        if let file = fopen("/proc/cpuinfo", "r") {
+            defer { fclose(file) }
+            var line: UnsafeMutablePointer<CChar>? = nil
+            var capacity = 0
+            while getline(&line, &capacity, file) > 0, let text = line.map({ String(cString: $0) }) {
+                if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
+                    cpu = text[text.index(after: colon)...].trimmingCharacters()
+                    break
+                }
+            }
+            free(line)
+        }
+        return "g2048 bench: \(build) build, \(cpu), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs, \(formatFixed(seconds, digits: 1)) s per measurement"
+    }
+}
+
+/// Keeps a value alive past the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) -> T { value }
+
+/// Wall-clock and process CPU time since creation.
+struct Stopwatch {
+    let wallStart = Stopwatch.now(CLOCK_MONOTONIC)
+    let cpuStart = Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID)
+
+    var wall: Double { Stopwatch.now(CLOCK_MONOTONIC) - wallStart }
+    var cpu: Double { Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID) - cpuStart }
+
+    static func now(_ clock: clockid_t) -> Double {
+        var spec = timespec()
+        clock_gettime(clock, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// `x` with exactly `digits` decimals, without Foundation.
+func formatFixed(_ x: Double, digits: Int) -> String {
+    guard x.isFinite else { return String(x) }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = Int64((abs(x) * scale).rounded())
+    let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
+    let sign = x < 0 && scaled != 0 ? "-" : ""
+    guard digits > 0 else { return sign + String(whole) }
+    let fractionText = String(fraction)
+    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing whitespace.
+    func trimmingCharacters() -> String {
+        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048
+
+/// A subcommand: its spec, validation (in `init`), and its work (`run`).
+protocol Command {
+    /// What the command accepts and its help text.
+    static var spec: CommandSpec { get }
+    /// Validates the parsed arguments; throws before any work starts.
+    init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Does the work and returns the exit code; a thrown error prints `error: …` and exits 1.
+    func run() throws -> Int32
+}
+
+/// The `g2048` tool: it only lists and dispatches its subcommands.
+@main
+enum G2048 {
+    /// The tool's version.
+    static let version = "0.1.0"
+
+    /// Every subcommand, in help order.
+    static var commands: [any Command.Type] { [BenchCommand.self] }
+
+    static var overview: String { """
+        OVERVIEW: Gym2048, a headless 2048 environment for reinforcement learning.
+
+        USAGE: g2048 <subcommand> [options]
+
+        SUBCOMMANDS:
+        \(commands.map { "  " + $0.spec.name.padding(12) + $0.spec.abstract }.joined(separator: "\n"))
+
+        OPTIONS:
+          --version   Show the version.
+          -h, --help  Show help information.
+
+          See 'g2048 <subcommand> --help' for a subcommand's options.
+        """ }
+
+    static func main() {
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            Console.error(overview)
+            return ExitCode.usage
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                Console.output(command.spec.help)
+            } else {
+                Console.output(overview)
+            }
+            return ExitCode.success
+        case "--version":
+            Console.output("g2048 \(version) (rules version \(Rules.version))")
+            return ExitCode.success
+        default:
+            guard let command = commands.first(where: { $0.spec.name == first }) else {
+                Console.error("error: unknown subcommand '\(first)'\nsee 'g2048 --help'")
+                return ExitCode.usage
+            }
+            return run(command, Array(arguments.dropFirst()))
+        }
+    }
+
+    /// Parses, validates and runs one subcommand.
+    static func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
+        let spec = command.spec
+        do {
+            let parsed = try parseArguments(arguments, spec: spec)
+            if parsed.helpRequested {
+                Console.output(spec.help)
+                return ExitCode.success
+            }
+            let instance = try command.init(parsed)
+            do {
+                return try instance.run()
+            } catch {
+                Console.error("error: \(error)")
+                return ExitCode.failure
+            }
+        } catch {
+            Console.error("error: \(error.message)\nusage: \(spec.usage)\nsee 'g2048 \(spec.name) --help'")
+            return ExitCode.usage
+        }
+    }
+}
+
+/// Output helpers: results on stdout, everything else on stderr.
+enum Console {
+    /// Writes a line to stdout, unbuffered.
+    static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+
+    /// Writes a line to stderr.
+    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    /// Writes all of `text` to a file descriptor, retrying short writes.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+extension String {
+    /// The string padded with spaces to at least `width` characters.
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

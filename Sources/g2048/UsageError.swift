@@ -1,0 +1,34 @@
+import Game2048
+
+/// A problem with the command line, reported before any work starts.
+///
+/// Printed to stderr as
+///
+///     error: --rows must be between 2 and 8, got 99
+///     usage: g2048 bench [--rows <n>] [--cols <n>] …
+///     see 'g2048 bench --help'
+///
+/// and the process exits with 64 (`EX_USAGE`), as swift-argument-parser does.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// The one-line reason, without the `error: ` prefix.
+    var message: String
+
+    init(_ message: String) { self.message = message }
+
+    var description: String { message }
+
+    /// The reason for a ``RulesError`` about the option `flag`, using the library's own rule text.
+    init(flag: String, _ error: RulesError) {
+        message = "\(flag) \(error.rule)"
+    }
+}
+
+/// Process exit codes, following swift-argument-parser and sysexits.h.
+enum ExitCode {
+    /// Success.
+    static let success: Int32 = 0
+    /// A runtime failure (unreadable file, failed write, …).
+    static let failure: Int32 = 1
+    /// A usage problem: unknown option, value out of range (`EX_USAGE`).
+    static let usage: Int32 = 64
+}

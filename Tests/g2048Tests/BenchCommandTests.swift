@@ -1,0 +1,56 @@
+import Game2048
+import Testing
+@testable import g2048
+
+struct BenchCommandTests {
+    @Test func defaultsMeasureTheStandardSet() throws {
+        let command = try BenchCommand(parseArguments([], spec: BenchCommand.spec))
+        #expect(command.cases.map(\.rules.sizeLabel) == ["4x4", "3x3", "6x6", "4x4"])
+        #expect(command.cases.map(\.envs) == [1, 1, 1, 1024])
+        #expect(command.seconds == 2)
+        #expect(!command.json)
+    }
+
+    @Test func rowsAloneMeansASquareBoard() throws {
+        let command = try BenchCommand(parseArguments(["--rows", "5", "--envs", "8"], spec: BenchCommand.spec))
+        #expect(command.cases == [BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 1),
+                                  BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 8)])
+    }
+
+    @Test(arguments: [
+        (["--rows", "99"], "--rows must be between 2 and 8, got 99"),
+        (["--rows", "4", "--cols", "1"], "--cols must be between 2 and 8, got 1"),
+        (["--envs", "0"], "--envs must be between 1 and 1000000, got 0"),
+        (["--seconds", "0"], "--seconds must be between 0.01 and 3600.0, got 0"),
+        (["--seed", "x"], "--seed must be an integer from 0 to 18446744073709551615, got 'x'"),
+    ])
+    func outOfRangeOptionsAreUsageErrors(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try BenchCommand(parseArguments(arguments, spec: BenchCommand.spec)) }
+    }
+
+    @Test func recordsFormatAsTheDocumentedJSON() {
+        let record = BenchRecord(board: "4x4", envs: 1, steps: 1_000, episodes: 10, wallSeconds: 0.5, cpuSeconds: 0.25, checksum: 42)
+        #expect(record.json == #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "checksum": 42}"#)
+    }
+
+    @Test func measurementsPlayRealEpisodes() {
+        let single = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.01, seed: 3)
+        #expect(single.steps >= 1 << 16)
+        #expect(single.episodes > 0)
+        // A random game on 3x3 lasts tens of moves, never thousands.
+        #expect(single.meanEpisodeLength > 5 && single.meanEpisodeLength < 500)
+        let vector = BenchRecord.measureVector(rules: Rules(), envs: 4, seconds: 0.01, seed: 3)
+        #expect(vector.steps % 64 == 0 && vector.steps > 0)
+    }
+
+    @Test func measurementsAreDeterministicForASeed() {
+        let a = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.001, seed: 9)
+        let b = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.001, seed: 9)
+        #expect(a.steps == b.steps && a.checksum == b.checksum && a.episodes == b.episodes)
+    }
+
+    @Test(arguments: [(1.5, 2, "1.50"), (0.004, 2, "0.00"), (-2.25, 1, "-2.3"), (1234.0, 0, "1234"), (0.05, 1, "0.1")])
+    func fixedFormattingRounds(value: Double, digits: Int, text: String) {
+        #expect(formatFixed(value, digits: digits) == text)
+    }
+}

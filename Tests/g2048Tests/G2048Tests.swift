@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import g2048
+
+/// Runs the built `g2048` binary and checks stdout, stderr and the exit code.
+struct G2048Tests {
+    /// The `g2048` executable beside the test bundle in the build products folder.
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("g2048")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: "g2048")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func outOfRangeRowsPrintsOneLineReasonAndExits64() throws {
+        let result = try Self.run(["bench", "--rows", "99"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: --rows must be between 2 and 8, got 99\nusage: g2048 bench"))
+        #expect(result.stderr.hasSuffix("see 'g2048 bench --help'\n"))
+    }
+
+    @Test func unknownSubcommandExits64() throws {
+        let result = try Self.run(["fly"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "error: unknown subcommand 'fly'\nsee 'g2048 --help'\n")
+    }
+
+    @Test func versionAndHelpGoToStdout() throws {
+        let version = try Self.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "g2048 \(G2048.version) (rules version 1)\n")
+        let help = try Self.run(["bench", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout == BenchCommand.spec.help + "\n")
+        let root = try Self.run(["--help"])
+        #expect(root.stdout.contains("bench       Measure environment steps per second"))
+    }
+
+    @Test func benchJSONIsOneArrayOfRecords() throws {
+        let result = try Self.run(["bench", "--rows", "3", "--envs", "2", "--seconds", "0.01", "--json"])
+        #expect(result.status == 0)
+        let records = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(records.count == 2)
+        #expect(records.map { $0["board"] as? String } == ["3x3", "3x3"])
+        #expect(records.map { $0["envs"] as? Int } == [1, 2])
+        for record in records {
+            for key in ["steps_per_second", "steps_per_cpu_second", "episodes_per_second", "mean_episode_length"] {
+                #expect((record[key] as? NSNumber)?.doubleValue ?? -1 > 0, "\(key) missing or not positive")
+            }
+        }
+        // Progress goes to stderr, never into the JSON.
+        #expect(result.stderr.contains("measuring 3x3"))
+    }
+}
