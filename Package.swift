@@ -5,7 +5,8 @@
 //
 // Module graph (arrows point at what a module depends on):
 //
-//     g2048 (CLI) ──▶ Game2048
+//     g2048 (CLI) ──▶ Game2048Server ──▶ Game2048
+//                 └─────────────────────▶ Game2048
 //     RandomAgent ──▶ Game2048
 //
 // `Game2048` depends on nothing but the standard library.
@@ -15,13 +16,16 @@ let package = Package(
     name: "Gym2048",
     products: [
         .library(name: "Game2048", targets: ["Game2048"]),
+        .library(name: "Game2048Server", targets: ["Game2048Server"]),
         .executable(name: "g2048", targets: ["g2048"]),
     ],
     targets: [
         .target(name: "Game2048"),
-        .executableTarget(name: "g2048", dependencies: ["Game2048"]),
+        .target(name: "Game2048Server", dependencies: ["Game2048"]),
+        .executableTarget(name: "g2048", dependencies: ["Game2048", "Game2048Server"]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
+        .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048"]),
         .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048"]),
     ]
 )

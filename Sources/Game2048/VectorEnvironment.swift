@@ -99,6 +99,23 @@ public struct VectorEnvironment: Sendable {
         for index in 0..<count { reset(index: index, seed: seeds?[index]) }
     }
 
+    /// Resets every environment to the same given board (tests, curricula, search).
+    ///
+    /// - Parameter seed: seeds the batch as ``reset(seed:)`` does; `nil` continues each stream.
+    /// - Throws: ``RulesError/boardShape(expected:got:)`` when the board's size isn't the rules'.
+    public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {
+        guard board.rows == rules.rows, board.cols == rules.cols else {
+            throw .boardShape(expected: rules.cellCount, got: board.cellCount)
+        }
+        let seeds = seed.map { VectorEnvironment.seeds(from: $0, count: count) }
+        for index in 0..<count {
+            let start = try environments[index].reset(seed: seeds?[index], board: board)
+            record(index, observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info)
+            needsReset[index] = false
+            finalObservations[index] = nil
+        }
+    }
+
     /// Resets one environment, the way to restart episodes under ``AutoresetMode/disabled``.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
         let start = environments[index].reset(seed: seed)

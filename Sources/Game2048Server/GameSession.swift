@@ -1,0 +1,276 @@
+import Game2048
+
+/// The method names the server answers, in documentation order.
+public enum Methods {
+    /// Every method.
+    public static let names = ["spec", "make", "reset", "step", "afterstates", "render", "close"]
+    /// The protocol's version, reported by `spec`; it changes when a method or field changes.
+    public static let protocolVersion = "1.0"
+}
+
+/// The server's state: the configuration and the environments, behind the protocol's methods.
+///
+///     var session = GameSession(config: ServerConfig())
+///     let result = try session.call("reset", params: .object([("seed", 42)]))
+///
+/// Every method validates all of its parameters before it changes anything, so a
+/// failed request leaves the session exactly as it was.
+public struct GameSession: Sendable {
+    /// The current configuration.
+    public private(set) var config: ServerConfig
+    var single: Environment
+    var vector: VectorEnvironment?
+    /// Whether `reset` has been called since the last `make`.
+    public private(set) var isReset = false
+
+    /// Creates a session with `config`; call `reset` before stepping.
+    public init(config: ServerConfig) {
+        self.config = config
+        single = Environment(rules: config.rules)
+        vector = config.numEnvs > 1 ? VectorEnvironment(rules: config.rules, count: config.numEnvs, autoresetMode: config.autoresetMode) : nil
+    }
+
+    /// Runs one method.
+    ///
+    /// - Parameters:
+    ///   - method: one of ``Methods/names`` (`close` is the dispatcher's, and answers here like `spec`'s sibling).
+    ///   - params: the request's `params`, an object or absent.
+    /// - Returns: the `result` member of the response.
+    /// - Throws: ``RPCError``; the session is unchanged when it throws.
+    public mutating func call(_ method: String, params: JSONValue?) throws(RPCError) -> JSONValue {
+        let members: [(String, JSONValue)]
+        switch params {
+        case nil, .null?: members = []
+        case .object(let object)?: members = object
+        case let other?: throw .invalidParams("params must be an object, got \(other.typeName)")
+        }
+        switch method {
+        case "spec":
+            try Self.expectNoParams(members, method)
+            return spec
+        case "make": return try make(members)
+        case "reset": return try reset(members)
+        case "step": return try step(members)
+        case "afterstates":
+            try Self.expectNoParams(members, method)
+            return try afterstates()
+        case "render": return try render(members)
+        case "close":
+            try Self.expectNoParams(members, method)
+            return .object([("closed", true)])
+        default: throw .methodNotFound(method)
+        }
+    }
+
+    static func expectNoParams(_ members: [(String, JSONValue)], _ method: String) throws(RPCError) {
+        if let (name, _) = members.first { throw .invalidParams("\(method) takes no parameters, got '\(name)'") }
+    }
+
+    static func allowOnly(_ members: [(String, JSONValue)], _ names: [String], _ method: String) throws(RPCError) {
+        for (name, _) in members where !names.contains(name) {
+            throw .invalidParams("unknown parameter '\(name)' for \(method); parameters are \(names.joined(separator: ", "))")
+        }
+    }
+
+    // MARK: spec and make
+
+    /// The `spec` result: shapes, bounds, action names and the whole configuration.
+    public var spec: JSONValue {
+        let rows = config.rules.rows, cols = config.rules.cols
+        let high = config.highestReachableExponent
+        let shape: [Int], dtype: String, low: JSONValue, highValue: JSONValue
+        switch config.encoding {
+        case .exponents, .base64: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
+        case .values: (shape, dtype, low, highValue) = ([rows, cols], "int64", 0, .integer(Int128(1) << high))
+        case .onehot: (shape, dtype, low, highValue) = ([config.onehotChannels, rows, cols], "uint8", 0, 1)
+        }
+        let penalty: Int64 = if case .terminate(let p) = config.rules.invalidAction { p } else { 0 }
+        // Each merge creates at most the largest reachable tile, and a move makes at most cells/2 merges.
+        let maxReward = Double(config.rules.cellCount / 2) * Double(Int128(1) << high)
+        return .object([
+            ("protocol", .string(Methods.protocolVersion)),
+            ("rules_version", .integer(Int128(Rules.version))),
+            ("rows", .integer(Int128(rows))), ("cols", .integer(Int128(cols))),
+            ("num_envs", .integer(Int128(config.numEnvs))),
+            ("actions", .array(Direction.allCases.map { .string($0.name) })),
+            ("observation", .object([
+                ("encoding", .string(config.encoding.rawValue)),
+                ("shape", .array(shape.map { .integer(Int128($0)) })),
+                ("dtype", .string(dtype)), ("low", low), ("high", highValue),
+            ])),
+            ("reward_range", .array([.integer(Int128(-penalty)), .double(maxReward)])),
+            ("config", config.json),
+        ])
+    }
+
+    mutating func make(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        let next = try config.applying(members)
+        self = GameSession(config: next)
+        return spec
+    }
+
+    // MARK: reset
+
+    mutating func reset(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        try Self.allowOnly(members, ["seed", "options"], "reset")
+        var seed: UInt64? = nil
+        var board: Board? = nil
+        for (name, value) in members {
+            switch name {
+            case "seed": seed = value == .null ? nil : try Params.seed(value)
+            default:
+                guard case .object(let options) = value else {
+                    if value == .null { continue }
+                    throw .invalidParams("options must be an object, got \(value.typeName)")
+                }
+                try Self.allowOnly(options, ["board"], "reset options")
+                if let boardValue = options.first(where: { $0.0 == "board" })?.1, boardValue != .null {
+                    board = try parseBoard(boardValue)
+                }
+            }
+        }
+        isReset = true
+        if var vector {
+            if let board {
+                // The shape was checked by parseBoard, so this cannot throw.
+                try! vector.reset(seed: seed, board: board)
+            } else {
+                vector.reset(seed: seed)
+            }
+            self.vector = vector
+            let encoder = ResultEncoder(config: config)
+            return .object([("observation", encoder.vectorObservations(vector)), ("info", encoder.vectorInfos(vector, moves: nil))])
+        }
+        let start = board.map { try! single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
+        let encoder = ResultEncoder(config: config)
+        return .object([("observation", encoder.observation(start.observation)),
+                        ("info", encoder.info(start.info, moves: []))])
+    }
+
+    /// A rows×cols list of tile values (a flat list of rows·cols values is accepted too).
+    func parseBoard(_ value: JSONValue) throws(RPCError) -> Board {
+        let rows = config.rules.rows, cols = config.rules.cols
+        let expected = "board must be a \(rows)x\(cols) list of tile values (0 or 2, 4, 8, …)"
+        guard let list = value.array else { throw .invalidParams("\(expected), got \(value.typeName)") }
+        var flat: [JSONValue] = []
+        if list.count == rows, list.allSatisfy({ $0.array != nil }) {
+            for row in list {
+                guard row.array!.count == cols else { throw .invalidParams("\(expected), got a row of \(row.array!.count)") }
+                flat += row.array!
+            }
+        } else if list.count == rows * cols {
+            flat = list
+        } else {
+            throw .invalidParams("\(expected), got \(list.count) rows")
+        }
+        var values: [Int] = []
+        for item in flat {
+            guard case .integer(let v) = item, v >= 0, v <= Int128(1) << 61 else {
+                throw .invalidParams("\(expected), got \(Params.describe(item))")
+            }
+            values.append(Int(v))
+        }
+        do {
+            return try Board(rows: rows, cols: cols, values: values)
+        } catch {
+            throw .invalidParams("board \(error.rule)")
+        }
+    }
+
+    // MARK: step
+
+    mutating func step(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        guard isReset else { throw .notReset }
+        let encoder = ResultEncoder(config: config)
+        if var vector {
+            try Self.allowOnly(members, ["actions"], "step")
+            guard let value = members.first?.1 else {
+                throw .invalidParams("actions is required in vector mode: a list of \(config.numEnvs) actions (0..3 or up/right/down/left)")
+            }
+            let actions = try Self.parseActions(value, count: config.numEnvs)
+            let moves: [[TileMovement]]? = config.info.contains("moves")
+                ? (0..<vector.count).map { index in
+                    let environment = vector.environment(at: index)
+                    // An environment about to be autoreset ignores its action.
+                    return environment.currentPhase == .running ? environment.movements(actions[index]) : []
+                } : nil
+            do {
+                try vector.step(actions)
+            } catch {
+                throw .illegalAction(error.description)
+            }
+            self.vector = vector
+            return encoder.vectorStep(vector, moves: moves)
+        }
+        try Self.allowOnly(members, ["action"], "step")
+        guard let value = members.first?.1 else {
+            throw .invalidParams("action is required: 0..3 or up/right/down/left")
+        }
+        let action = try Self.parseAction(value, name: "action")
+        guard !single.isOver else { throw .episodeOver }
+        let moves = config.info.contains("moves") ? single.movements(action) : []
+        let step: Step
+        do {
+            step = try single.step(action)
+        } catch {
+            throw .illegalAction(error.description)
+        }
+        return .object([
+            ("observation", encoder.observation(step.observation)),
+            ("reward", .integer(Int128(step.reward))),
+            ("terminated", .bool(step.terminated)),
+            ("truncated", .bool(step.truncated)),
+            ("info", encoder.info(step.info, moves: step.info.invalid ? [] : moves)),
+        ])
+    }
+
+    /// One action: 0…3 or a direction name.
+    static func parseAction(_ value: JSONValue, name: String) throws(RPCError) -> Direction {
+        switch value {
+        case .integer(let i) where i >= 0 && i < 4: return Direction(rawValue: Int(i))!
+        case .string(let s): if let d = Direction(name: s) { return d }
+        default: break
+        }
+        throw .invalidParams("\(name) must be 0..3 or up/right/down/left, got \(Params.describe(value))")
+    }
+
+    /// A list of `count` actions.
+    static func parseActions(_ value: JSONValue, count: Int) throws(RPCError) -> [Direction] {
+        guard let list = value.array else {
+            throw .invalidParams("actions must be a list of \(count) actions, got \(value.typeName)")
+        }
+        guard list.count == count else { throw .invalidParams("actions must have \(count) entries, got \(list.count)") }
+        var actions: [Direction] = []
+        actions.reserveCapacity(count)
+        for (index, item) in list.enumerated() {
+            actions.append(try parseAction(item, name: "actions[\(index)]"))
+        }
+        return actions
+    }
+
+    // MARK: afterstates and render
+
+    func afterstates() throws(RPCError) -> JSONValue {
+        guard isReset else { throw .notReset }
+        let encoder = ResultEncoder(config: config)
+        if let vector {
+            return .object([("afterstates", .array((0..<vector.count).map { encoder.afterstates(vector.environment(at: $0)) }))])
+        }
+        return .object([("afterstates", encoder.afterstates(single))])
+    }
+
+    func render(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        try Self.allowOnly(members, ["ansi"], "render")
+        var ansi = false
+        if let value = members.first?.1 {
+            guard let flag = value.bool else { throw .invalidParams("ansi must be true or false, got \(Params.describe(value))") }
+            ansi = flag
+        }
+        guard isReset else { throw .notReset }
+        if let vector {
+            let texts = (0..<vector.count).map { vector.observation(at: $0).render(colored: ansi) }
+            return .object([("text", .string(texts.joined(separator: "\n\n")))])
+        }
+        return .object([("text", .string(single.board.render(colored: ansi)))])
+    }
+}

@@ -1,0 +1,58 @@
+/// A JSON-RPC error: the code, computed in one place, and a message that says what to fix.
+///
+///     RPCError.invalidParams("action must be 0..3 or up/right/down/left, got 7").code   // -32602
+///
+/// Codes -32700…-32603 are JSON-RPC 2.0's; -32001…-32003 are this server's
+/// state errors, documented in docs/PROTOCOL.md.
+public enum RPCError: Error, Hashable, Sendable {
+    /// The line is not valid JSON (or not valid UTF-8). Answered with `id: null`.
+    case parseError(String)
+    /// Valid JSON, but not a JSON-RPC 2.0 request (or a line over the size limit).
+    case invalidRequest(String)
+    /// No such method.
+    case methodNotFound(String)
+    /// A parameter is missing, of the wrong type, or out of range.
+    case invalidParams(String)
+    /// A bug in the server; the state is unchanged.
+    case internalError(String)
+    /// `step`, `afterstates` or `render` before the first `reset` (or after `make`).
+    case notReset
+    /// `step` on a single environment whose episode has ended.
+    case episodeOver
+    /// An illegal action under `invalid_action: "reject"`; nothing changed.
+    case illegalAction(String)
+
+    /// The JSON-RPC error code.
+    public var code: Int {
+        switch self {
+        case .parseError: -32700
+        case .invalidRequest: -32600
+        case .methodNotFound: -32601
+        case .invalidParams: -32602
+        case .internalError: -32603
+        case .notReset: -32001
+        case .episodeOver: -32002
+        case .illegalAction: -32003
+        }
+    }
+
+    /// The human-readable message.
+    public var message: String {
+        switch self {
+        case .parseError(let reason): "parse error: \(reason)"
+        case .invalidRequest(let reason): "invalid request: \(reason)"
+        case .methodNotFound(let method):
+            "method not found: '\(method)'; methods are \(Methods.names.joined(separator: ", "))"
+        case .invalidParams(let reason): "invalid params: \(reason)"
+        case .internalError(let reason): "internal error: \(reason)"
+        case .notReset: "not reset: call reset before step, afterstates or render"
+        case .episodeOver: "episode over: the episode has ended; call reset"
+        case .illegalAction(let reason): "illegal action: \(reason)"
+        }
+    }
+
+    /// The `error` member of a response.
+    public var json: JSONValue {
+        .object([("code", .integer(Int128(code))), ("message", .string(message))])
+    }
+}
