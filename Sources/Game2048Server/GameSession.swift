@@ -180,7 +180,6 @@ public struct GameSession: Sendable {
     // MARK: step
 
     mutating func step(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        guard isReset else { throw .notReset }
         let encoder = ResultEncoder(config: config)
         if var vector {
             try Self.allowOnly(members, ["actions"], "step")
@@ -188,6 +187,7 @@ public struct GameSession: Sendable {
                 throw .invalidParams("actions is required in vector mode: a list of \(config.numEnvs) actions (0..3 or up/right/down/left)")
             }
             let actions = try Self.parseActions(value, count: config.numEnvs)
+            guard isReset else { throw .notReset }
             let moves: [[TileMovement]]? = config.info.contains("moves")
                 ? (0..<vector.count).map { index in
                     let environment = vector.environment(at: index)
@@ -207,6 +207,7 @@ public struct GameSession: Sendable {
             throw .invalidParams("action is required: 0..3 or up/right/down/left")
         }
         let action = try Self.parseAction(value, name: "action")
+        guard isReset else { throw .notReset }
         guard !single.isOver else { throw .episodeOver }
         let moves = config.info.contains("moves") ? single.movements(action) : []
         let step: Step

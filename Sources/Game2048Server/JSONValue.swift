@@ -80,13 +80,14 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+// No `ExpressibleByNilLiteral`: with it, `nil` in a function returning
+// `JSONValue?` would silently mean `.null` instead of "no value".
 extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+    ExpressibleByArrayLiteral, ExpressibleByFloatLiteral
 {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .integer(Int128(value)) }
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
     public init(floatLiteral value: Double) { self = .double(value) }
 }

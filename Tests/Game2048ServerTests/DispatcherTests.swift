@@ -1,0 +1,259 @@
+import Game2048
+import Testing
+@testable import Game2048Server
+
+/// The protocol in-process: request strings in, response strings out.
+struct DispatcherTests {
+    static func dispatcher(_ config: ServerConfig = ServerConfig()) -> Dispatcher {
+        Dispatcher(session: GameSession(config: config))
+    }
+
+    static func request(_ id: Int, _ method: String, _ params: String? = nil) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)""# + (params.map { #","params":\#($0)"# } ?? "") + "}"
+    }
+
+    static func result(_ response: String?) throws -> JSONValue {
+        let text = try #require(response)
+        let value = try JSONValue.parse(Array(text.utf8))
+        let result = value["result"]
+        return try #require(result, "no result in \(text)")
+    }
+
+    static func error(_ response: String?) throws -> (code: Int128, message: String) {
+        let text = try #require(response)
+        let value = try JSONValue.parse(Array(text.utf8))
+        let error = value["error"]
+        let code = error?["code"]?.integer
+        let message = error?["message"]?.string
+        return (try #require(code, "no error in \(text)"), try #require(message))
+    }
+
+    @Test func resetAndStepMatchTheLibraryExactly() throws {
+        var dispatcher = Self.dispatcher()
+        var env = Environment(rules: Rules())
+        let reset = try Self.result(dispatcher.handle(Self.request(1, "reset", #"{"seed":42}"#)))
+        let start = env.reset(seed: 42)
+        let rows = start.observation.exponents
+        #expect(reset["observation"] == .array((0..<4).map { r in .array((0..<4).map { .integer(Int128(rows[r * 4 + $0])) }) }))
+        for (index, action) in [Direction.left, .up, .right, .down, .left, .left].enumerated() {
+            let response = try Self.result(dispatcher.handle(Self.request(index + 2, "step", #"{"action":\#(action.rawValue)}"#)))
+            let step = try env.step(action)
+            #expect(response["reward"] == .integer(Int128(step.reward)))
+            #expect(response["terminated"] == .bool(step.terminated))
+            #expect(response["info"]?["score"] == .integer(Int128(step.info.score)))
+            #expect(response["info"]?["action_mask"] == .array(step.info.actionMask.booleans.map { .bool($0) }))
+            #expect(response["info"]?["invalid"] == .bool(step.info.invalid))
+            let flat = response["observation"]?.array?.flatMap { $0.array ?? [] }.map { UInt8($0.integer ?? -1) }
+            #expect(flat == step.observation.exponents)
+            if let spawn = step.info.spawn {
+                #expect(response["info"]?["spawn"] == .object([("cell", .integer(Int128(spawn.cell))), ("value", .integer(Int128(spawn.value)))]))
+            }
+        }
+    }
+
+    @Test func actionNamesAndIndicesAreEquivalent() throws {
+        var byName = Self.dispatcher(), byIndex = Self.dispatcher()
+        _ = byName.handle(Self.request(1, "reset", #"{"seed":3}"#))
+        _ = byIndex.handle(Self.request(1, "reset", #"{"seed":3}"#))
+        for (name, index) in [("up", 0), ("right", 1), ("down", 2), ("left", 3)] {
+            #expect(byName.handle(Self.request(2, "step", #"{"action":"\#(name)"}"#))
+                    == byIndex.handle(Self.request(2, "step", #"{"action":\#(index)}"#)))
+        }
+    }
+
+    @Test func sameRequestsGiveByteIdenticalResponses() {
+        let script = [Self.request(1, "make", #"{"num_envs":3,"observation":"base64"}"#),
+                      Self.request(2, "reset", #"{"seed":9}"#)]
+            + (0..<30).map { Self.request($0 + 3, "step", #"{"actions":[\#($0 % 4),"left","up"]}"#) }
+        var a = Self.dispatcher(), b = Self.dispatcher()
+        #expect(script.map { a.handle($0) } == script.map { b.handle($0) })
+    }
+
+    @Test(arguments: [
+        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":7}}"#, -32602,
+         "invalid params: action must be 0..3 or up/right/down/left, got 7"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":"north"}}"#, -32602,
+         #"invalid params: action must be 0..3 or up/right/down/left, got "north""#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{}}"#, -32602, "invalid params: action is required: 0..3 or up/right/down/left"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":-1}}"#, -32602,
+         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got -1"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":1.5}}"#, -32602,
+         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 1.5"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":18446744073709551616}}"#, -32602,
+         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 18446744073709551616"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":[1]}"#, -32602, "invalid params: params must be an object, got array"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":99}}"#, -32602, "invalid params: rows must be between 2 and 8, got 99"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":"4"}}"#, -32602, #"invalid params: rows must be an integer from 2 to 8, got "4""#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
+         "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602, "invalid params: win_tile must be a power of two from 4 to 2^61, got 100"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
+         "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset before step, afterstates or render"),
+        (#"{"jsonrpc":"1.0","id":1,"method":"spec"}"#, -32600, #"invalid request: jsonrpc must be "2.0""#),
+        (#"{"jsonrpc":"2.0","id":1,"method":5}"#, -32600, "invalid request: method must be a string"),
+        (#"{"jsonrpc":"2.0","id":[1],"method":"spec"}"#, -32600, "invalid request: id must be a string, a number or null, got array"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"spec","extra":1}"#, -32600, "invalid request: unknown member 'extra'"),
+        (#"[]"#, -32600, "invalid request: empty batch"),
+        (#"42"#, -32600, "invalid request: a request must be an object, got integer"),
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"spec\"", -32700, "parse error: unterminated object at byte 39"),
+    ])
+    func badRequestsGetPreciseErrors(line: String, code: Int, message: String) throws {
+        var dispatcher = Self.dispatcher()
+        let error = try Self.error(dispatcher.handle(line))
+        #expect(error.code == Int128(code))
+        #expect(error.message == message)
+    }
+
+    @Test func parseErrorsAnswerWithNullID() throws {
+        var dispatcher = Self.dispatcher()
+        #expect(dispatcher.handle("\u{FF}garbage") == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: unexpected character '\\xC3' at byte 0"}}"#)
+        #expect(dispatcher.handle(String(decoding: [0x7B, 0xC3, 0x28], as: UTF8.self))?.contains("-32700") == true)
+    }
+
+    @Test func aFailedRequestChangesNothing() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "reset", #"{"seed":5}"#))
+        let before = dispatcher.handle(Self.request(2, "afterstates"))
+        for bad in [#"{"action":9}"#, #"{"actions":[0]}"#, #"{"action":0,"x":1}"#] {
+            _ = dispatcher.handle(Self.request(3, "step", bad))
+        }
+        _ = dispatcher.handle(Self.request(4, "make", #"{"rows":3,"cols":99}"#))
+        _ = dispatcher.handle(Self.request(5, "reset", #"{"seed":5,"options":{"board":[[2]]}}"#))
+        #expect(dispatcher.handle(Self.request(2, "afterstates")) == before)
+        #expect(dispatcher.session.config == ServerConfig())
+    }
+
+    @Test func notificationsGetNoResponseButRun() throws {
+        var dispatcher = Self.dispatcher()
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1}}"#) == nil)
+        #expect(dispatcher.session.isReset)
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"nope"}"#) == nil)
+    }
+
+    @Test func batchesGetArraysOfResponses() throws {
+        var dispatcher = Self.dispatcher()
+        let line = "[" + Self.request(1, "reset", #"{"seed":1}"#) + #",{"jsonrpc":"2.0","method":"spec"},"# + Self.request(2, "fly") + "]"
+        let answer = dispatcher.handle(line)
+        let response = try #require(answer)
+        let parsed = try JSONValue.parse(Array(response.utf8)).array
+        let array = try #require(parsed)
+        #expect(array.count == 2)
+        #expect(array[0]["id"] == 1 && array[0]["result"] != nil)
+        #expect(array[1]["error"]?["code"] == -32601)
+        #expect(dispatcher.handle("[" + #"{"jsonrpc":"2.0","method":"spec"}"# + "]") == nil)
+    }
+
+    @Test func episodeOverIsAStateError() throws {
+        var dispatcher = Self.dispatcher()
+        // One legal move (left merges the 2s), then no move is left.
+        let board = "[[2,2,4,8],[16,32,64,128],[256,512,1024,4096],[8,16,32,64]]"
+        _ = dispatcher.handle(Self.request(1, "reset", #"{"seed":1,"options":{"board":\#(board)}}"#))
+        let step = try Self.result(dispatcher.handle(Self.request(2, "step", #"{"action":"left"}"#)))
+        #expect(step["reward"] == 4)
+        if step["terminated"] == true {
+            #expect(try Self.error(dispatcher.handle(Self.request(3, "step", #"{"action":"left"}"#))).code == -32002)
+        }
+    }
+
+    @Test func rejectPolicyReportsIllegalActionAndKeepsState() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "make", #"{"invalid_action":"reject"}"#))
+        _ = dispatcher.handle(Self.request(2, "reset", #"{"seed":1,"options":{"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#))
+        let error = try Self.error(dispatcher.handle(Self.request(3, "step", #"{"action":"up"}"#)))
+        #expect(error.code == -32003)
+        #expect(error.message == "illegal action: illegal action up: it does not change the board")
+        let render = try Self.result(dispatcher.handle(Self.request(4, "render")))
+        #expect(render["text"] == "2 . . .\n. . . .\n. . . .\n. . . .")
+    }
+
+    @Test func makeChangesTheSpecAndRequiresReset() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "reset"))
+        let spec = try Self.result(dispatcher.handle(Self.request(2, "make", #"{"rows":3,"cols":5,"observation":"onehot","num_envs":2}"#)))
+        #expect(spec["rows"] == 3 && spec["cols"] == 5 && spec["num_envs"] == 2)
+        #expect(spec["observation"]?["shape"] == [17, 3, 5])
+        #expect(spec["config"]?["onehot_channels"] == 17)
+        #expect(try Self.error(dispatcher.handle(Self.request(3, "step", #"{"actions":[0,0]}"#))).code == -32001)
+        let reset = try Self.result(dispatcher.handle(Self.request(4, "reset", #"{"seed":2}"#)))
+        #expect(reset["observation"]?.array?.count == 2)
+        #expect(reset["observation"]?.array?.first?.array?.count == 17)
+    }
+
+    @Test func base64ObservationsAreExponentBytes() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "make", #"{"observation":"base64"}"#))
+        let reset = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":11,"options":{"board":[[2,4,0,0],[0,0,0,0],[0,0,0,2048],[0,0,0,0]]}}"#)))
+        let observation = reset["observation"]?.string
+        let text = try #require(observation)
+        #expect(Base64.decode(text) == [1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0])
+    }
+
+    @Test func vectorModeFollowsNextStepAutoreset() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "make", #"{"num_envs":4,"max_steps":2}"#))
+        _ = dispatcher.handle(Self.request(2, "reset", #"{"seed":8}"#))
+        var vector = VectorEnvironment(rules: try Rules(maxSteps: 2), count: 4)
+        vector.reset(seed: 8)
+        for index in 0..<5 {
+            let actions = (0..<4).map { vector.infos[$0].actionMask.isEmpty ? Direction.up : vector.infos[$0].actionMask.direction(at: 0) }
+            let list = actions.map { String($0.rawValue) }.joined(separator: ",")
+            let result = try Self.result(dispatcher.handle(Self.request(index + 3, "step", #"{"actions":[\#(list)]}"#)))
+            try vector.step(actions)
+            #expect(result["reward"] == .array(vector.rewards.map { .integer(Int128($0)) }))
+            #expect(result["truncated"] == .array(vector.truncations.map { .bool($0) }))
+            #expect(result["info"]?.array?.map { $0["steps"] } == vector.infos.map { .integer(Int128($0.steps)) })
+        }
+    }
+
+    @Test func columnsLayoutPacksMasksWithBase64() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "make", #"{"num_envs":3,"observation":"base64","info_layout":"columns","info":["action_mask","score"]}"#))
+        let reset = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":1}"#)))
+        let infoValue = reset["info"]
+        let info = try #require(infoValue)
+        #expect(info.object?.map(\.0) == ["action_mask", "score"])
+        let maskText = info["action_mask"]?.string
+        let text = try #require(maskText)
+        let decoded = Base64.decode(text)
+        let masks = try #require(decoded)
+        #expect(masks.count == 3)
+        #expect(info["score"] == [0, 0, 0])
+    }
+
+    @Test func movesAreReportedWhenAskedFor() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "make", #"{"info":["moves"]}"#))
+        _ = dispatcher.handle(Self.request(2, "reset", #"{"seed":1,"options":{"board":[[2,2,0,4],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#))
+        let step = try Self.result(dispatcher.handle(Self.request(3, "step", #"{"action":"left"}"#)))
+        #expect(step["info"] == .object([("moves", [
+            .object([("from", 1), ("to", 0), ("merged", true)]),
+            .object([("from", 3), ("to", 1), ("merged", false)]),
+        ])]))
+    }
+
+    @Test func afterstatesReportAllFourActionsWithoutChangingAnything() throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "reset", #"{"seed":1,"options":{"board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#))
+        let result = try Self.result(dispatcher.handle(Self.request(2, "afterstates")))
+        let afterstates = result["afterstates"]?.array
+        let list = try #require(afterstates)
+        #expect(list.map { $0["action"] } == ["up", "right", "down", "left"])
+        #expect(list.map { $0["legal"] } == [false, true, true, true])
+        #expect(list.map { $0["reward"] } == [0, 4, 0, 4])
+        #expect(list[3]["afterstate"] == [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+        #expect(dispatcher.handle(Self.request(2, "afterstates")) == dispatcher.handle(Self.request(2, "afterstates")))
+    }
+
+    @Test func closeAnswersThenStopsServing() throws {
+        var dispatcher = Self.dispatcher()
+        #expect(try Self.result(dispatcher.handle(Self.request(1, "close"))) == .object([("closed", true)]))
+        #expect(dispatcher.isClosed)
+    }
+
+    @Test func blankLinesAreIgnored() {
+        var dispatcher = Self.dispatcher()
+        #expect(dispatcher.handle("") == nil)
+        #expect(dispatcher.handle("  \r") == nil)
+    }
+}
