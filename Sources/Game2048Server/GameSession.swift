@@ -138,8 +138,7 @@ public struct GameSession: Sendable {
                 vector.reset(seed: seed)
             }
             self.vector = vector
-            let encoder = ResultEncoder(config: config)
-            return .object([("observation", encoder.vectorObservations(vector)), ("info", encoder.vectorInfos(vector, moves: nil))])
+            return ResultEncoder(config: config).vectorReset(vector)
         }
         let start = board.map { try! single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
         let encoder = ResultEncoder(config: config)
@@ -216,13 +215,7 @@ public struct GameSession: Sendable {
         } catch {
             throw .illegalAction(error.description)
         }
-        return .object([
-            ("observation", encoder.observation(step.observation)),
-            ("reward", .integer(Int128(step.reward))),
-            ("terminated", .bool(step.terminated)),
-            ("truncated", .bool(step.truncated)),
-            ("info", encoder.info(step.info, moves: step.info.invalid ? [] : moves)),
-        ])
+        return encoder.step(step, moves: step.info.invalid ? [] : moves)
     }
 
     /// One action: 0…3 or a direction name.
@@ -235,10 +228,25 @@ public struct GameSession: Sendable {
         throw .invalidParams("\(name) must be 0..3 or up/right/down/left, got \(Params.describe(value))")
     }
 
-    /// A list of `count` actions.
+    /// `count` actions: a list of 0…3 or names, or a string of `count` digits 0…3 (compact, for throughput).
     static func parseActions(_ value: JSONValue, count: Int) throws(RPCError) -> [Direction] {
+        if case .string(let digits) = value {
+            let bytes = Array(digits.utf8)
+            guard bytes.count == count else {
+                throw .invalidParams("actions as a string must have \(count) digits 0..3, got \(bytes.count) characters")
+            }
+            var actions: [Direction] = []
+            actions.reserveCapacity(count)
+            for (index, byte) in bytes.enumerated() {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "3") else {
+                    throw .invalidParams("actions[\(index)] must be a digit 0..3, got '\(UnicodeScalar(byte))'")
+                }
+                actions.append(Direction(rawValue: Int(byte - UInt8(ascii: "0")))!)
+            }
+            return actions
+        }
         guard let list = value.array else {
-            throw .invalidParams("actions must be a list of \(count) actions, got \(value.typeName)")
+            throw .invalidParams("actions must be a list of \(count) actions or a string of \(count) digits 0..3, got \(value.typeName)")
         }
         guard list.count == count else { throw .invalidParams("actions must have \(count) entries, got \(list.count)") }
         var actions: [Direction] = []

@@ -23,6 +23,10 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     /// An object, with its keys in order.
     case object([(String, JSONValue)])
+    /// JSON text that is already serialized, written verbatim: the server's hot
+    /// path writes large results straight into bytes instead of building a tree.
+    /// The parser never produces it.
+    case raw([UInt8])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
@@ -33,6 +37,7 @@ public enum JSONValue: Hashable, Sendable {
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.raw(let a), .raw(let b)): a == b
         default: false
         }
     }
@@ -76,6 +81,7 @@ public enum JSONValue: Hashable, Sendable {
         case .string: "string"
         case .array: "array"
         case .object: "object"
+        case .raw: "JSON text"
         }
     }
 }

@@ -38,7 +38,37 @@ public struct JSONWriter: Sendable {
                 write(element)
             }
             bytes.append(UInt8(ascii: "}"))
+        case .raw(let text): bytes.append(contentsOf: text)
         }
+    }
+
+    /// Appends an integer.
+    @inlinable
+    public mutating func write<T: BinaryInteger>(integer: T) {
+        if integer == 0 { return bytes.append(UInt8(ascii: "0")) }
+        var digits: (UInt64, Bool) = integer < 0 ? (UInt64(-Int128(integer)), true) : (UInt64(integer), false)
+        if digits.1 { bytes.append(UInt8(ascii: "-")) }
+        var buffer: [UInt8] = []
+        while digits.0 > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
+            digits.0 /= 10
+        }
+        bytes.append(contentsOf: buffer.reversed())
+    }
+
+    /// Appends `true` or `false`.
+    @inlinable
+    public mutating func write(bool: Bool) { raw(bool ? "true" : "false") }
+
+    /// Appends a single byte of JSON punctuation (`[`, `,`, `:` …).
+    @inlinable
+    public mutating func punctuation(_ byte: Unicode.Scalar) { bytes.append(UInt8(ascii: byte)) }
+
+    /// Appends `"key":`.
+    @inlinable
+    public mutating func key(_ key: String) {
+        write(string: key)
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// Appends a double; NaN and infinities, which JSON cannot hold, become `null`.

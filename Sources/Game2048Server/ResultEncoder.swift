@@ -1,116 +1,265 @@
 import Game2048
 
-/// Turns boards, infos and step results into the protocol's JSON, per the configuration.
+/// Writes boards, infos and step results as the protocol's JSON, per the configuration.
+///
+/// Results are written straight into bytes (and travel as ``JSONValue/raw(_:)``):
+/// a 256-environment step result is about 10 KB, and building a value tree for
+/// it first would cost more than the 256 steps themselves.
 struct ResultEncoder {
     let config: ServerConfig
 
     /// A board in the configured encoding.
-    func observation(_ board: Board) -> JSONValue {
+    func write(observation board: Board, to w: inout JSONWriter) {
         let rows = board.rows, cols = board.cols
         switch config.encoding {
-        case .exponents:
+        case .exponents, .values:
             let exponents = board.exponents
-            return .array((0..<rows).map { r in .array((0..<cols).map { .integer(Int128(exponents[r * cols + $0])) }) })
-        case .values:
-            let values = board.values
-            return .array((0..<rows).map { r in .array((0..<cols).map { .integer(Int128(values[r * cols + $0])) }) })
+            w.punctuation("[")
+            for r in 0..<rows {
+                if r > 0 { w.punctuation(",") }
+                w.punctuation("[")
+                for c in 0..<cols {
+                    if c > 0 { w.punctuation(",") }
+                    let e = exponents[r * cols + c]
+                    if config.encoding == .exponents { w.write(integer: e) } else { w.write(integer: Board.value(ofExponent: e)) }
+                }
+                w.punctuation("]")
+            }
+            w.punctuation("]")
         case .onehot:
             let planes = board.encoded(.oneHot(channels: config.onehotChannels))
-            return .array((0..<config.onehotChannels).map { k in
-                .array((0..<rows).map { r in
-                    .array((0..<cols).map { .integer(planes[(k * rows + r) * cols + $0] == 0 ? 0 : 1) })
-                })
-            })
+            w.punctuation("[")
+            for k in 0..<config.onehotChannels {
+                if k > 0 { w.punctuation(",") }
+                w.punctuation("[")
+                for r in 0..<rows {
+                    if r > 0 { w.punctuation(",") }
+                    w.punctuation("[")
+                    for c in 0..<cols {
+                        if c > 0 { w.punctuation(",") }
+                        w.punctuation(planes[(k * rows + r) * cols + c] == 0 ? "0" : "1")
+                    }
+                    w.punctuation("]")
+                }
+                w.punctuation("]")
+            }
+            w.punctuation("]")
         case .base64:
-            return .string(Base64.encode(board.exponents))
+            w.punctuation("\"")
+            let exponents = board.exponents
+            exponents.withUnsafeBytes { Base64.encode($0, into: &w.bytes) }
+            w.punctuation("\"")
         }
     }
 
-    func mask(_ mask: ActionMask) -> JSONValue { .array(mask.booleans.map { .bool($0) }) }
-
-    func spawn(_ spawn: Spawn?) -> JSONValue {
-        spawn.map { .object([("cell", .integer(Int128($0.cell))), ("value", .integer(Int128($0.value)))]) } ?? .null
+    func observation(_ board: Board) -> JSONValue {
+        var w = JSONWriter()
+        write(observation: board, to: &w)
+        return .raw(w.bytes)
     }
 
-    func moves(_ moves: [TileMovement]) -> JSONValue {
-        .array(moves.map { .object([("from", .integer(Int128($0.from))), ("to", .integer(Int128($0.to))), ("merged", .bool($0.merged))]) })
+    func write(mask: ActionMask, to w: inout JSONWriter) {
+        w.punctuation("[")
+        for d in Direction.allCases {
+            if d.rawValue > 0 { w.punctuation(",") }
+            w.write(bool: mask.contains(d))
+        }
+        w.punctuation("]")
+    }
+
+    func write(spawn: Spawn?, to w: inout JSONWriter) {
+        guard let spawn else { return w.raw("null") }
+        w.raw("{\"cell\":")
+        w.write(integer: spawn.cell)
+        w.raw(",\"value\":")
+        w.write(integer: spawn.value)
+        w.punctuation("}")
+    }
+
+    func write(moves: [TileMovement], to w: inout JSONWriter) {
+        w.punctuation("[")
+        for (index, move) in moves.enumerated() {
+            if index > 0 { w.punctuation(",") }
+            w.raw("{\"from\":")
+            w.write(integer: move.from)
+            w.raw(",\"to\":")
+            w.write(integer: move.to)
+            w.raw(",\"merged\":")
+            w.write(bool: move.merged)
+            w.punctuation("}")
+        }
+        w.punctuation("]")
+    }
+
+    /// One field of an info record.
+    func write(field: String, of info: StepInfo, moves: [TileMovement]?, to w: inout JSONWriter) {
+        switch field {
+        case "action_mask": write(mask: info.actionMask, to: &w)
+        case "score": w.write(integer: info.score)
+        case "max_tile": w.write(integer: info.maxTile)
+        case "steps": w.write(integer: info.steps)
+        case "afterstate": if let board = info.afterstate { write(observation: board, to: &w) } else { w.raw("null") }
+        case "spawn": write(spawn: info.spawn, to: &w)
+        case "invalid": w.write(bool: info.invalid)
+        case "won": w.write(bool: info.won)
+        default: write(moves: moves ?? [], to: &w)
+        }
     }
 
     /// One info object with the configured fields.
-    func info(_ info: StepInfo, moves: [TileMovement]?) -> JSONValue {
-        .object(config.info.map { field in (field, value(of: field, info, moves: moves)) })
+    func write(info: StepInfo, moves: [TileMovement]?, to w: inout JSONWriter) {
+        w.punctuation("{")
+        for (index, field) in config.info.enumerated() {
+            if index > 0 { w.punctuation(",") }
+            w.key(field)
+            write(field: field, of: info, moves: moves, to: &w)
+        }
+        w.punctuation("}")
     }
 
-    func value(of field: String, _ info: StepInfo, moves: [TileMovement]?) -> JSONValue {
-        switch field {
-        case "action_mask": mask(info.actionMask)
-        case "score": .integer(Int128(info.score))
-        case "max_tile": .integer(Int128(info.maxTile))
-        case "steps": .integer(Int128(info.steps))
-        case "afterstate": info.afterstate.map(observation) ?? .null
-        case "spawn": spawn(info.spawn)
-        case "invalid": .bool(info.invalid)
-        case "won": .bool(info.won)
-        default: self.moves(moves ?? [])
-        }
+    func info(_ info: StepInfo, moves: [TileMovement]?) -> JSONValue {
+        var w = JSONWriter()
+        write(info: info, moves: moves, to: &w)
+        return .raw(w.bytes)
+    }
+
+    /// A single environment's step result.
+    func step(_ step: Step, moves: [TileMovement]) -> JSONValue {
+        var w = JSONWriter()
+        w.raw("{\"observation\":")
+        write(observation: step.observation, to: &w)
+        w.raw(",\"reward\":")
+        w.write(integer: step.reward)
+        w.raw(",\"terminated\":")
+        w.write(bool: step.terminated)
+        w.raw(",\"truncated\":")
+        w.write(bool: step.truncated)
+        w.raw(",\"info\":")
+        write(info: step.info, moves: moves, to: &w)
+        w.punctuation("}")
+        return .raw(w.bytes)
     }
 
     /// The observation of every environment of a vector.
-    func vectorObservations(_ vector: VectorEnvironment) -> JSONValue {
+    func write(observations vector: VectorEnvironment, to w: inout JSONWriter) {
         let cells = vector.rules.cellCount
+        w.punctuation("[")
         if config.encoding == .base64 {
-            return vector.observations.withUnsafeBytes { bytes in
-                .array((0..<vector.count).map { index in
-                    var text: [UInt8] = []
-                    Base64.encode(UnsafeRawBufferPointer(rebasing: bytes[(index * cells)..<((index + 1) * cells)]), into: &text)
-                    return .string(String(decoding: text, as: UTF8.self))
-                })
+            vector.observations.withUnsafeBytes { bytes in
+                for index in 0..<vector.count {
+                    if index > 0 { w.punctuation(",") }
+                    w.punctuation("\"")
+                    Base64.encode(UnsafeRawBufferPointer(rebasing: bytes[(index * cells)..<((index + 1) * cells)]), into: &w.bytes)
+                    w.punctuation("\"")
+                }
+            }
+        } else {
+            for index in 0..<vector.count {
+                if index > 0 { w.punctuation(",") }
+                write(observation: vector.observation(at: index), to: &w)
             }
         }
-        return .array((0..<vector.count).map { observation(vector.observation(at: $0)) })
+        w.punctuation("]")
     }
 
     /// The info of every environment of a vector, as rows or as columns.
-    func vectorInfos(_ vector: VectorEnvironment, moves: [[TileMovement]]?) -> JSONValue {
+    func write(infos vector: VectorEnvironment, moves: [[TileMovement]]?, to w: inout JSONWriter) {
         switch config.infoLayout {
         case .rows:
-            return .array((0..<vector.count).map { info(vector.infos[$0], moves: moves?[$0]) })
+            w.punctuation("[")
+            for index in 0..<vector.count {
+                if index > 0 { w.punctuation(",") }
+                write(info: vector.infos[index], moves: moves?[index], to: &w)
+            }
+            w.punctuation("]")
         case .columns:
-            return .object(config.info.map { field in
+            w.punctuation("{")
+            for (fieldIndex, field) in config.info.enumerated() {
+                if fieldIndex > 0 { w.punctuation(",") }
+                w.key(field)
                 if field == "action_mask" && config.encoding == .base64 {
                     // One byte per environment, bit i = action i.
-                    return (field, .string(Base64.encode(vector.infos.map(\.actionMask.rawValue))))
+                    w.punctuation("\"")
+                    vector.infos.map(\.actionMask.rawValue).withUnsafeBytes { Base64.encode($0, into: &w.bytes) }
+                    w.punctuation("\"")
+                    continue
                 }
-                return (field, .array((0..<vector.count).map { value(of: field, vector.infos[$0], moves: moves?[$0]) }))
-            })
+                w.punctuation("[")
+                for index in 0..<vector.count {
+                    if index > 0 { w.punctuation(",") }
+                    write(field: field, of: vector.infos[index], moves: moves?[index], to: &w)
+                }
+                w.punctuation("]")
+            }
+            w.punctuation("}")
         }
+    }
+
+    /// A vector reset's result.
+    func vectorReset(_ vector: VectorEnvironment) -> JSONValue {
+        var w = JSONWriter()
+        w.raw("{\"observation\":")
+        write(observations: vector, to: &w)
+        w.raw(",\"info\":")
+        write(infos: vector, moves: nil, to: &w)
+        w.punctuation("}")
+        return .raw(w.bytes)
     }
 
     /// A vector step's result.
     func vectorStep(_ vector: VectorEnvironment, moves: [[TileMovement]]?) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("observation", vectorObservations(vector)),
-            ("reward", .array(vector.rewards.map { .integer(Int128($0)) })),
-            ("terminated", .array(vector.terminations.map { .bool($0) })),
-            ("truncated", .array(vector.truncations.map { .bool($0) })),
-            ("info", vectorInfos(vector, moves: moves)),
-        ]
-        if vector.autoresetMode == .sameStep {
-            members.append(("final_observation", .array(vector.finalObservations.map { $0.map(observation) ?? .null })))
+        var w = JSONWriter()
+        w.bytes.reserveCapacity(64 * vector.count)
+        w.raw("{\"observation\":")
+        write(observations: vector, to: &w)
+        w.raw(",\"reward\":[")
+        for (index, reward) in vector.rewards.enumerated() {
+            if index > 0 { w.punctuation(",") }
+            w.write(integer: reward)
         }
-        return .object(members)
+        for (name, flags) in [("terminated", vector.terminations), ("truncated", vector.truncations)] {
+            w.raw("],\"\(name)\":[")
+            for (index, flag) in flags.enumerated() {
+                if index > 0 { w.punctuation(",") }
+                w.write(bool: flag)
+            }
+        }
+        w.raw("],\"info\":")
+        write(infos: vector, moves: moves, to: &w)
+        if vector.autoresetMode == .sameStep {
+            w.raw(",\"final_observation\":[")
+            for (index, board) in vector.finalObservations.enumerated() {
+                if index > 0 { w.punctuation(",") }
+                if let board { write(observation: board, to: &w) } else { w.raw("null") }
+            }
+            w.punctuation("]")
+        }
+        w.punctuation("}")
+        return .raw(w.bytes)
     }
 
     /// The four afterstates of one environment, in action order.
-    func afterstates(_ environment: Environment) -> JSONValue {
+    func write(afterstates environment: Environment, to w: inout JSONWriter) {
         let running = environment.currentPhase == .running
-        return .array(environment.afterstates().map { a in
-            .object([
-                ("action", .string(a.direction.name)),
-                ("legal", .bool(running && a.legal)),
-                ("reward", .integer(Int128(a.legal ? a.reward : 0))),
-                ("afterstate", observation(a.board)),
-            ])
-        })
+        w.punctuation("[")
+        for a in environment.afterstates() {
+            if a.direction.rawValue > 0 { w.punctuation(",") }
+            w.raw("{\"action\":")
+            w.write(string: a.direction.name)
+            w.raw(",\"legal\":")
+            w.write(bool: running && a.legal)
+            w.raw(",\"reward\":")
+            w.write(integer: a.legal ? a.reward : 0)
+            w.raw(",\"afterstate\":")
+            write(observation: a.board, to: &w)
+            w.punctuation("}")
+        }
+        w.punctuation("]")
+    }
+
+    func afterstates(_ environment: Environment) -> JSONValue {
+        var w = JSONWriter()
+        write(afterstates: environment, to: &w)
+        return .raw(w.bytes)
     }
 }

@@ -1,0 +1,165 @@
+"""A stdlib-only client for `g2048 serve`: the Gym2048 environment over JSON-RPC 2.0 on a pipe.
+
+    from g2048 import G2048
+    with G2048(rows=4, cols=4) as env:
+        result = env.reset(seed=42)
+        step = env.step("left")            # or 0..3: up, right, down, left
+        print(step["reward"], step["info"]["action_mask"])
+
+    with G2048(num_envs=256, observation="base64") as envs:   # the vector form
+        envs.reset(seed=1)
+        envs.step_vector([0] * 256)
+
+The server binary is found from $G2048_BIN, then the package's release and debug
+build folders, then `g2048` on the PATH. Build it with `swift build -c release`.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+
+ACTIONS = ("up", "right", "down", "left")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_REPO = os.path.dirname(os.path.dirname(_HERE))
+
+
+class G2048Error(Exception):
+    """A JSON-RPC error returned by the server: `code` and `message`."""
+
+    def __init__(self, code, message):
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+        self.message = message
+
+
+def find_binary():
+    """The path of the g2048 executable, or raise FileNotFoundError saying how to build it."""
+    candidates = [os.environ.get("G2048_BIN")]
+    candidates += [os.path.join(_REPO, ".build", config, "g2048") for config in ("release", "debug")]
+    candidates.append(shutil.which("g2048"))
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise FileNotFoundError("g2048 not found: run `swift build -c release` in the repository, or set G2048_BIN")
+
+
+class G2048:
+    """One `g2048 serve` child process and the protocol's methods.
+
+    Keyword options are the protocol's `make` options (rows, cols, num_envs,
+    spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action,
+    invalid_action_penalty, observation, onehot_channels, info, info_layout,
+    autoreset_mode); they are applied with one `make` call after start-up.
+    """
+
+    def __init__(self, binary=None, **options):
+        self._process = subprocess.Popen(
+            [binary or find_binary(), "serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        self._in = self._process.stdin.fileno()
+        self._out = self._process.stdout.fileno()
+        self._buffer = b""
+        self._next_id = 0
+        self.spec_info = self.make(**options) if options else self.spec()
+
+    # -- transport -----------------------------------------------------------------
+    def _send(self, line):
+        data = line.encode()
+        while data:
+            data = data[os.write(self._in, data):]
+
+    def _readline(self):
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
+                return line
+            chunk = os.read(self._out, 1 << 20)
+            if not chunk:
+                raise ConnectionError("g2048 serve exited (see its stderr)")
+            self._buffer += chunk
+
+    def request_line(self, line):
+        """Send one raw request line (without newline) and return the raw response line."""
+        self._send(line + "\n")
+        return self._readline()
+
+    def call(self, method, params=None):
+        """Call `method` with `params` (a dict) and return its result, or raise G2048Error."""
+        self._next_id += 1
+        request = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        if params:
+            request["params"] = params
+        response = json.loads(self.request_line(json.dumps(request, separators=(",", ":"))))
+        if "error" in response:
+            raise G2048Error(response["error"]["code"], response["error"]["message"])
+        return response["result"]
+
+    # -- methods ---------------------------------------------------------------------
+    def spec(self):
+        """Shapes, bounds, action names and the full configuration."""
+        return self.call("spec")
+
+    def make(self, **options):
+        """Change the configuration (any subset of the options); returns the new spec. Reset afterwards."""
+        self.spec_info = self.call("make", options)
+        return self.spec_info
+
+    def reset(self, seed=None, board=None):
+        """Start new episodes: {"observation", "info"} (lists of them in vector mode)."""
+        params = {}
+        if seed is not None:
+            params["seed"] = int(seed)
+        if board is not None:
+            params["options"] = {"board": [[int(v) for v in row] for row in board]}
+        return self.call("reset", params)
+
+    def step(self, action):
+        """One step of a single environment; `action` is 0..3 or a name. Returns the result dict."""
+        self._next_id += 1
+        if isinstance(action, str):
+            action = json.dumps(action)
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (self._next_id, action)
+        response = json.loads(self.request_line(line))
+        if "error" in response:
+            raise G2048Error(response["error"]["code"], response["error"]["message"])
+        return response["result"]
+
+    def step_vector(self, actions):
+        """One step of every environment of a vector; `actions` has one entry (0..3) per environment.
+
+        Sent as the protocol's compact form, a string of digits ("0312…").
+        """
+        self._next_id += 1
+        digits = actions if isinstance(actions, str) else "".join("0123"[int(a)] for a in actions)
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)
+        response = json.loads(self.request_line(line))
+        if "error" in response:
+            raise G2048Error(response["error"]["code"], response["error"]["message"])
+        return response["result"]
+
+    def afterstates(self):
+        """For each action: legal, reward and the afterstate, without changing anything."""
+        return self.call("afterstates")["afterstates"]
+
+    def render(self, ansi=False):
+        """The board as text."""
+        return self.call("render", {"ansi": True} if ansi else None)["text"]
+
+    def close(self):
+        """Ask the server to exit and wait for it."""
+        if self._process.poll() is None:
+            try:
+                self.call("close")
+            except (ConnectionError, BrokenPipeError, OSError):
+                pass
+            self._process.stdin.close()
+            self._process.wait(timeout=10)
+        self._process.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
