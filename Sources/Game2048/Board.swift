@@ -59,7 +59,7 @@ public struct Board: Sendable {
     ///     try Board(rows: 2, cols: 2, values: [2, 0, 0, 2048])
     ///
     /// - Throws: ``RulesError`` when the size is out of range, the count isn't
-    ///   `rows * cols`, or a value is not 0 or a power of two from 2 to 2^61.
+    ///   `rows * cols`, or a value is not 0 or a power of two from 2 to 2^50.
     public init(rows: Int, cols: Int, values: [Int]) throws(RulesError) {
         try self.init(rows: rows, cols: cols)
         guard values.count == rows * cols else { throw .boardShape(expected: rows * cols, got: values.count) }

@@ -145,11 +145,11 @@ public struct Environment: Sendable {
     ///
     /// No tiles are added. The episode may be over at once (no legal move, or the win tile present).
     ///
-    /// - Throws: ``RulesError/boardShape(expected:got:)`` when the board's size isn't the rules'.
+    /// - Throws: ``RulesError/boardSize(rows:cols:expectedRows:expectedCols:)`` when the board's size isn't the rules'.
     @discardableResult
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) -> Reset {
         guard board.rows == rules.rows, board.cols == rules.cols else {
-            throw .boardShape(expected: rules.cellCount, got: board.cellCount)
+            throw .boardSize(rows: board.rows, cols: board.cols, expectedRows: rules.rows, expectedCols: rules.cols)
         }
         if let seed { rng = Xoshiro256StarStar(seed: seed) }
         return begin(board)

@@ -21,9 +21,15 @@ public struct Rules: Hashable, Sendable {
     /// The smallest and largest number of rows or columns.
     public static let sizeRange = 2...8
 
-    /// The largest exponent a cell may hold (tile 2^61), so that every score,
-    /// reward and tile value fits in a signed 64-bit integer.
-    public static let maxExponent: UInt8 = 61
+    /// The largest exponent a board given to the library may hold (tile 2^50,
+    /// about 10^15), and the largest win tile.
+    ///
+    /// Why 50: a board of at most 64 such tiles holds a tile sum below 2^57, and
+    /// a score counts each unit of that sum at most once per doubling (under 64
+    /// times), so no episode from a valid board can push a reward, a score or a
+    /// tile value past a signed 64-bit integer before it has spawned some 2^56
+    /// tiles. Real play never comes near: the largest tile a 4×4 game can make is 2^17.
+    public static let maxExponent: UInt8 = 50
 
     /// Number of rows, 2 to 8.
     public let rows: Int
@@ -34,7 +40,7 @@ public struct Rules: Hashable, Sendable {
     /// Number of tiles placed at the start of an episode, 1 to rows × cols (default 2).
     public let initialTiles: Int
     /// When set, the episode terminates (with `won = true`) as soon as a tile of
-    /// this value appears; a power of two from 4 to 2^61. Default `nil`: keep playing.
+    /// this value appears; a power of two from 4 to 2^50. Default `nil`: keep playing.
     public let winTile: Int?
     /// When set, the episode is truncated after this many steps, 1 or more. Default `nil`.
     public let maxSteps: Int?

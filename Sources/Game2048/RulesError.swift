@@ -16,7 +16,7 @@ public enum RulesError: Error, Hashable, Sendable {
     case spawnFourProbability(Double)
     /// Initial tiles outside 1...cells.
     case initialTiles(Int, cells: Int)
-    /// A win tile that is not a power of two from 4 to 2^61.
+    /// A win tile that is not a power of two from 4 to 2^50.
     case winTile(Int)
     /// A step limit below 1.
     case maxSteps(Int)
@@ -24,9 +24,11 @@ public enum RulesError: Error, Hashable, Sendable {
     case penalty(Int64)
     /// A board whose cell count doesn't match rows × cols.
     case boardShape(expected: Int, got: Int)
-    /// A tile value that is neither 0 (empty) nor a power of two from 2 to 2^61.
+    /// A board of another size than the rules': `rows × cols` given where `expectedRows × expectedCols` was needed.
+    case boardSize(rows: Int, cols: Int, expectedRows: Int, expectedCols: Int)
+    /// A tile value that is neither 0 (empty) nor a power of two from 2 to 2^50.
     case tileValue(Int, cell: Int)
-    /// A tile exponent above 61.
+    /// A tile exponent above 50.
     case tileExponent(Int, cell: Int)
 
     /// The parameter at fault, spelled as in the Swift API (`rows`, `spawnFourProbability`, `board`).
@@ -39,7 +41,7 @@ public enum RulesError: Error, Hashable, Sendable {
         case .winTile: "winTile"
         case .maxSteps: "maxSteps"
         case .penalty: "penalty"
-        case .boardShape, .tileValue, .tileExponent: "board"
+        case .boardShape, .boardSize, .tileValue, .tileExponent: "board"
         }
     }
 
@@ -54,6 +56,8 @@ public enum RulesError: Error, Hashable, Sendable {
         case .maxSteps(let n): "must be at least 1, got \(n)"
         case .penalty(let n): "must be 0 or more, got \(n)"
         case .boardShape(let expected, let got): "must have \(expected) cells, got \(got)"
+        case .boardSize(let rows, let cols, let expectedRows, let expectedCols):
+            "must be \(expectedRows)x\(expectedCols), got \(rows)x\(cols)"
         case .tileValue(let v, let cell):
             "cell \(cell) must be 0 or a power of two from 2 to 2^\(Rules.maxExponent), got \(v)"
         case .tileExponent(let e, let cell): "cell \(cell) must hold an exponent from 0 to \(Rules.maxExponent), got \(e)"

@@ -102,10 +102,10 @@ public struct VectorEnvironment: Sendable {
     /// Resets every environment to the same given board (tests, curricula, search).
     ///
     /// - Parameter seed: seeds the batch as ``reset(seed:)`` does; `nil` continues each stream.
-    /// - Throws: ``RulesError/boardShape(expected:got:)`` when the board's size isn't the rules'.
+    /// - Throws: ``RulesError/boardSize(rows:cols:expectedRows:expectedCols:)`` when the board's size isn't the rules'.
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {
         guard board.rows == rules.rows, board.cols == rules.cols else {
-            throw .boardShape(expected: rules.cellCount, got: board.cellCount)
+            throw .boardSize(rows: board.rows, cols: board.cols, expectedRows: rules.rows, expectedCols: rules.cols)
         }
         let seeds = seed.map { VectorEnvironment.seeds(from: $0, count: count) }
         for index in 0..<count {

@@ -164,7 +164,7 @@ public struct GameSession: Sendable {
         }
         var values: [Int] = []
         for item in flat {
-            guard case .integer(let v) = item, v >= 0, v <= Int128(1) << 61 else {
+            guard case .integer(let v) = item, v >= 0, v <= Int128(1) << Int(Rules.maxExponent) else {
                 throw .invalidParams("\(expected), got \(Params.describe(item))")
             }
             values.append(Int(v))

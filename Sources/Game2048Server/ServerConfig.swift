@@ -56,8 +56,9 @@ public struct ServerConfig: Hashable, Sendable {
         "autoreset_mode",
     ]
 
-    /// The largest exponent a board of this size can ever hold (each cell one doubling, plus a spawned 4), capped at 61.
-    public var highestReachableExponent: Int { min(Int(Rules.maxExponent), rules.cellCount + 1) }
+    /// The largest exponent a board of this size can reach in play (each cell one doubling, plus a spawned 4),
+    /// capped at 62, the largest whose tile value fits in a signed 64-bit integer.
+    public var highestReachableExponent: Int { min(62, rules.cellCount + 1) }
 
     /// This configuration with `changes` applied, validated as a whole.
     ///
@@ -77,7 +78,7 @@ public struct ServerConfig: Hashable, Sendable {
             case "num_envs": next.numEnvs = try Params.int(value, name, in: 1...65_536)
             case "spawn_four_probability": spawnFour = try Params.double(value, name, in: 0...1)
             case "initial_tiles": initialTiles = try Params.int(value, name, in: 1...64)
-            case "win_tile": winTile = value == .null ? nil : try Params.int(value, name, in: 4...(1 << 61))
+            case "win_tile": winTile = value == .null ? nil : try Params.int(value, name, in: 4...(1 << Int(Rules.maxExponent)))
             case "max_steps": maxSteps = value == .null ? nil : try Params.int(value, name, in: 1...Int.max)
             case "invalid_action": invalidName = try Params.choice(value, name, ["noop", "terminate", "reject"])
             case "invalid_action_penalty": penalty = Int64(try Params.int(value, name, in: 0...Int(Int64.max)))

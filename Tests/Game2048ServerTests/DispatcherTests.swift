@@ -86,7 +86,7 @@ struct DispatcherTests {
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":"4"}}"#, -32602, #"invalid params: rows must be an integer from 2 to 8, got "4""#),
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
          "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602, "invalid params: win_tile must be a power of two from 4 to 2^61, got 100"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602, "invalid params: win_tile must be a power of two from 4 to 2^50, got 100"),
         (#"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
          "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"),
         (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset before step, afterstates or render"),

@@ -2,6 +2,7 @@
 // implementation of the rules written as plainly as possible (arrays, no bit
 // tricks, no tables), which the optimized kernels are checked against.
 
+import Testing
 @testable import Game2048
 
 /// Every board size the rules allow, as `(rows, cols)` pairs.
@@ -133,4 +134,11 @@ func board(_ rows: Int, _ cols: Int, _ values: [Int]) -> Board {
 /// The number of occupied cells.
 func tileCount(_ board: Board) -> Int {
     board.exponents.count { $0 != 0 }
+}
+
+/// Checks that a batch of random cases produced no failure, reporting the
+/// count and the first few cases rather than the whole list.
+func expectNoFailures(_ failures: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    let failureCount = failures.count
+    #expect(failureCount == 0, "first failures: \(failures.prefix(5).joined(separator: " | "))", sourceLocation: sourceLocation)
 }

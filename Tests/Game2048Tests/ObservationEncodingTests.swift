@@ -1,0 +1,70 @@
+import Testing
+@testable import Game2048
+
+struct ObservationEncodingTests {
+    static let sample = board(2, 2, [2, 0, 0, 8])
+
+    @Test func exponentsAndValuesAreRowMajor() {
+        #expect(Self.sample.encoded(.exponents) == [1, 0, 0, 3])
+        #expect(Self.sample.encoded(.values) == [2, 0, 0, 8])
+        #expect(board(2, 3, [0, 4, 2048, 2, 0, 0]).encoded(.exponents) == [0, 2, 11, 1, 0, 0])
+    }
+
+    @Test func oneHotIsChannelMajorWithPlaneZeroForEmptyCells() {
+        #expect(Self.sample.encoded(.oneHot(channels: 4)) == [
+            0, 1, 1, 0,   // plane 0: empty
+            1, 0, 0, 0,   // plane 1: 2
+            0, 0, 0, 0,   // plane 2: 4
+            0, 0, 0, 1,   // plane 3: 8
+        ])
+    }
+
+    @Test func oneHotClampsLargeExponentsIntoTheLastPlane() {
+        #expect(Self.sample.encoded(.oneHot(channels: 3)) == [
+            0, 1, 1, 0,
+            1, 0, 0, 0,
+            0, 0, 0, 1,   // 8 (exponent 3) shares the last plane
+        ])
+        #expect(Self.sample.encoded(.oneHot(channels: 2)) == [
+            0, 1, 1, 0,
+            1, 0, 0, 1,
+        ])
+    }
+
+    @Test func oneHotMarksExactlyOnePlanePerCell() {
+        var rng = Xoshiro256StarStar(seed: 60)
+        for size in allSizes {
+            let b = randomBoard(rows: size.rows, cols: size.cols, exponents: 1...20, emptyShare: 0.3, using: &rng)
+            let channels = 16
+            let encoded = b.encoded(.oneHot(channels: channels))
+            let cells = b.cellCount
+            #expect(encoded.count == channels * cells)
+            for cell in 0..<cells {
+                let planes = (0..<channels).filter { encoded[$0 * cells + cell] == 1 }
+                #expect(planes == [min(Int(b[cell]), channels - 1)])
+            }
+        }
+    }
+
+    @Test(arguments: [ObservationEncoding.exponents, .values, .oneHot(channels: 5)])
+    func encodeIntoWritesOnlyItsOwnRange(encoding: ObservationEncoding) {
+        let size = encoding.count(rows: 2, cols: 2)
+        let offset = 3
+        var buffer = [Float](repeating: -1, count: offset + 2 * size + 2)
+        // Stale values inside the target range must be overwritten, zeros included.
+        for i in offset..<(offset + size) { buffer[i] = 7 }
+        Self.sample.encode(encoding, into: &buffer, at: offset)
+        #expect(Array(buffer[offset..<(offset + size)]) == Self.sample.encoded(encoding))
+        #expect(buffer[..<offset].allSatisfy { $0 == -1 })
+        #expect(buffer[(offset + size)...].allSatisfy { $0 == -1 })
+    }
+
+    @Test func countsAndNames() {
+        #expect(ObservationEncoding.exponents.count(rows: 3, cols: 5) == 15)
+        #expect(ObservationEncoding.values.count(rows: 4, cols: 4) == 16)
+        #expect(ObservationEncoding.oneHot(channels: 18).count(rows: 4, cols: 4) == 288)
+        #expect(ObservationEncoding.exponents.name == "exponents")
+        #expect(ObservationEncoding.values.name == "values")
+        #expect(ObservationEncoding.oneHot(channels: 3).name == "onehot")
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every test of the repository, as README.md gives it and CI runs it:
+#   1. the Swift test suites (swift test),
+#   2. the release build the examples use,
+#   3. the Python and Node.js example tests, in a virtualenv (.venv) with numpy, gymnasium,
+#      gymnasium-2048 and pytest, created on first run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== swift test"
+swift test
+
+echo "== swift build -c release (the binary the examples start)"
+swift build -c release
+
+echo "== Python and Node.js examples"
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check numpy gymnasium gymnasium-2048 pytest
+if ! command -v node >/dev/null 2>&1; then
+    echo "note: node is not installed; the Node.js example test will be skipped" >&2
+fi
+.venv/bin/python -m pytest -q Examples/python/tests
