@@ -66,16 +66,27 @@ class G2048:
     # -- transport -----------------------------------------------------------------
     def _send(self, line):
         data = line.encode()
-        while data:
-            data = data[os.write(self._in, data):]
+        written = os.write(self._in, data)
+        while written < len(data):  # a pipe may take a large request in pieces
+            data = data[written:]
+            written = os.write(self._in, data)
 
     def _readline(self):
+        if not self._buffer:
+            # The common case: one read returns exactly one response line.
+            chunk = os.read(self._out, 65536)
+            if chunk.endswith(b"\n") and chunk.count(b"\n") == 1:
+                return chunk[:-1]
+            self._buffer = chunk
+            if not chunk:
+                raise ConnectionError("g2048 serve exited (see its stderr)")
         while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
                 line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
                 return line
-            chunk = os.read(self._out, 1 << 20)
+            # 64 KiB: a larger request makes Python allocate (mmap) that much on every read.
+            chunk = os.read(self._out, 65536)
             if not chunk:
                 raise ConnectionError("g2048 serve exited (see its stderr)")
             self._buffer += chunk

@@ -45,7 +45,7 @@ public struct ActionMask: OptionSet, Hashable, Sendable {
     public var count: Int {
         // Three bits per mask value, looked up in a constant: agents call this
         // every step, and the baseline x86-64 target has no POPCNT.
-        Int(truncatingIfNeeded: (0x8DA6_9169_1448 as UInt64) >> (3 &* UInt64(rawValue & 0xF))) & 7
+        Int(truncatingIfNeeded: (0x8DA6_9169_1448 as UInt64) &>> (3 &* UInt64(rawValue & 0xF))) & 7
     }
 
     /// The legal directions in action order.
@@ -68,7 +68,7 @@ public struct ActionMask: OptionSet, Hashable, Sendable {
         // choice costs no data-dependent branch.
         let m = UInt64(rawValue & 0xF), k = UInt64(truncatingIfNeeded: index)
         let table: UInt64 = m < 8 ? 0x2409_0802_0401_0000 : 0xE439_380E_340D_0C03
-        let raw = Int(truncatingIfNeeded: (table >> (2 &* ((m & 7) &* 4 &+ k))) & 3)
+        let raw = Int(truncatingIfNeeded: (table &>> (2 &* ((m & 7) &* 4 &+ k))) & 3)
         return Direction(rawValue: raw).unsafelyUnwrapped
     }
 }

@@ -93,8 +93,9 @@ public struct Bitboard: Hashable, Sendable {
         let shift = ((raw &+ 1) >> 1 & 1) &* 16     // right = 1, down = 2 read bits 16–31
         let source = vertical ? transposed.rawValue : rawValue
         let e0 = table[source], e1 = table[source >> 16], e2 = table[source >> 32], e3 = table[source >> 48]
-        let rows = (e0 >> shift) & 0xFFFF | ((e1 >> shift) & 0xFFFF) << 16
-            | ((e2 >> shift) & 0xFFFF) << 32 | ((e3 >> shift) & 0xFFFF) << 48
+        // `&>>`: the shift is 0 or 16, so the overshift check of `>>` is dead weight.
+        let rows = (e0 &>> shift) & 0xFFFF | ((e1 &>> shift) & 0xFFFF) << 16
+            | ((e2 &>> shift) & 0xFFFF) << 32 | ((e3 &>> shift) & 0xFFFF) << 48
         let after = vertical ? Bitboard(rawValue: rows).transposed.rawValue : rows
         let reward = Int64(truncatingIfNeeded: ((e0 >> 32) & 0xFF_FFFF) &+ ((e1 >> 32) & 0xFF_FFFF)
             &+ ((e2 >> 32) & 0xFF_FFFF) &+ ((e3 >> 32) & 0xFF_FFFF))
@@ -133,7 +134,7 @@ public struct Bitboard: Hashable, Sendable {
         let up = sameV | (empty & (occupied >> 16) & vertical)
         let down = sameV | (occupied & (empty >> 16) & vertical)
         @inline(__always) func bit(_ x: UInt64, _ direction: Direction) -> UInt8 {
-            (x != 0 ? 1 : 0) << UInt8(direction.rawValue)
+            (x != 0 ? 1 : 0) &<< UInt8(direction.rawValue)
         }
         return ActionMask(rawValue: bit(up, .up) | bit(right, .right) | bit(down, .down) | bit(left, .left))
     }
@@ -183,7 +184,7 @@ public struct Bitboard: Hashable, Sendable {
         let count = empty == 0x1111_1111_1111_1111 ? 16 : Int(prefix >> 60)
         let exponent: UInt64 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
         let cell = Bitboard.cellOfEmpty(rng.uniform(below: count), prefix: prefix)
-        rawValue |= exponent << UInt64(4 &* cell)
+        rawValue |= exponent &<< UInt64(4 &* cell)
         return Spawn(cell: cell, exponent: UInt8(exponent))
     }
 

@@ -54,5 +54,5 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Hashable, Sendable {
     }
 
     @inlinable @inline(__always)
-    static func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
+    static func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x &<< k) | (x &>> (64 &- k)) }
 }

@@ -42,18 +42,19 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Appends an integer.
+    /// Appends an integer, without allocating.
     @inlinable
     public mutating func write<T: BinaryInteger>(integer: T) {
         if integer == 0 { return bytes.append(UInt8(ascii: "0")) }
-        var digits: (UInt64, Bool) = integer < 0 ? (UInt64(-Int128(integer)), true) : (UInt64(integer), false)
-        if digits.1 { bytes.append(UInt8(ascii: "-")) }
-        var buffer: [UInt8] = []
-        while digits.0 > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
-            digits.0 /= 10
+        var magnitude = integer < 0 ? UInt64(-Int128(integer)) : UInt64(integer)
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits come out least significant first; write them, then reverse them in place.
+        let first = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
         }
-        bytes.append(contentsOf: buffer.reversed())
+        bytes[first...].reverse()
     }
 
     /// Appends `true` or `false`.

@@ -27,6 +27,7 @@ public struct StdioTransport: Sendable {
     public let maxLineBytes: Int
 
     var buffer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var start = 0
     var discarding = 0
     var atEnd = false
@@ -74,8 +75,9 @@ public struct StdioTransport: Sendable {
     }
 
     mutating func readChunk() {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // `chunk` is allocated once: one request per read is the common case,
+            // and a fresh zeroed 64 KiB per read would cost more than the request.
             let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {

@@ -1,0 +1,180 @@
+"""End-to-end tests of `g2048 serve` and the Python clients (run by Tests/run-all.sh with pytest)."""
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(EXAMPLES))
+sys.path.insert(0, EXAMPLES)
+
+from g2048 import G2048, G2048Error, find_binary  # noqa: E402
+
+
+def test_client_speaks_every_method():
+    with G2048() as env:
+        spec = env.spec()
+        assert spec["actions"] == ["up", "right", "down", "left"]
+        assert spec["observation"]["shape"] == [4, 4]
+        start = env.reset(seed=42)
+        assert sum(v > 0 for row in start["observation"] for v in row) == 2
+        step = env.step("left")
+        assert set(step) == {"observation", "reward", "terminated", "truncated", "info"}
+        assert step["info"]["steps"] == 1
+        afterstates = env.afterstates()
+        assert [a["action"] for a in afterstates] == ["up", "right", "down", "left"]
+        assert [a["legal"] for a in afterstates] == step["info"]["action_mask"]
+        assert "\n" in env.render()
+
+
+def test_errors_raise_with_code_and_message():
+    with G2048() as env:
+        with pytest.raises(G2048Error) as error:
+            env.step(0)
+        assert error.value.code == -32001
+        env.reset(seed=1)
+        with pytest.raises(G2048Error) as error:
+            env.step(7)
+        assert error.value.code == -32602
+        assert "action must be 0..3 or up/right/down/left, got 7" in error.value.message
+        with pytest.raises(G2048Error) as error:
+            env.make(rows=99)
+        assert error.value.message == "invalid params: rows must be between 2 and 8, got 99"
+        assert env.step(0)["info"]["steps"] == 1  # the failures changed nothing
+
+
+def test_same_seed_same_trajectory():
+    def play():
+        with G2048(rows=3, cols=5) as env:
+            out = [env.reset(seed=9)]
+            for i in range(40):
+                out.append(env.step(i % 4))
+                if out[-1]["terminated"]:
+                    break
+            return out
+    assert play() == play()
+
+
+def test_server_survives_bad_input_and_keeps_serving():
+    binary = find_binary()
+    garbage = [
+        b"not json",
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"step\",\"params\":{\"action\":\"x\"}}",
+        b"\xff\xfe\x00binary",
+        b"[" * 100000 + b"]" * 100000,
+        b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"reset\",\"params\":{\"seed\":" + b"9" * 5000 + b"}}",
+        b"\"\xc3\x28\"",
+        b"x" * (3 << 20),  # over the 1 MiB default limit
+        b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"spec\"}",
+    ]
+    process = subprocess.run([binary, "serve"], input=b"\n".join(garbage) + b"\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"reset\"",
+                             capture_output=True, timeout=60)
+    assert process.returncode == 0
+    lines = [json.loads(line) for line in process.stdout.splitlines()]
+    codes = [line.get("error", {}).get("code") for line in lines]
+    assert codes == [-32700, -32602, -32700, -32700, -32602, -32700, -32600, None, -32700]
+    assert lines[7]["id"] == 3 and lines[7]["result"]["protocol"] == "1.0"
+    assert "longer than 1048576 bytes" in lines[6]["error"]["message"]
+
+
+def test_huge_line_is_skipped_with_bounded_memory():
+    binary = find_binary()
+    process = subprocess.Popen([binary, "serve", "--max-line-bytes", "65536"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE)
+    chunk = b"y" * (1 << 20)
+    for _ in range(64):  # a 64 MiB line
+        process.stdin.write(chunk)
+    process.stdin.write(b"\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"close\"}\n")
+    process.stdin.close()
+    out = process.stdout.read().splitlines()
+    process.wait(timeout=30)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert json.loads(out[0])["error"]["code"] == -32600
+    assert json.loads(out[1])["result"] == {"closed": True}
+    assert usage.ru_maxrss < 200 * 1024  # kilobytes: far below the 64 MiB line
+
+
+def test_unterminated_last_line_and_end_of_input_exit_cleanly():
+    process = subprocess.run([find_binary(), "serve"], input=b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"spec\"}",
+                             capture_output=True, timeout=30)
+    assert process.returncode == 0
+    assert json.loads(process.stdout)["id"] == 1
+
+
+def test_gymnasium_env_passes_check_env_without_warnings():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+    import gymnasium_env  # noqa: F401  (registers Gym2048-v0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = gymnasium.make("Gym2048-v0", render_mode="ansi")
+        check_env(env.unwrapped)
+        env.close()
+    assert [str(w.message) for w in caught] == []
+
+
+def test_gymnasium_env_steps_and_masks():
+    from gymnasium_env import G2048Env
+    env = G2048Env(rows=3, cols=3, render_mode="ansi")
+    obs, info = env.reset(seed=5)
+    assert obs.shape == (3, 3) and obs.dtype == np.uint8
+    assert env.observation_space.contains(obs)
+    total, done = 0.0, False
+    rng = np.random.default_rng(0)
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        total += reward
+        done = terminated or truncated
+    assert info["score"] == total
+    assert info["action_mask"].sum() == 0
+    assert "\n" in env.render()
+    env.close()
+
+
+def test_vector_env_autoresets_on_the_next_step():
+    from gymnasium_env import G2048VectorEnv
+    envs = G2048VectorEnv(4, rows=2, cols=2)
+    obs, infos = envs.reset(seed=3)
+    assert obs.shape == (4, 2, 2) and infos["action_mask"].shape == (4, 4)
+    rng = np.random.default_rng(1)
+    pending = np.zeros(4, dtype=bool)
+    for _ in range(60):
+        masks = infos["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+        # The step after a terminal step resets: reward 0, flags false, a fresh two-tile board.
+        assert (rewards[pending] == 0).all() and not terminations[pending].any()
+        assert ((obs[pending] > 0).sum(axis=(1, 2)) == 2).all()
+        assert (infos["steps"][pending] == 0).all()
+        pending = terminations | truncations
+    envs.close()
+
+
+def test_random_agent_example_runs():
+    out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "random_agent.py"), "--episodes", "3"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "3 episodes on 4x4: mean score" in out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_node_agent_example_runs():
+    out = subprocess.run(["node", os.path.join(REPO, "Examples", "node", "random_agent.js"), "2", "5"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "2 episodes: mean score" in out
+
+
+def test_protocol_benchmark_smoke():
+    out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "bench_protocol.py"), "--seconds", "0.2", "--reps", "1",
+                          "--envs", "16", "--json"], capture_output=True, text=True, timeout=600, check=True).stdout
+    figures = json.loads(out)
+    for key in ("pipe_round_trips_per_second", "single_steps_per_second", "vector_steps_per_second", "peer_steps_per_second"):
+        assert figures[key] > 0
