@@ -195,7 +195,7 @@ struct BenchRecord: Equatable {
             }
             free(line)
         }
-        return "g2048 bench: \(build) build, \(cpu), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs, \(formatFixed(seconds, digits: 1)) s per measurement"
+        return "g2048 bench: \(build) build, \(cpu), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs, \(formatFixed(seconds, digits: seconds < 1 ? 2 : 1)) s per measurement"
     }
 }
 

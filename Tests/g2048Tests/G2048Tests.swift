@@ -21,14 +21,17 @@ struct G2048Tests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = inPipe
         try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -75,5 +78,31 @@ struct G2048Tests {
         }
         // Progress goes to stderr, never into the JSON.
         #expect(result.stderr.contains("measuring 3x3"))
+    }
+
+    @Test func serveAnswersOverPipesAndExitsAtEndOfInput() throws {
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":1,"options":{"board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"step","params":{"action":"left"}}"#,
+            "garbage",
+            #"{"jsonrpc":"2.0","method":"spec"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"render"}"#,
+        ]
+        let result = try Self.run(["serve", "--info", "score,spawn"], input: requests.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0] == #"{"jsonrpc":"2.0","id":1,"result":{"observation":[[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"info":{"score":0,"spawn":null}}}"#)
+        #expect(lines[1].hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"observation":"#))
+        #expect(lines[1].contains(#""reward":4,"#))
+        #expect(lines[2].contains(#""code":-32700"#))
+        #expect(lines[3].hasPrefix(#"{"jsonrpc":"2.0","id":3,"result":{"text":"4 "#))
+    }
+
+    @Test func serveRejectsBadOptionsWithUsageErrors() throws {
+        let result = try Self.run(["serve", "--observation", "bits"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(#"error: --observation must be one of "exponents", "values", "onehot", "base64", got "bits""#))
     }
 }
