@@ -29,3 +29,22 @@ extension Bitboard {
         return leftRow | rightRow << 16 | UInt64(left.reward) << 32 | UInt64(left.highestMerge) << 56
     }
 }
+
+extension Bitboard {
+    /// The move table, loaded once so that a hot loop needn't go through the lazy global on every move.
+    ///
+    ///     let table = Bitboard.MoveTable()
+    ///     for d in Direction.allCases { let outcome = table.move(board, d) }
+    public struct MoveTable: Sendable {
+        @usableFromInline let handle: RowTableHandle
+
+        /// Loads the table (built on first use).
+        public init() { handle = Bitboard.rowTable }
+
+        /// The same as `board.moved(direction)`.
+        @inlinable @inline(__always)
+        public func move(_ board: Bitboard, _ direction: Direction) -> MoveOutcome<Bitboard> {
+            board.moved(direction, table: handle)
+        }
+    }
+}

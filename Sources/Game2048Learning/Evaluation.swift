@@ -1,0 +1,106 @@
+import Dispatch
+import Game2048
+import Synchronization
+
+/// The figures of an evaluation: games played by one player under one set of rules.
+public struct EvaluationReport: Sendable {
+    /// The player's name.
+    public var player: String
+    /// Every game, in game order.
+    public var games: [GameResult]
+    /// Wall-clock seconds.
+    public var seconds: Double
+
+    /// Creates a report.
+    public init(player: String, games: [GameResult], seconds: Double) {
+        self.player = player
+        self.games = games
+        self.seconds = seconds
+    }
+
+    /// Mean score.
+    public var meanScore: Double { games.isEmpty ? 0 : Double(games.reduce(0) { $0 + $1.score }) / Double(games.count) }
+    /// Median score.
+    public var medianScore: Double {
+        let sorted = games.map(\.score).sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+    }
+    /// Highest score.
+    public var maxScore: Int64 { games.map(\.score).max() ?? 0 }
+    /// The standard error of the mean score: sample standard deviation / √n.
+    public var standardError: Double {
+        guard games.count > 1 else { return 0 }
+        let mean = meanScore
+        let variance = games.reduce(0.0) { $0 + (Double($1.score) - mean) * (Double($1.score) - mean) } / Double(games.count - 1)
+        return (variance / Double(games.count)).squareRoot()
+    }
+    /// The fraction of games that reached `tile`.
+    public func reachRate(_ tile: Int) -> Double {
+        games.isEmpty ? 0 : Double(games.count { $0.maxTile >= tile }) / Double(games.count)
+    }
+    /// Moves played per wall-clock second.
+    public var movesPerSecond: Double { seconds > 0 ? Double(games.reduce(0) { $0 + $1.moves }) / seconds : 0 }
+    /// The tiles whose reach rates are reported.
+    public static let milestones = [2048, 4096, 8192, 16384, 32768]
+}
+
+/// Plays evaluation games through the public ``Environment`` API, on several threads.
+public enum Evaluation {
+    /// Plays `games` games and reports them.
+    ///
+    /// Game `i` runs on an environment seeded with the `i + 1`-th output of
+    /// `SplitMix64(seed: seed)` and with a player made by `makePlayer(i)`, so the
+    /// results do not depend on the number of threads.
+    ///
+    /// - Parameters:
+    ///   - progress: called (from worker threads, serialized) after each game with the number finished.
+    public static func run(
+        rules: Rules, games: Int, seed: UInt64, threads: Int,
+        makePlayer: @escaping @Sendable (Int) -> any Player,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) -> EvaluationReport {
+        let seeds = VectorEnvironment.seeds(from: seed, count: games)
+        let state = Mutex<(next: Int, done: Int, results: [GameResult?])>((0, 0, Array(repeating: nil, count: games)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, games))) { _ in
+            while true {
+                let index = state.withLock { s -> Int? in
+                    guard s.next < games else { return nil }
+                    defer { s.next += 1 }
+                    return s.next
+                }
+                guard let index else { return }
+                var player = makePlayer(index)
+                let result = play(rules: rules, seed: seeds[index], player: &player)
+                let done = state.withLock { s -> Int in
+                    s.results[index] = result
+                    s.done += 1
+                    return s.done
+                }
+                progress?(done)
+            }
+        }
+        let elapsed = start.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let results = state.withLock { $0.results.compactMap { $0 } }
+        return EvaluationReport(player: makePlayer(0).name, games: results, seconds: seconds)
+    }
+
+    /// One game of `player` on a fresh environment.
+    public static func play(rules: Rules, seed: UInt64, player: inout some Player) -> GameResult {
+        var env = Environment(rules: rules)
+        var state = env.reset(seed: seed)
+        var moves = 0
+        while !env.isOver {
+            guard let action = player.action(on: state.observation, rules: rules) else { break }
+            // A player never picks an illegal move, so even `.reject` cannot throw here.
+            guard let step = try? env.step(action) else { break }
+            state = Reset(observation: step.observation, info: step.info)
+            moves += 1
+        }
+        return GameResult(score: env.score, maxTile: state.info.maxTile, moves: moves)
+    }
+}

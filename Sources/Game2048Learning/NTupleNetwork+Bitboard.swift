@@ -1,0 +1,104 @@
+import Game2048
+
+// The 4×4 fast path: features straight from the packed board.
+
+extension NTupleNetwork {
+    /// The eight orientations of a 4×4 bitboard: mirrors of columns and rows, and their transposes.
+    ///
+    /// The order matches ``image(of:symmetry:rows:cols:)``'s only as a set: the
+    /// value is a sum over all eight, so the order does not matter.
+    @inlinable @inline(__always)
+    static func orientations(of board: UInt64) -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
+        @inline(__always) func mirrorColumns(_ x: UInt64) -> UInt64 {
+            ((x & 0x000F_000F_000F_000F) << 12) | ((x & 0x00F0_00F0_00F0_00F0) << 4)
+                | ((x & 0x0F00_0F00_0F00_0F00) >> 4) | ((x & 0xF000_F000_F000_F000) >> 12)
+        }
+        @inline(__always) func mirrorRows(_ x: UInt64) -> UInt64 {
+            (x << 48) | ((x & 0xFFFF_0000) << 16) | ((x >> 16) & 0xFFFF_0000) | (x >> 48)
+        }
+        @inline(__always) func transpose(_ x: UInt64) -> UInt64 { Bitboard(rawValue: x).transposed.rawValue }
+        let a = board, b = mirrorColumns(a), c = mirrorRows(a), d = mirrorRows(b)
+        return (a, b, c, d, transpose(a), transpose(b), transpose(c), transpose(d))
+    }
+
+    /// The four 6-tuple indices of the default network in one orientation, table offsets included.
+    @inlinable @inline(__always)
+    static func defaultIndices(_ x: UInt64) -> (Int, Int, Int, Int) {
+        let table = 1 << 24
+        // {0,1,2,3,4,5}, {4,5,6,7,8,9}: six consecutive nibbles.
+        let i0 = Int(truncatingIfNeeded: x & 0xFF_FFFF)
+        let i1 = Int(truncatingIfNeeded: (x >> 16) & 0xFF_FFFF)
+        // {0,1,2,4,5,6}, {4,5,6,8,9,10}: two runs of three nibbles.
+        let i2 = Int(truncatingIfNeeded: (x & 0xFFF) | ((x >> 4) & 0xFF_F000))
+        let i3 = Int(truncatingIfNeeded: ((x >> 16) & 0xFFF) | ((x >> 20) & 0xFF_F000))
+        return (i0, table + i1, 2 * table + i2, 3 * table + i3)
+    }
+
+    /// Calls `body` with the weight index of every feature of a 4×4 bitboard.
+    @inlinable @inline(__always)
+    func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
+        let o = NTupleNetwork.orientations(of: board.rawValue)
+        // Unrolled by hand: a loop over an array literal of the eight would allocate.
+        @inline(__always) func visit(_ x: UInt64) {
+            if packedLayout == .defaultSixTuples {
+                let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
+                body(i0)
+                body(i1)
+                body(i2)
+                body(i3)
+                return
+            }
+            for (p, pattern) in patterns.enumerated() {
+                var index = 0
+                for (k, cell) in pattern.cells.enumerated() {
+                    index |= Int(truncatingIfNeeded: (x >> UInt64(4 * cell)) & 0xF) << (4 * k)
+                }
+                body(tableOffsets[p] + index)
+            }
+        }
+        visit(o.0)
+        visit(o.1)
+        visit(o.2)
+        visit(o.3)
+        visit(o.4)
+        visit(o.5)
+        visit(o.6)
+        visit(o.7)
+    }
+
+    /// The value of a 4×4 bitboard.
+    ///
+    /// - Precondition: the network is for 4×4 boards with 16 values per cell.
+    @inlinable
+    public func value(of board: Bitboard) -> Float {
+        precondition(packedLayout != .none, "value(of: Bitboard) needs a 4x4 network with 16 values per cell")
+        if packedLayout == .defaultSixTuples { return defaultValue(board) }
+        var sum: Float = 0
+        forEachFeature(of: board) { sum += weights.base[$0] }
+        return sum
+    }
+
+    /// Adds `delta` to every feature weight of a 4×4 bitboard.
+    @inlinable
+    public func update(_ board: Bitboard, by delta: Float) {
+        precondition(packedLayout != .none, "update(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
+        let w = weights.base
+        forEachFeature(of: board) { w[$0] += delta }
+    }
+
+    /// The default network's value, unrolled: 32 independent loads the CPU can overlap.
+    @inlinable @inline(__always)
+    func defaultValue(_ board: Bitboard) -> Float {
+        let w = weights.base
+        let o = NTupleNetwork.orientations(of: board.rawValue)
+        @inline(__always) func four(_ x: UInt64) -> Float {
+            let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
+            return (w[i0] + w[i1]) + (w[i2] + w[i3])
+        }
+        return ((four(o.0) + four(o.1)) + (four(o.2) + four(o.3))) + ((four(o.4) + four(o.5)) + (four(o.6) + four(o.7)))
+    }
+
+    /// Whether ``value(of:)-(Bitboard)`` applies to this network.
+    @inlinable
+    public var readsBitboards: Bool { packedLayout != .none }
+}

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048
+
+/// The result of one game, for statistics.
+public struct GameResult: Hashable, Sendable {
+    /// The final score.
+    public var score: Int64
+    /// The largest tile reached (its value).
+    public var maxTile: Int
+    /// Moves played.
+    public var moves: Int
+
+    /// Creates a result.
+    public init(score: Int64, maxTile: Int, moves: Int) {
+        self.score = score
+        self.maxTile = maxTile
+        self.moves = moves
+    }
+}
+
+/// Temporal-difference learning of afterstate values, as in Szubert & Jaśkowski (2014).
+///
+///     let learner = TDLearner(network: NTupleNetwork(rows: 4, cols: 4), rules: Rules(), alpha: 0.1)
+///     var rng = Xoshiro256StarStar(seed: 1)
+///     for _ in 0..<1_000 { learner.trainGame(using: &rng) }
+///
+/// Each move is chosen greedily over afterstates, `argmax_a r(s, a) + V(s ⊕ a)`
+/// (the afterstate is the board after the slide, before the spawn), and after each
+/// move the previous afterstate's value moves toward the TD(0) target
+/// `r' + V(s'')`, the reward and afterstate value of the move chosen next; at the
+/// end of the game the target is 0:
+///
+///     V(s_after) ← V(s_after) + α / features · (r' + V(s'_after) − V(s_after))
+///
+/// `alpha` is split over the features that take part in a value (32 for the
+/// default 4×4 network), the convention of TDL2048. Games run on the packed
+/// ``Bitboard`` on 4×4 boards and on ``Board`` otherwise, with the package's
+/// spawn rule and generator, so a seed gives the same training run every time
+/// (with one thread). Several threads may call ``trainGame(using:)`` on one
+/// learner at once: updates are lock-free ("Hogwild!").
+public final class TDLearner: @unchecked Sendable {
+    /// The network being trained.
+    public let network: NTupleNetwork
+    /// The rules of the games played.
+    public let rules: Rules
+    /// The learning rate before it is split over the features.
+    public let alpha: Float
+    @usableFromInline let step: Float
+    @usableFromInline let fourThreshold: UInt64
+    @usableFromInline let rowTable: Bitboard.MoveTable
+
+    /// Creates a learner for `network` under `rules`.
+    ///
+    /// - Precondition: the network's board size is the rules'.
+    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1) {
+        precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
+        self.network = network
+        self.rules = rules
+        self.alpha = alpha
+        step = alpha / Float(network.featureCount)
+        fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        rowTable = Bitboard.MoveTable()
+    }
+
+    /// Plays one game with learning and returns its result.
+    @discardableResult
+    public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
+        if network.readsBitboards { return trainPackedGame(using: &rng) }
+        return trainGenericGame(using: &rng)
+    }
+
+    /// The 4×4 game on a bitboard: the hot loop of training.
+    @inlinable
+    func trainPackedGame(using rng: inout Xoshiro256StarStar) -> GameResult {
+        var board = Bitboard(rawValue: 0)
+        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+        var previous: Bitboard? = nil
+        var score: Int64 = 0, moves = 0
+        while true {
+            var best = Bitboard(rawValue: 0), bestReward: Int64 = 0, bestValue = -Float.infinity
+            var found = false
+            for direction in Direction.allCases {
+                let outcome = rowTable.move(board, direction)
+                guard outcome.changed else { continue }
+                let value = Float(outcome.reward) + network.defaultOrCustomValue(outcome.afterstate)
+                if value > bestValue {
+                    (best, bestReward, bestValue, found) = (outcome.afterstate, outcome.reward, value, true)
+                }
+            }
+            if let previous {
+                let target: Float = found ? bestValue : 0
+                network.update(previous, by: step * (target - network.defaultOrCustomValue(previous)))
+            }
+            guard found else { break }
+            score += bestReward
+            moves += 1
+            // Four bits hold 32 768 at most: a board with two of them ends the game here
+            // (without a terminal update, so the network does not learn to fear it).
+            if best.holdsLimitTile && Bitboard.countLimitTiles(best) >= 2 { break }
+            previous = best
+            board = best
+            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+        }
+        return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
+    }
+
+    /// Any other board size, on ``Board``.
+    func trainGenericGame(using rng: inout Xoshiro256StarStar) -> GameResult {
+        var board = Board(rules: rules)
+        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+        var previous: Board? = nil
+        var score: Int64 = 0, moves = 0
+        while true {
+            var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
+            for direction in Direction.allCases {
+                let outcome = board.moved(direction)
+                guard outcome.changed else { continue }
+                let value = Float(outcome.reward) + network.value(of: outcome.afterstate)
+                if value > bestValue { (best, bestValue) = (outcome, value) }
+            }
+            if let previous {
+                let target: Float = best == nil ? 0 : bestValue
+                network.update(previous, by: step * (target - network.value(of: previous)))
+            }
+            guard let best else { break }
+            score += best.reward
+            moves += 1
+            previous = best.afterstate
+            board = best.afterstate
+            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+        }
+        return GameResult(score: score, maxTile: board.maxTile, moves: moves)
+    }
+}
+
+extension NTupleNetwork {
+    @inlinable @inline(__always)
+    func defaultOrCustomValue(_ board: Bitboard) -> Float {
+        packedLayout == .defaultSixTuples ? defaultValue(board) : value(of: board)
+    }
+}
+
+extension Bitboard {
+    /// The number of cells holding 15 (the 32 768 tile).
+    @inlinable
+    static func countLimitTiles(_ board: Bitboard) -> Int {
+        (0..<16).count { board[$0] == 15 }
+    }
+}

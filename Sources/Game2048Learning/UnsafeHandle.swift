@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The one file in Game2048Learning that touches Unsafe*Pointer.
+//
+// An n-tuple network is a few hundred megabytes of Float32 read at random
+// (32 features × each afterstate × every move); a Swift array would add bounds
+// checks and copy-on-write checks to every access, and the table must be shared
+// by training threads without copying.
+
+/// The weights of a network: one flat, zero-initialized Float32 allocation, aligned to 2 MiB.
+///
+/// Huge pages are requested (`madvise`) because the features hit the table at
+/// random, so with 4 KiB pages nearly every access also misses the TLB.
+/// Training threads write through it without locks ("Hogwild!", Recht et al.
+/// 2011, the accepted practice for n-tuple networks): a lost update costs a
+/// little learning, never memory safety, since each access is one aligned Float.
+public final class WeightStorage: @unchecked Sendable {
+    /// The number of weights.
+    public let count: Int
+    @usableFromInline let base: UnsafeMutablePointer<Float>
+
+    /// Allocates `count` weights, all set to `initialValue`.
+    public init(count: Int, initialValue: Float = 0) {
+        self.count = count
+        let bytes = max(count, 1) * MemoryLayout<Float>.stride
+        let alignment = 2 << 20
+        var raw: UnsafeMutableRawPointer? = nil
+        let rounded = (bytes + alignment - 1) / alignment * alignment
+        guard posix_memalign(&raw, alignment, rounded) == 0, let raw else {
+            fatalError("out of memory: cannot allocate \(rounded >> 20) MiB of network weights")
+        }
+        #if os(Linux)
+        _ = madvise(raw, rounded, 14)  // MADV_HUGEPAGE
+        #endif
+        base = raw.bindMemory(to: Float.self, capacity: max(count, 1))
+        if initialValue == 0 {
+            memset(raw, 0, bytes)
+        } else {
+            base.initialize(repeating: initialValue, count: count)
+        }
+    }
+
+    deinit { free(base) }
+
+    /// The weight at `index`.
+    @inlinable @inline(__always)
+    public subscript(index: Int) -> Float {
+        get { base[index] }
+        set { base[index] = newValue }
+    }
+
+    /// Adds `delta` to the weights at `indices`.
+    @inlinable @inline(__always)
+    func add(_ delta: Float, at index: Int) { base[index] += delta }
+
+    /// Calls `body` with the raw bytes of all weights (for files and checksums).
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count * MemoryLayout<Float>.stride))
+    }
+
+    /// Calls `body` with the mutable raw bytes of all weights (for loading).
+    public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeMutableRawBufferPointer(start: base, count: count * MemoryLayout<Float>.stride))
+    }
+}

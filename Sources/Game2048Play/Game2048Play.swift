@@ -1,0 +1,1 @@
+// Game2048Play: terminal play, watching agents, recording and replaying episodes.
