@@ -86,6 +86,17 @@ extension NTupleNetwork {
         forEachFeature(of: board) { w[$0] += delta }
     }
 
+    /// Adds `delta` to every feature weight of a 4×4 bitboard and returns the board's new value.
+    @inlinable
+    public func updateAndValue(_ board: Bitboard, by delta: Float) -> Float {
+        precondition(packedLayout != .none, "updateAndValue(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
+        let w = weights.base
+        forEachFeature(of: board) { w[$0] += delta }
+        // A second pass, not a running sum: symmetric twins share a weight, and a
+        // running sum would read it before its second update. The loads hit cache.
+        return packedLayout == .defaultSixTuples ? defaultValue(board) : value(of: board)
+    }
+
     /// The default network's value, unrolled: 32 independent loads the CPU can overlap.
     @inlinable @inline(__always)
     func defaultValue(_ board: Bitboard) -> Float {

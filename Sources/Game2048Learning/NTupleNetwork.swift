@@ -139,6 +139,13 @@ public final class NTupleNetwork: @unchecked Sendable {
         return sum
     }
 
+    /// Adds `delta` to the weight of every feature of `board` and returns the board's new value.
+    public func updateAndValue(_ board: Board, by delta: Float) -> Float {
+        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return updateAndValue(packed, by: delta) }
+        update(board, by: delta)
+        return value(of: board)
+    }
+
     /// Adds `delta` to the weight of every feature of `board`.
     public func update(_ board: Board, by delta: Float) {
         if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return update(packed, by: delta) }

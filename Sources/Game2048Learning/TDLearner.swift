@@ -37,7 +37,14 @@ public struct GameResult: Hashable, Sendable {
 ///     V(s_after) ← V(s_after) + α / features · (r' + V(s'_after) − V(s_after))
 ///
 /// `alpha` is split over the features that take part in a value (32 for the
-/// default 4×4 network), the convention of TDL2048. Games run on the packed
+/// default 4×4 network), the convention of TDL2048.
+///
+/// ``Schedule/forward`` applies each update right after the next move (online,
+/// as Szubert & Jaśkowski describe it); ``Schedule/backward`` plays the game
+/// first and then applies the same TD(0) updates from the last afterstate to
+/// the first, so each target already uses the value just updated after it: the
+/// end-of-game signal travels the whole episode at once (the default of the
+/// TDL2048 framework, and faster to learn at equal time here). Games run on the packed
 /// ``Bitboard`` on 4×4 boards and on ``Board`` otherwise, with the package's
 /// spawn rule and generator, so a seed gives the same training run every time
 /// (with one thread). Several threads may call ``trainGame(using:)`` on one
@@ -49,6 +56,16 @@ public final class TDLearner: @unchecked Sendable {
     public let rules: Rules
     /// The learning rate before it is split over the features.
     public let alpha: Float
+    /// When the TD updates of a game are applied.
+    public let schedule: Schedule
+
+    /// When the TD updates of a game are applied.
+    public enum Schedule: String, Sendable, CaseIterable {
+        /// After every move, toward the next move's reward and afterstate value.
+        case forward
+        /// After the game, from its last afterstate back to its first.
+        case backward
+    }
     @usableFromInline let step: Float
     @usableFromInline let fourThreshold: UInt64
     @usableFromInline let rowTable: Bitboard.MoveTable
@@ -56,11 +73,12 @@ public final class TDLearner: @unchecked Sendable {
     /// Creates a learner for `network` under `rules`.
     ///
     /// - Precondition: the network's board size is the rules'.
-    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1) {
+    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .backward) {
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules
         self.alpha = alpha
+        self.schedule = schedule
         step = alpha / Float(network.featureCount)
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         rowTable = Bitboard.MoveTable()
@@ -80,6 +98,9 @@ public final class TDLearner: @unchecked Sendable {
         for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
         var previous: Bitboard? = nil
         var score: Int64 = 0, moves = 0
+        let backward = schedule == .backward
+        var path: [(afterstate: Bitboard, reward: Float)] = []
+        if backward { path.reserveCapacity(4096) }
         while true {
             var best = Bitboard(rawValue: 0), bestReward: Int64 = 0, bestValue = -Float.infinity
             var found = false
@@ -91,11 +112,12 @@ public final class TDLearner: @unchecked Sendable {
                     (best, bestReward, bestValue, found) = (outcome.afterstate, outcome.reward, value, true)
                 }
             }
-            if let previous {
+            if !backward, let previous {
                 let target: Float = found ? bestValue : 0
                 network.update(previous, by: step * (target - network.defaultOrCustomValue(previous)))
             }
             guard found else { break }
+            if backward { path.append((best, Float(bestReward))) }
             score += bestReward
             moves += 1
             // Four bits hold 32 768 at most: a board with two of them ends the game here
@@ -104,6 +126,14 @@ public final class TDLearner: @unchecked Sendable {
             previous = best
             board = best
             board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+        }
+        if backward {
+            // From the last afterstate (target 0: the game ended) back to the first.
+            var target: Float = 0
+            for (afterstate, reward) in path.reversed() {
+                let value = network.defaultOrCustomValue(afterstate)
+                target = reward + network.updateAndValue(afterstate, by: step * (target - value))
+            }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
     }
@@ -114,6 +144,8 @@ public final class TDLearner: @unchecked Sendable {
         for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
         var previous: Board? = nil
         var score: Int64 = 0, moves = 0
+        let backward = schedule == .backward
+        var path: [(afterstate: Board, reward: Float)] = []
         while true {
             var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
             for direction in Direction.allCases {
@@ -122,16 +154,24 @@ public final class TDLearner: @unchecked Sendable {
                 let value = Float(outcome.reward) + network.value(of: outcome.afterstate)
                 if value > bestValue { (best, bestValue) = (outcome, value) }
             }
-            if let previous {
+            if !backward, let previous {
                 let target: Float = best == nil ? 0 : bestValue
                 network.update(previous, by: step * (target - network.value(of: previous)))
             }
             guard let best else { break }
+            if backward { path.append((best.afterstate, Float(best.reward))) }
             score += best.reward
             moves += 1
             previous = best.afterstate
             board = best.afterstate
             board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+        }
+        if backward {
+            var target: Float = 0
+            for (afterstate, reward) in path.reversed() {
+                let value = network.value(of: afterstate)
+                target = reward + network.updateAndValue(afterstate, by: step * (target - value))
+            }
         }
         return GameResult(score: score, maxTile: board.maxTile, moves: moves)
     }

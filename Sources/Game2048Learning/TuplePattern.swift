@@ -35,6 +35,7 @@ extension TuplePattern {
         guard !text.isEmpty else { throw PatternError(message: "patterns are empty") }
         var patterns: [TuplePattern] = []
         for (index, group) in groups.enumerated() {
+            guard !group.trimmingSpaces.isEmpty else { throw PatternError(message: "pattern \(index + 1) is empty") }
             var cells: [Int] = []
             for item in group.split(separator: ",", omittingEmptySubsequences: false) {
                 let trimmed = item.trimmingSpaces

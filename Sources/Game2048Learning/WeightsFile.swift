@@ -1,0 +1,819 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048
+
+#if !_endian(little)
+#error("WeightsFile copies weights in memory order, and the format is little-endian")
+#endif
+
+/// Saves and loads an ``NTupleNetwork`` with its training metadata, in a
+/// versioned, checksummed binary file.
+///
+///     try WeightsFile.save(network, metadata: metadata, to: "weights.bin")
+///     let (network, metadata) = try WeightsFile.load(from: "weights.bin")
+///
+/// ## Format, version 1
+///
+/// All integers and floats are little-endian; offsets are in bytes.
+///
+///     offset  size  field
+///          0     8  magic "G2048NT\u{1A}" (47 32 30 34 38 4E 54 1A)
+///          8     4  format version, UInt32 = 1
+///         12     4  header length H, UInt32: the bytes from offset 16 to the weights
+///         16     H  header:
+///                     rows UInt8, cols UInt8, valueCount UInt16,
+///                     element type UInt8 (1 = Float32), symmetryCount UInt8,
+///                     pattern count P UInt16,
+///                     P × (cell count n UInt8, n × cell UInt8),
+///                     games UInt64, moves UInt64, seed UInt64,
+///                     alpha Float64, initialValue Float64, elapsedSeconds Float64,
+///                     rulesVersion UInt32, spawnFourProbability Float64
+///     16 + H  4 × W  the W weights, Float32, in ``NTupleNetwork/weights`` order
+///                    (W = Σ valueCount^n over the patterns)
+///     end − 8    8  checksum, UInt64: ``checksum(of:)`` of every byte before it
+///
+/// So a file is exactly `16 + H + 4 × W + 8` bytes; the default 4×4 network
+/// (four 6-tuples, 16 values a cell) gives H = 96 and 268 435 576 bytes. The
+/// header length makes every field's position computable before any weight is
+/// read, and lets a reader reject a header whose length does not match its
+/// contents.
+///
+/// A loader checks, in this order: the magic, the version (before the
+/// checksum, so a newer file says "format version 2" rather than "corrupted"),
+/// the header's length and values (sizes, cells, element type, table sizes),
+/// the file size the header implies against the real one, and only then
+/// allocates the network, reads the weights and verifies the checksum. A
+/// malicious or damaged header therefore costs a few bytes of reading, never a
+/// large allocation.
+///
+/// ## Saving
+///
+/// A save never leaves a half-written file under the target name: it writes
+/// `<path>.tmp-<pid>` in the same directory, `fsync`s it, renames it over the
+/// target and `fsync`s the directory. On any failure the temporary file is
+/// removed and an existing target is left as it was.
+///
+/// - Complexity: O(W) for both save and load, in a single pass of large
+///   sequential reads or writes; the checksum is computed on each chunk while
+///   it is in cache.
+public enum WeightsFile {
+    /// The eight bytes every weights file starts with: "G2048NT" and Ctrl-Z
+    /// (which stops `type` on Windows and marks the file as binary).
+    public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
+
+    /// The format version this build writes and reads.
+    public static let formatVersion: UInt32 = 1
+
+    /// The element type code of Float32 weights.
+    static let float32ElementType: UInt8 = 1
+
+    /// The preamble: magic, version, header length.
+    static let preambleSize = 16
+
+    /// The bytes of the trailing checksum.
+    static let checksumSize = 8
+
+    /// The bytes read, written and checksummed at a time.
+    static let chunkSize = 8 << 20
+
+    /// Writes `network` and `metadata` to `path`, atomically.
+    ///
+    ///     let metadata = TrainingMetadata(games: 100_000, moves: 90_000_000, seed: 1, alpha: 0.1)
+    ///     try WeightsFile.save(learner.network, metadata: metadata, to: "weights.bin")
+    ///
+    /// The file is written as `<path>.tmp-<pid>` in the same directory, synced
+    /// to disk and renamed over `path`, and the directory is synced, so `path`
+    /// holds either the old file or the complete new one, even after a crash.
+    ///
+    /// Saving while training threads update the weights is safe: each chunk is
+    /// copied before it is checksummed and written, so the file is always
+    /// consistent, though its chunks come from slightly different moments.
+    ///
+    /// - Parameters:
+    ///   - network: the network; its shape must fit the format (rows and columns
+    ///     2 to 8, 2 to 65 535 values a cell, 1 to 65 535 patterns).
+    ///   - metadata: how the weights were trained.
+    ///   - path: the file to create or replace.
+    /// - Throws: ``WeightsFileError/unsupportedNetwork(file:reason:)`` for a
+    ///   network the format cannot describe, or
+    ///   ``WeightsFileError/cannotWrite(file:reason:)`` with the system's reason;
+    ///   in both cases an existing file at `path` is untouched and no temporary
+    ///   file is left behind. (One exception: if only the final sync of the
+    ///   directory fails, the new file is already in place, and the error is
+    ///   still reported because the rename might not survive a crash.)
+    /// - Precondition: `metadata.games` and `metadata.moves` are 0 or more, and
+    ///   `metadata.rulesVersion` fits in a `UInt32`.
+    /// - Complexity: O(W), W the number of weights.
+    public static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to path: String) throws(WeightsFileError) {
+        let layout = NetworkLayout(network)
+        if let problem = layout.problem() { throw .unsupportedNetwork(file: path, reason: problem) }
+        let prefix = encodePrefix(layout, metadata: metadata)
+        var checksum = Checksum64()
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(to: path) { (file: inout AtomicFile.Sink) throws(AtomicFile.Failure) in
+                prefix.withUnsafeBytes { checksum.update($0) }
+                try file.write(prefix)
+                // Each chunk is copied before it is checksummed and written: training
+                // threads may still be updating the weights, and the checksum must
+                // describe exactly the bytes that reach the file.
+                var buffer = [UInt8](repeating: 0, count: min(chunkSize, network.weights.count * MemoryLayout<Float>.stride))
+                let failure: AtomicFile.Failure? = network.weights.withBytes { weights in
+                    buffer.withUnsafeMutableBytes { copy in
+                        var start = 0
+                        while start < weights.count {
+                            let count = min(chunkSize, weights.count - start)
+                            let chunk = UnsafeMutableRawBufferPointer(rebasing: copy[0..<count])
+                            chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: weights[start..<(start + count)]))
+                            checksum.update(UnsafeRawBufferPointer(chunk))
+                            do throws(AtomicFile.Failure) { try file.write(UnsafeRawBufferPointer(chunk)) } catch { return error }
+                            start += count
+                        }
+                        return nil
+                    }
+                }
+                if let failure { throw failure }
+                var trailer = ByteWriter()
+                trailer.append(checksum.finalize())
+                try file.write(trailer.bytes)
+            }
+        } catch {
+            throw .cannotWrite(file: path, reason: error.reason)
+        }
+    }
+
+    /// Reads a network and its training metadata from `path`.
+    ///
+    ///     let (network, metadata) = try WeightsFile.load(from: "weights.bin")
+    ///     print("trained on \(metadata.games) games")
+    ///
+    /// Every check that needs no weights runs before the network is allocated:
+    /// see the type's description for the order.
+    ///
+    /// - Parameter path: the file to read.
+    /// - Returns: the network, with the shape and weights saved, and the metadata.
+    /// - Throws: ``WeightsFileError`` naming the file and what is wrong with it:
+    ///   it cannot be opened or read, is not a weights file, has another format
+    ///   version, an invalid header, the wrong length, or a checksum mismatch.
+    /// - Complexity: O(W), W the number of weights.
+    public static func load(from path: String) throws(WeightsFileError) -> (network: NTupleNetwork, metadata: TrainingMetadata) {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0 else { throw .cannotRead(file: path, reason: systemReason(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .cannotOpen(file: path, reason: status.st_mode & S_IFMT == S_IFDIR ? systemReason(EISDIR) : "not a regular file")
+        }
+        #if os(Linux)
+        _ = posix_fadvise(file, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
+        let size = Int(status.st_size)
+        var reader = FileReader(descriptor: file, path: path)
+
+        // Magic and version come first, so a foreign or newer file is named as such.
+        let preamble = try reader.read(count: min(size, preambleSize))
+        if preamble.count < magic.count {
+            if !preamble.isEmpty && preamble == Array(magic.prefix(preamble.count)) {
+                throw .truncatedHeader(file: path, needed: preambleSize, found: size)
+            }
+            throw .notAWeightsFile(file: path)
+        }
+        guard Array(preamble.prefix(magic.count)) == magic else { throw .notAWeightsFile(file: path) }
+        guard preamble.count == preambleSize else { throw .truncatedHeader(file: path, needed: preambleSize, found: size) }
+        var fields = ByteReader(preamble, from: magic.count)
+        let version = fields.uint32()!
+        guard version == formatVersion else { throw .unsupportedVersion(file: path, version: version) }
+        let headerLength = Int(fields.uint32()!)
+        guard NetworkLayout.headerLengthRange.contains(headerLength) else {
+            throw .invalidHeader(file: path, reason: "header length \(headerLength) is outside \(NetworkLayout.headerLengthRange)")
+        }
+        guard size >= preambleSize + headerLength else {
+            throw .truncatedHeader(file: path, needed: preambleSize + headerLength, found: size)
+        }
+
+        // The header, validated before anything is allocated for the weights.
+        let header = try reader.read(count: headerLength)
+        let decoded: DecodedHeader
+        do throws(HeaderProblem) {
+            decoded = try decodeHeader(header)
+        } catch {
+            throw .invalidHeader(file: path, reason: error.reason)
+        }
+        let layout = decoded.layout
+        let expectedSize = preambleSize + headerLength + layout.weightCount * MemoryLayout<Float>.stride + checksumSize
+        guard size >= expectedSize else { throw .truncated(file: path, expected: expectedSize, found: size) }
+        guard size == expectedSize else { throw .trailingBytes(file: path, expected: expectedSize, found: size) }
+
+        let network = NTupleNetwork(
+            rows: layout.rows, cols: layout.cols, patterns: layout.patterns, valueCount: layout.valueCount)
+        guard network.symmetryCount == layout.symmetryCount, network.valueCount == layout.valueCount,
+            network.weights.count == layout.weightCount
+        else {
+            throw .invalidHeader(
+                file: path,
+                reason: "the header describes \(layout.symmetryCount) symmetries and \(layout.weightCount) weights, the network has \(network.symmetryCount) and \(network.weights.count)")
+        }
+
+        var checksum = Checksum64()
+        preamble.withUnsafeBytes { checksum.update($0) }
+        header.withUnsafeBytes { checksum.update($0) }
+        let failure: WeightsFileError? = network.weights.withMutableBytes { weights in
+            var start = 0
+            while start < weights.count {
+                let chunk = UnsafeMutableRawBufferPointer(rebasing: weights[start..<min(start + chunkSize, weights.count)])
+                do throws(WeightsFileError) { try reader.read(into: chunk) } catch { return error }
+                checksum.update(UnsafeRawBufferPointer(chunk))
+                start += chunk.count
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        var stored = ByteReader(try reader.read(count: checksumSize), from: 0)
+        guard stored.uint64()! == checksum.finalize() else { throw .checksumMismatch(file: path) }
+        do throws(HeaderProblem) {
+            return (network, try decoded.metadata())
+        } catch {
+            throw .invalidHeader(file: path, reason: error.reason)
+        }
+    }
+
+    /// The checksum the format uses, of `bytes`.
+    ///
+    ///     WeightsFile.checksum(of: Array("abc".utf8))
+    ///
+    /// The bytes are read as little-endian 64-bit words (the last one padded with
+    /// zero bytes), dealt in turn to four lanes so that four multiplications run
+    /// at once. Each lane absorbs a word `w` as
+    ///
+    ///     h = (h ^ w) &* 0x9E3779B97F4A7C15;  h ^= h >> 32
+    ///
+    /// starting from the lane's seed (the first four outputs of
+    /// `SplitMix64(seed: 0x4732_3034_384E_541A)`, the magic as a number). At
+    /// the end the lanes are folded into one value with the same step, then the
+    /// byte length, and the result goes through SplitMix64's finalizer.
+    ///
+    /// For a fixed `h` the step is a bijection of `w`, and for a fixed `w` a
+    /// bijection of `h` (xor, multiplication by an odd constant and `h ^= h >> 32`
+    /// are all invertible), and so is every later step. So two inputs of the same
+    /// length that differ within one 8-byte word (a flipped bit, a torn byte)
+    /// always have different checksums; other damage goes unnoticed with
+    /// probability about 2^-64. It is a checksum against accidents, not a
+    /// cryptographic hash.
+    ///
+    /// - Complexity: O(n), in four independent multiply chains: a few GB/s, a
+    ///   small part of the time a load spends copying the file into memory.
+    public static func checksum(of bytes: [UInt8]) -> UInt64 {
+        var checksum = Checksum64()
+        bytes.withUnsafeBytes { checksum.update($0) }
+        return checksum.finalize()
+    }
+}
+
+// MARK: - Training metadata
+
+/// How the weights in a file were trained: what `g2048 train` needs to resume,
+/// and what `g2048 eval` reports.
+///
+///     let metadata = TrainingMetadata(games: 100_000, moves: 90_000_000, seed: 1, alpha: 0.1,
+///                                     elapsedSeconds: 3_600, spawnFourProbability: rules.spawnFourProbability)
+///
+/// The values are stored as given; the file format fixes their widths
+/// (`games`, `moves` and `seed` 64 bits, `rulesVersion` 32 bits, the rest Float64).
+public struct TrainingMetadata: Hashable, Sendable {
+    /// Games trained, in total over every run.
+    public var games: Int
+    /// Moves played in those games.
+    public var moves: Int
+    /// The seed of the training run.
+    public var seed: UInt64
+    /// The learning rate (before it is split over the features).
+    public var alpha: Double
+    /// The value every weight started at (optimistic initialization when above 0).
+    public var initialValue: Double
+    /// Wall-clock seconds spent training, in total over every run.
+    public var elapsedSeconds: Double
+    /// ``Rules/version`` of the rules the games were played under.
+    public var rulesVersion: Int
+    /// The spawn probability of a 4 in those games.
+    public var spawnFourProbability: Double
+
+    /// Creates metadata; every parameter has the value of a fresh, untrained network.
+    public init(
+        games: Int = 0, moves: Int = 0, seed: UInt64 = 0, alpha: Double = 0.1, initialValue: Double = 0,
+        elapsedSeconds: Double = 0, rulesVersion: Int = Rules.version, spawnFourProbability: Double = 0.1
+    ) {
+        self.games = games
+        self.moves = moves
+        self.seed = seed
+        self.alpha = alpha
+        self.initialValue = initialValue
+        self.elapsedSeconds = elapsedSeconds
+        self.rulesVersion = rulesVersion
+        self.spawnFourProbability = spawnFourProbability
+    }
+}
+
+// MARK: - Errors
+
+/// Why a weights file could not be saved or loaded.
+///
+///     do { _ = try WeightsFile.load(from: "x.bin") } catch { print("error: \(error)") }
+///     // error: x.bin is format version 7; this build reads version 1
+///
+/// Each case names the file as the caller spelled it, and ``description`` is
+/// one line without a trailing period, ready to follow "error: ".
+public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be opened: "cannot open weights.bin: No such file or directory".
+    case cannotOpen(file: String, reason: String)
+    /// Reading failed after the file was opened: "cannot read x.bin: Input/output error".
+    case cannotRead(file: String, reason: String)
+    /// The file does not start with ``WeightsFile/magic``: "x.bin is not a Gym2048 weights file".
+    case notAWeightsFile(file: String)
+    /// Another format version: "x.bin is format version 7; this build reads version 1".
+    case unsupportedVersion(file: String, version: UInt32)
+    /// The file ends inside its header: "x.bin is truncated: its header needs 112 bytes, found 50".
+    case truncatedHeader(file: String, needed: Int, found: Int)
+    /// The file is shorter than its header implies: "x.bin is truncated: expected 268435576 bytes, found 1000".
+    case truncated(file: String, expected: Int, found: Int)
+    /// The file is longer than its header implies:
+    /// "x.bin has 4 bytes after its checksum: expected 1000 bytes, found 1004".
+    case trailingBytes(file: String, expected: Int, found: Int)
+    /// A header value that no network has: "x.bin has an invalid header: rows must be between 2 and 8, got 99".
+    case invalidHeader(file: String, reason: String)
+    /// The checksum does not match the contents: "x.bin is corrupted: checksum mismatch".
+    case checksumMismatch(file: String)
+    /// A network the format cannot describe:
+    /// "cannot write x.bin: the network does not fit the format: rows must be between 2 and 8, got 9".
+    case unsupportedNetwork(file: String, reason: String)
+    /// Creating, writing, syncing or renaming failed: "cannot write x.bin: No space left on device".
+    case cannotWrite(file: String, reason: String)
+
+    /// The file the error is about, as the caller named it.
+    public var file: String {
+        switch self {
+        case .cannotOpen(let file, _), .cannotRead(let file, _), .notAWeightsFile(let file),
+            .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _),
+            .trailingBytes(let file, _, _), .invalidHeader(let file, _), .checksumMismatch(let file),
+            .unsupportedNetwork(let file, _), .cannotWrite(let file, _):
+            file
+        }
+    }
+
+    /// The problem in one line, naming the file.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let file, let reason): "cannot open \(file): \(reason)"
+        case .cannotRead(let file, let reason): "cannot read \(file): \(reason)"
+        case .notAWeightsFile(let file): "\(file) is not a Gym2048 weights file"
+        case .unsupportedVersion(let file, let version):
+            "\(file) is format version \(version); this build reads version \(WeightsFile.formatVersion)"
+        case .truncatedHeader(let file, let needed, let found):
+            "\(file) is truncated: its header needs \(needed) bytes, found \(found)"
+        case .truncated(let file, let expected, let found):
+            "\(file) is truncated: expected \(expected) bytes, found \(found)"
+        case .trailingBytes(let file, let expected, let found):
+            "\(file) has \(found - expected) bytes after its checksum: expected \(expected) bytes, found \(found)"
+        case .invalidHeader(let file, let reason): "\(file) has an invalid header: \(reason)"
+        case .checksumMismatch(let file): "\(file) is corrupted: checksum mismatch"
+        case .unsupportedNetwork(let file, let reason):
+            "cannot write \(file): the network does not fit the format: \(reason)"
+        case .cannotWrite(let file, let reason): "cannot write \(file): \(reason)"
+        }
+    }
+}
+
+// MARK: - Header
+
+/// The shape of a network as the header stores it.
+struct NetworkLayout: Hashable {
+    var rows: Int
+    var cols: Int
+    var valueCount: Int
+    var symmetryCount: Int
+    var patterns: [TuplePattern]
+
+    /// The fixed fields before the patterns: rows, cols, valueCount, element type, symmetries, pattern count.
+    static let fixedSize = 8
+    /// The metadata after the patterns.
+    static let metadataSize = 60
+    /// The most patterns the UInt16 count holds.
+    static let maxPatterns = Int(UInt16.max)
+    /// From one pattern of one cell to the most patterns of 64 cells (an 8×8 board).
+    static let headerLengthRange = (fixedSize + 2 + metadataSize)...(fixedSize + maxPatterns * 65 + metadataSize)
+
+    init(rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern]) {
+        self.rows = rows
+        self.cols = cols
+        self.valueCount = valueCount
+        self.symmetryCount = symmetryCount
+        self.patterns = patterns
+    }
+
+    init(_ network: NTupleNetwork) {
+        self.init(
+            rows: network.rows, cols: network.cols, valueCount: network.valueCount,
+            symmetryCount: network.symmetryCount, patterns: network.patterns)
+    }
+
+    /// The number of weights; meaningful once ``problem()`` is `nil`.
+    var weightCount: Int { patterns.reduce(0) { $0 + $1.tableSize(valueCount: valueCount) } }
+
+    /// The header's length in bytes.
+    var headerLength: Int { NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize }
+
+    /// What makes this shape impossible, or `nil` when a network can have it.
+    ///
+    /// Every size is checked without overflow, so the reason is found before
+    /// anything is allocated for the weights.
+    func problem() -> String? {
+        let sizes = Rules.sizeRange
+        guard sizes.contains(rows) else { return "rows must be between \(sizes.lowerBound) and \(sizes.upperBound), got \(rows)" }
+        guard sizes.contains(cols) else { return "cols must be between \(sizes.lowerBound) and \(sizes.upperBound), got \(cols)" }
+        let maxValues = rows == 4 && cols == 4 ? 16 : Int(UInt16.max)
+        guard (2...maxValues).contains(valueCount) else {
+            return "valueCount must be between 2 and \(maxValues) on a \(rows)x\(cols) board, got \(valueCount)"
+        }
+        let symmetries = rows == cols ? 8 : 4
+        guard symmetryCount == symmetries else {
+            return "symmetryCount must be \(symmetries) on a \(rows)x\(cols) board, got \(symmetryCount)"
+        }
+        guard (1...NetworkLayout.maxPatterns).contains(patterns.count) else {
+            return "pattern count must be between 1 and \(NetworkLayout.maxPatterns), got \(patterns.count)"
+        }
+        let cells = rows * cols
+        for (index, pattern) in patterns.enumerated() {
+            let number = index + 1
+            guard (1...cells).contains(pattern.cells.count) else {
+                return "pattern \(number) has \(pattern.cells.count) cells; a \(rows)x\(cols) board allows 1 to \(cells)"
+            }
+            if let cell = pattern.cells.first(where: { !(0..<cells).contains($0) }) {
+                return "pattern \(number) has cell \(cell), outside a \(rows)x\(cols) board (cells 0...\(cells - 1))"
+            }
+            var size = 1
+            for _ in pattern.cells {
+                size *= valueCount
+                guard size <= TuplePattern.maxTableSize else {
+                    return "pattern \(number) has \(pattern.cells.count) cells: \(valueCount)^\(pattern.cells.count) weights is more than 2^26"
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Why a header was refused, as the text after "has an invalid header: ".
+struct HeaderProblem: Error {
+    var reason: String
+}
+
+extension WeightsFile {
+    /// The magic, version, header length and header of a file for `layout`.
+    ///
+    /// - Precondition: `layout.problem()` is `nil`; the metadata's counts fit their fields.
+    static func encodePrefix(_ layout: NetworkLayout, metadata: TrainingMetadata) -> [UInt8] {
+        precondition(metadata.games >= 0 && metadata.moves >= 0, "games and moves must be 0 or more, got \(metadata.games) and \(metadata.moves)")
+        precondition((0...Int(UInt32.max)).contains(metadata.rulesVersion), "rulesVersion \(metadata.rulesVersion) does not fit in 32 bits")
+        var bytes = ByteWriter()
+        bytes.append(magic)
+        bytes.append(formatVersion)
+        bytes.append(UInt32(layout.headerLength))
+        bytes.append(UInt8(layout.rows))
+        bytes.append(UInt8(layout.cols))
+        bytes.append(UInt16(layout.valueCount))
+        bytes.append(float32ElementType)
+        bytes.append(UInt8(layout.symmetryCount))
+        bytes.append(UInt16(layout.patterns.count))
+        for pattern in layout.patterns {
+            bytes.append(UInt8(pattern.cells.count))
+            for cell in pattern.cells { bytes.append(UInt8(cell)) }
+        }
+        bytes.append(UInt64(metadata.games))
+        bytes.append(UInt64(metadata.moves))
+        bytes.append(metadata.seed)
+        bytes.append(metadata.alpha.bitPattern)
+        bytes.append(metadata.initialValue.bitPattern)
+        bytes.append(metadata.elapsedSeconds.bitPattern)
+        bytes.append(UInt32(metadata.rulesVersion))
+        bytes.append(metadata.spawnFourProbability.bitPattern)
+        assert(bytes.bytes.count == preambleSize + layout.headerLength)
+        return bytes.bytes
+    }
+
+    /// The layout and metadata in `header` (the bytes after the preamble), with the layout validated.
+    ///
+    /// The metadata's counts are checked later, by ``DecodedHeader/metadata()``,
+    /// once the checksum has vouched for them: a flipped bit there is corruption,
+    /// and should be reported as such.
+    static func decodeHeader(_ header: [UInt8]) throws(HeaderProblem) -> DecodedHeader {
+        var fields = ByteReader(header, from: 0)
+        let short = HeaderProblem(reason: "header length \(header.count) is too short for its contents")
+        guard let rows = fields.uint8(), let cols = fields.uint8(), let valueCount = fields.uint16(),
+            let elementType = fields.uint8(), let symmetryCount = fields.uint8(), let patternCount = fields.uint16()
+        else { throw short }
+        guard elementType == float32ElementType else {
+            throw HeaderProblem(reason: "element type \(elementType) is unknown (1 = Float32)")
+        }
+        var patterns: [TuplePattern] = []
+        for _ in 0..<Int(patternCount) {
+            guard let count = fields.uint8(), let cells = fields.bytes(Int(count)) else { throw short }
+            patterns.append(TuplePattern(cells: cells.map(Int.init)))
+        }
+        let layout = NetworkLayout(
+            rows: Int(rows), cols: Int(cols), valueCount: Int(valueCount), symmetryCount: Int(symmetryCount),
+            patterns: patterns)
+        if let problem = layout.problem() { throw HeaderProblem(reason: problem) }
+        guard let games = fields.uint64(), let moves = fields.uint64(), let seed = fields.uint64(),
+            let alpha = fields.uint64(), let initialValue = fields.uint64(), let elapsed = fields.uint64(),
+            let rulesVersion = fields.uint32(), let spawnFour = fields.uint64()
+        else { throw short }
+        guard fields.remaining == 0 else {
+            throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")
+        }
+        let metadata = TrainingMetadata(
+            games: 0, moves: 0, seed: seed, alpha: Double(bitPattern: alpha),
+            initialValue: Double(bitPattern: initialValue), elapsedSeconds: Double(bitPattern: elapsed),
+            rulesVersion: Int(rulesVersion), spawnFourProbability: Double(bitPattern: spawnFour))
+        return DecodedHeader(layout: layout, games: games, moves: moves, otherMetadata: metadata)
+    }
+}
+
+/// A header read from a file: the validated layout, and metadata whose counts are not yet checked.
+struct DecodedHeader {
+    var layout: NetworkLayout
+    var games: UInt64
+    var moves: UInt64
+    /// The metadata without its games and moves.
+    var otherMetadata: TrainingMetadata
+
+    /// The metadata, if its counts fit an `Int`.
+    func metadata() throws(HeaderProblem) -> TrainingMetadata {
+        guard games <= UInt64(Int.max) else { throw HeaderProblem(reason: "games \(games) is more than \(Int.max)") }
+        guard moves <= UInt64(Int.max) else { throw HeaderProblem(reason: "moves \(moves) is more than \(Int.max)") }
+        var metadata = otherMetadata
+        metadata.games = Int(games)
+        metadata.moves = Int(moves)
+        return metadata
+    }
+}
+
+/// Appends little-endian fields to a byte array.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ raw: [UInt8]) { bytes += raw }
+
+    mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+}
+
+/// Reads little-endian fields from a byte array; `nil` past its end.
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    init(_ bytes: [UInt8], from offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count <= remaining else { return nil }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {
+        guard let slice = bytes(MemoryLayout<T>.size) else { return nil }
+        return slice.reversed().reduce(0) { ($0 << 8) | T($1) }
+    }
+
+    mutating func uint8() -> UInt8? { integer(UInt8.self) }
+    mutating func uint16() -> UInt16? { integer(UInt16.self) }
+    mutating func uint32() -> UInt32? { integer(UInt32.self) }
+    mutating func uint64() -> UInt64? { integer(UInt64.self) }
+}
+
+// MARK: - Checksum
+
+/// The streaming form of ``WeightsFile/checksum(of:)``: feed bytes in any
+/// pieces, get the same value as for the whole.
+struct Checksum64 {
+    static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    var lanes: (UInt64, UInt64, UInt64, UInt64)
+    /// Bytes of an incomplete 32-byte block, waiting for the rest.
+    var pending: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var pendingCount = 0
+    var length: UInt64 = 0
+
+    init() {
+        var seeds = SplitMix64(seed: 0x4732_3034_384E_541A)
+        lanes = (seeds.next(), seeds.next(), seeds.next(), seeds.next())
+    }
+
+    /// One lane absorbing one word: a bijection of `h` for each `w`, and of `w` for each `h`.
+    @inline(__always)
+    static func absorb(_ h: UInt64, _ w: UInt64) -> UInt64 {
+        let x = (h ^ w) &* multiplier
+        return x ^ (x >> 32)
+    }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        length &+= UInt64(bytes.count)
+        var offset = 0
+        if pendingCount > 0 {
+            let taken = min(32 - pendingCount, bytes.count)
+            let start = pendingCount
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress!.advanced(by: start).copyMemory(from: bytes.baseAddress!, byteCount: taken)
+            }
+            pendingCount += taken
+            offset = taken
+            guard pendingCount == 32 else { return }
+            let block = pending
+            lanes.0 = Checksum64.absorb(lanes.0, UInt64(littleEndian: block.0))
+            lanes.1 = Checksum64.absorb(lanes.1, UInt64(littleEndian: block.1))
+            lanes.2 = Checksum64.absorb(lanes.2, UInt64(littleEndian: block.2))
+            lanes.3 = Checksum64.absorb(lanes.3, UInt64(littleEndian: block.3))
+            pending = (0, 0, 0, 0)
+            pendingCount = 0
+        }
+        var (a, b, c, d) = lanes
+        while bytes.count - offset >= 32 {
+            a = Checksum64.absorb(a, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            b = Checksum64.absorb(b, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+            c = Checksum64.absorb(c, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)))
+            d = Checksum64.absorb(d, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)))
+            offset += 32
+        }
+        lanes = (a, b, c, d)
+        let rest = bytes.count - offset
+        if rest > 0 {
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress!.copyMemory(from: bytes.baseAddress!.advanced(by: offset), byteCount: rest)
+            }
+            pendingCount = rest
+        }
+    }
+
+    /// The checksum of every byte given so far.
+    func finalize() -> UInt64 {
+        var (a, b, c, d) = lanes
+        // The words holding at least one pending byte; the zero padding is already in place.
+        let words = (pendingCount + 7) / 8
+        if words > 0 { a = Checksum64.absorb(a, UInt64(littleEndian: pending.0)) }
+        if words > 1 { b = Checksum64.absorb(b, UInt64(littleEndian: pending.1)) }
+        if words > 2 { c = Checksum64.absorb(c, UInt64(littleEndian: pending.2)) }
+        if words > 3 { d = Checksum64.absorb(d, UInt64(littleEndian: pending.3)) }
+        var h = Checksum64.absorb(a, b)
+        h = Checksum64.absorb(h, c)
+        h = Checksum64.absorb(h, d)
+        h = Checksum64.absorb(h, length)
+        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
+    }
+}
+
+// MARK: - Files
+
+/// The system's text for an `errno` value: "No such file or directory".
+func systemReason(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// `read(2)`, named apart from the methods called `read`.
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
+}
+
+/// `write(2)`, named apart from the methods called `write`.
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, buffer, count)
+    #else
+    Darwin.write(descriptor, buffer, count)
+    #endif
+}
+
+/// Reads exactly the bytes asked for, or throws naming the file.
+struct FileReader {
+    let descriptor: Int32
+    let path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    mutating func read(count: Int) throws(WeightsFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let failure: WeightsFileError? = bytes.withUnsafeMutableBytes { buffer in
+            do throws(WeightsFileError) { try read(into: buffer) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Fills `buffer`; a file that ends first was shortened while it was read.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(WeightsFileError) {
+        var done = 0
+        while done < buffer.count {
+            let n = systemRead(descriptor, buffer.baseAddress!.advanced(by: done), buffer.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(file: path, reason: systemReason(errno))
+            }
+            if n == 0 { throw .cannotRead(file: path, reason: "the file became shorter while it was read") }
+            done += n
+        }
+    }
+}
+
+/// Replaces a file atomically: write a temporary file beside it, sync, rename, sync the directory.
+enum AtomicFile {
+    /// A failed system call, with its `errno` reason.
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// Where ``write(to:_:)``'s body writes.
+    struct Sink {
+        let descriptor: Int32
+
+        /// Writes all of `bytes`, in as few system calls as the kernel allows.
+        func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+            var done = 0
+            while done < bytes.count {
+                let n = systemWrite(descriptor, bytes.baseAddress!.advanced(by: done), bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(reason: systemReason(errno))
+                }
+                done += n
+            }
+        }
+
+        /// Writes all of `bytes`.
+        func write(_ bytes: [UInt8]) throws(Failure) {
+            let failure: Failure? = bytes.withUnsafeBytes { buffer in
+                do throws(Failure) { try write(buffer) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// The temporary name used while `path` is written.
+    static func temporaryPath(for path: String) -> String { "\(path).tmp-\(getpid())" }
+
+    /// The directory holding `path`, for the sync after the rename.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Calls `body` to write the new contents of `path`, then puts them in place.
+    ///
+    /// On any failure, in `body` or after, the temporary file is removed and
+    /// `path` is as it was.
+    static func write(to path: String, _ body: (inout Sink) throws(Failure) -> Void) throws(Failure) {
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }
+        var isOpen = true
+        do throws(Failure) {
+            var sink = Sink(descriptor: descriptor)
+            try body(&sink)
+            guard fsync(descriptor) == 0 else { throw Failure(reason: systemReason(errno)) }
+            isOpen = false
+            guard close(descriptor) == 0 else { throw Failure(reason: systemReason(errno)) }
+            guard rename(temporary, path) == 0 else { throw Failure(reason: systemReason(errno)) }
+        } catch {
+            if isOpen { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+        // The rename is only durable once the directory entry is on disk. Some
+        // file systems cannot sync a directory (EINVAL); the file is in place anyway.
+        let directoryDescriptor = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            let synced = fsync(directoryDescriptor) == 0 || errno == EINVAL
+            let code = errno
+            close(directoryDescriptor)
+            if !synced { throw Failure(reason: systemReason(code)) }
+        }
+    }
+}

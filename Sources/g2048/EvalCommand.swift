@@ -1,0 +1,101 @@
+import Game2048
+import Game2048Learning
+
+/// `g2048 eval`: measure a player over many seeded games.
+struct EvalCommand: Command {
+    static let agents = ["ntuple", "random", "greedy", "montecarlo", "expectimax"]
+
+    static let spec = CommandSpec(
+        name: "eval",
+        abstract: "Play seeded games with trained weights or a built-in player and report the scores.",
+        discussion: """
+            With --weights the n-tuple network plays: --depth 0 is greedy over afterstates, --depth 1 and more
+            search that many spawn layers by expectimax (a 2 with 0.9, a 4 with 0.1 on every empty cell) with a
+            transposition cache. Without weights choose a built-in player with --agent: random, greedy (best
+            one-step score), montecarlo (random rollouts), expectimax (hand-written heuristic, --depth, default 2).
+            Game i is seeded from --seed alone, so results do not depend on --threads.
+            """,
+        options: [
+            .option("weights", "file", "A weights file written by 'g2048 train'."),
+            .option("agent", "name", "ntuple, random, greedy, montecarlo or expectimax.", default: "ntuple with --weights, else expectimax"),
+            .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
+            .option("games", "n", "Games to play.", default: "1000"),
+            .option("seed", "seed", "Seed of the games.", default: "1"),
+            .option("threads", "n", "Games played at once.", default: "number of CPUs"),
+            .flag("json", "Print the report as one JSON object."),
+        ])
+
+    var agent: String
+    var weightsPath: String?
+    var depth: Int
+    var games: Int
+    var seed: UInt64
+    var threads: Int
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        weightsPath = arguments.string("weights")
+        agent = arguments.string("agent") ?? (weightsPath == nil ? "expectimax" : "ntuple")
+        guard EvalCommand.agents.contains(agent) else {
+            throw UsageError("--agent must be one of \(EvalCommand.agents.joined(separator: ", ")), got '\(agent)'")
+        }
+        if agent == "ntuple" && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
+        if agent != "ntuple" && weightsPath != nil { throw UsageError("--weights is only used by --agent ntuple") }
+        depth = try arguments.int("depth", default: agent == "expectimax" ? 2 : 0, in: 0...4)
+        if depth != 0 && !["ntuple", "expectimax"].contains(agent) {
+            throw UsageError("--depth applies to the ntuple and expectimax players, not \(agent)")
+        }
+        games = try arguments.int("games", default: 1000, in: 1...10_000_000)
+        seed = try arguments.uint64("seed", default: 1)
+        threads = try arguments.int("threads", default: Machine.processorCount, in: 1...256)
+        json = arguments.flag("json")
+    }
+
+    func run() throws -> Int32 {
+        var rules = Rules()
+        let makePlayer: @Sendable (Int) -> any Player
+        let seed = self.seed, depth = self.depth
+        switch agent {
+        case "ntuple":
+            let (network, metadata) = try WeightsFile.load(from: weightsPath!)
+            rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability)
+            Console.error("loaded \(weightsPath!): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games")
+            makePlayer = { _ in SearchPlayer(network: network, depth: depth) }
+        case "random": makePlayer = { RandomPlayer(seed: seed &+ UInt64($0)) }
+        case "greedy": makePlayer = { GreedyPlayer(seed: seed &+ UInt64($0)) }
+        case "montecarlo": makePlayer = { MonteCarloPlayer(seed: seed &+ UInt64($0)) }
+        default: makePlayer = { _ in SearchPlayer(heuristicDepth: depth) }
+        }
+        let progress = Progress(total: games, unit: "games")
+        let report = Evaluation.run(rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer) { done in
+            progress.update(done)
+        }
+        progress.finish()
+        Console.output(json ? EvalCommand.json(report, rules: rules, depth: depth) : EvalCommand.text(report, rules: rules))
+        return ExitCode.success
+    }
+
+    static func text(_ report: EvaluationReport, rules: Rules) -> String {
+        var lines = [
+            "player        \(report.player)",
+            "board         \(rules.sizeLabel)",
+            "games         \(report.games.count)",
+            "mean score    \(formatFixed(report.meanScore, digits: 1)) ± \(formatFixed(report.standardError, digits: 1)) (standard error)",
+            "median score  \(formatFixed(report.medianScore, digits: 1))",
+            "max score     \(report.maxScore)",
+        ]
+        for tile in EvaluationReport.milestones {
+            lines.append("reached \(String(tile).padding(6))\(formatFixed(100 * report.reachRate(tile), digits: 1)) %")
+        }
+        lines.append("moves/s       \(formatFixed(report.movesPerSecond, digits: 0)) (\(formatFixed(report.seconds, digits: 1)) s)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: EvaluationReport, rules: Rules, depth: Int) -> String {
+        let rates = EvaluationReport.milestones.map { "\"\($0)\": \(report.reachRate($0))" }.joined(separator: ", ")
+        return "{\"player\": \"\(report.player)\", \"board\": \"\(rules.sizeLabel)\", \"games\": \(report.games.count), "
+            + "\"mean_score\": \(report.meanScore), \"standard_error\": \(report.standardError), "
+            + "\"median_score\": \(report.medianScore), \"max_score\": \(report.maxScore), "
+            + "\"reach_rate\": {\(rates)}, \"moves_per_second\": \(report.movesPerSecond), \"seconds\": \(report.seconds)}"
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048Learning
+import Synchronization
+
+/// What `g2048 train` keeps while it runs: the learning curve, its CSV file and the progress summary.
+///
+/// Called once per game from the training loop (never concurrently).
+final class TrainingReport: Sendable {
+    let state: Mutex<TrainingMetrics>
+    let file: MetricsCSVWriter?
+    let failure = Mutex<MetricsOutputError?>(nil)
+    let start = Stopwatch.now(CLOCK_MONOTONIC)
+    let secondsBefore: Double
+
+    init(interval: Int, gamesBefore: Int, movesBefore: Int, secondsBefore: Double, file: MetricsCSVWriter?) {
+        state = Mutex(TrainingMetrics(interval: interval, gamesBefore: gamesBefore, movesBefore: movesBefore, secondsBefore: secondsBefore))
+        self.file = file
+        self.secondsBefore = secondsBefore
+    }
+
+    var elapsed: Double { Stopwatch.now(CLOCK_MONOTONIC) - start }
+
+    /// Records a game; returns the progress detail (moves/s, mean score and 2048-rate over the last 1 000 games).
+    func record(_ result: GameResult) -> String {
+        let seconds = elapsed
+        let (row, window, moves) = state.withLock { metrics in
+            (metrics.record(result, elapsedSeconds: seconds), metrics.window, metrics.moves)
+        }
+        if let row, let file {
+            do { try file.write(row) } catch { failure.withLock { $0 = $0 ?? error } }
+        }
+        _ = moves
+        return TrainingReport.summary(window, movesPerSecond: row?.movesPerSecond ?? lastRate)
+    }
+
+    var lastRate: Double { state.withLock { $0.rows.last?.movesPerSecond ?? 0 } }
+
+    static func summary(_ window: WindowStatistics, movesPerSecond: Double) -> String {
+        "\(formatFixed(movesPerSecond / 1e6, digits: 2)) M moves/s, last \(window.games): mean score "
+            + "\(formatFixed(window.meanScore, digits: 0)), 2048 in \(formatFixed(100 * window.reach2048Rate, digits: 1)) %"
+    }
+
+    /// The summary of the most recent games, for the final line.
+    var recentSummary: String {
+        state.withLock { TrainingReport.summary($0.window, movesPerSecond: $0.rows.last?.movesPerSecond ?? 0) }
+    }
+
+    /// Every learning-curve row so far.
+    var allRows: [MetricsRow] { state.withLock { $0.rows } }
+
+    /// The metadata to save: `base` with the counters of this run added.
+    func metadata(base: TrainingMetadata) -> TrainingMetadata {
+        var metadata = base
+        state.withLock { metrics in
+            metadata.games = metrics.games
+            metadata.moves = metrics.moves
+        }
+        metadata.elapsedSeconds = secondsBefore + elapsed
+        return metadata
+    }
+
+    /// Reports a CSV write that failed during the run.
+    func finish() throws {
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}

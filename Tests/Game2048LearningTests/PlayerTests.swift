@@ -1,0 +1,61 @@
+import Game2048
+import Testing
+@testable import Game2048Learning
+
+struct PlayerTests {
+    static let rules = Rules()
+
+    @Test func playersPickOnlyLegalMovesAndNilWhenStuck() throws {
+        let stuck = try Board(rows: 4, cols: 4, values: [2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2])
+        var players: [any Player] = [RandomPlayer(seed: 1), GreedyPlayer(seed: 1), MonteCarloPlayer(seed: 1, rollouts: 3, depth: 5),
+                                     SearchPlayer(heuristicDepth: 1), SearchPlayer(network: NTupleNetwork(rows: 4, cols: 4), depth: 0)]
+        var rng = Xoshiro256StarStar(seed: 2)
+        for index in players.indices {
+            #expect(players[index].action(on: stuck, rules: Self.rules) == nil)
+            for _ in 0..<20 {
+                var board = try! Board(rows: 4, cols: 4)
+                for cell in 0..<16 where rng.uniform(below: 2) == 0 { board[cell] = UInt8(1 + rng.uniform(below: 5)) }
+                guard !board.legalMoves.isEmpty else { continue }
+                let chosen = players[index].action(on: board, rules: Self.rules)
+                let action = try #require(chosen)
+                #expect(board.legalMoves.contains(action))
+            }
+        }
+    }
+
+    @Test func greedyTakesTheBiggestMerge() throws {
+        var player = GreedyPlayer(seed: 1)
+        // Left/right merge the 8s (16); up/down merge nothing.
+        let board = try Board(rows: 2, cols: 2, values: [8, 8, 2, 4])
+        let action = player.action(on: board, rules: Self.rules)
+        #expect(action == .left || action == .right)
+    }
+
+    @Test func evaluationIsTheSameOnAnyNumberOfThreads() {
+        let one = Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 1) { RandomPlayer(seed: UInt64($0)) }
+        let two = Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        #expect(one.games == two.games)
+        #expect(one.games.count == 40)
+    }
+
+    @Test func reportStatisticsMatchHandComputations() {
+        let report = EvaluationReport(player: "x", games: [
+            GameResult(score: 100, maxTile: 2048, moves: 10), GameResult(score: 300, maxTile: 1024, moves: 30),
+            GameResult(score: 200, maxTile: 4096, moves: 20), GameResult(score: 400, maxTile: 8192, moves: 40),
+        ], seconds: 2)
+        #expect(report.meanScore == 250)
+        #expect(report.medianScore == 250)
+        #expect(report.maxScore == 400)
+        // Sample standard deviation of 100…400 is √(50 000 / 3); divided by √4.
+        #expect(abs(report.standardError - (50_000.0 / 3).squareRoot() / 2) < 1e-9)
+        #expect(report.reachRate(2048) == 0.75)
+        #expect(report.reachRate(8192) == 0.25)
+        #expect(report.movesPerSecond == 50)
+    }
+
+    @Test func searchBeatsRandomOnFourByFour() {
+        let search = Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { _ in SearchPlayer(heuristicDepth: 1) }
+        let random = Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        #expect(search.meanScore > 2 * random.meanScore)
+    }
+}

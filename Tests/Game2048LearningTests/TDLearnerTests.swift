@@ -1,0 +1,95 @@
+import Game2048
+import Testing
+@testable import Game2048Learning
+
+struct TDLearnerTests {
+    /// TD(0) written out plainly on `Board`s with a dictionary of weights: the oracle.
+    static func referenceGame(
+        rules: Rules, patterns: [TuplePattern]?, seed: UInt64, schedule: TDLearner.Schedule
+    ) -> (weights: [Int: Float], score: Int64) {
+        let shape = NTupleNetwork(rows: rules.rows, cols: rules.cols, patterns: patterns)
+        var weights: [Int: Float] = [:]
+        let step = Float(0.1) / Float(shape.featureCount)
+        func value(_ board: Board) -> Float { shape.featureIndices(of: board).reduce(0) { $0 + weights[$1, default: 0] } }
+        func update(_ board: Board, _ delta: Float) { for i in shape.featureIndices(of: board) { weights[i, default: 0] += delta } }
+        var rng = Xoshiro256StarStar(seed: seed)
+        let fours = bernoulliThreshold(probability: rules.spawnFourProbability)
+        var board = Board(rules: rules)
+        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fours, using: &rng) }
+        var previous: Board? = nil
+        var score: Int64 = 0
+        var path: [(Board, Float)] = []
+        while true {
+            var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
+            for d in Direction.allCases {
+                let o = board.moved(d)
+                if o.changed && Float(o.reward) + value(o.afterstate) > bestValue { (best, bestValue) = (o, Float(o.reward) + value(o.afterstate)) }
+            }
+            if schedule == .forward, let previous { update(previous, step * ((best == nil ? 0 : bestValue) - value(previous))) }
+            guard let best else { break }
+            path.append((best.afterstate, Float(best.reward)))
+            score += best.reward
+            previous = best.afterstate
+            board = best.afterstate
+            board.spawnRandomTile(fourThreshold: fours, using: &rng)
+        }
+        if schedule == .backward {
+            // Last afterstate first; each target uses the value just updated after it.
+            var target: Float = 0
+            for (afterstate, reward) in path.reversed() {
+                update(afterstate, step * (target - value(afterstate)))
+                target = reward + value(afterstate)
+            }
+        }
+        return (weights, score)
+    }
+
+    @Test(arguments: [(2, 3, TDLearner.Schedule.forward), (3, 3, .forward), (4, 4, .forward), (3, 3, .backward), (4, 4, .backward)])
+    func trainingGameMatchesAPlainTDOracle(rows: Int, cols: Int, schedule: TDLearner.Schedule) throws {
+        let rules = try Rules(rows: rows, cols: cols)
+        // Small custom patterns on 4×4 keep the oracle's dictionary small; they still use the bitboard path.
+        let patterns = rows == 4 ? [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])] : nil
+        let fresh = NTupleNetwork(rows: rows, cols: cols, patterns: patterns)
+        let single = TDLearner(network: fresh, rules: rules, alpha: 0.1, schedule: schedule)
+        var rng = Xoshiro256StarStar(seed: 7)
+        let result = single.trainGame(using: &rng)
+        let oracle = Self.referenceGame(rules: rules, patterns: patterns, seed: 7, schedule: schedule)
+        #expect(result.score == oracle.score)
+        for (index, weight) in oracle.weights { #expect(abs(fresh.weights[index] - weight) <= 1e-3 * max(1, abs(weight)), "weight \(index)") }
+        let touched = (0..<fresh.weights.count).count { fresh.weights[$0] != 0 }
+        #expect(touched <= oracle.weights.count)
+        #expect(touched > 0)
+    }
+
+    @Test func sameSeedSameTraining() throws {
+        func train() -> [Float] {
+            let network = NTupleNetwork(rows: 3, cols: 3)
+            let loop = TrainingLoop(learner: TDLearner(network: network, rules: try! Rules(rows: 3, cols: 3)), gamesBefore: 0)
+            loop.run(TrainingPlan(games: 300, threads: 1, seed: 11)) { _, _ in true }
+            return (0..<network.weights.count).map { network.weights[$0] }
+        }
+        #expect(train() == train())
+    }
+
+    @Test func shortTrainingOnThreeByThreeBeatsRandomPlayByAClearMargin() throws {
+        let rules = try Rules(rows: 3, cols: 3)
+        let network = NTupleNetwork(rows: 3, cols: 3)
+        let loop = TrainingLoop(learner: TDLearner(network: network, rules: rules), gamesBefore: 0)
+        #expect(loop.run(TrainingPlan(games: 2_000, threads: 1, seed: 1)) { _, _ in true } == 2_000)
+        let learned = Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { _ in SearchPlayer(network: network, depth: 0) }
+        let random = Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        #expect(learned.meanScore > 3 * random.meanScore, "learned \(learned.meanScore) vs random \(random.meanScore)")
+    }
+
+    @Test func threadsShareOneNetworkAndStopAtTheGameLimit() throws {
+        let network = NTupleNetwork(rows: 3, cols: 3)
+        let loop = TrainingLoop(learner: TDLearner(network: network, rules: try Rules(rows: 3, cols: 3)), gamesBefore: 100)
+        let played = loop.run(TrainingPlan(games: 700, threads: 2, seed: 3)) { _, total in total <= 700 }
+        #expect(played == 600)
+    }
+
+    @Test func onGameCanStopARunEarly() throws {
+        let loop = TrainingLoop(learner: TDLearner(network: NTupleNetwork(rows: 2, cols: 2), rules: try Rules(rows: 2, cols: 2)), gamesBefore: 0)
+        #expect(loop.run(TrainingPlan(threads: 1, seed: 1)) { _, total in total < 50 } == 50)
+    }
+}

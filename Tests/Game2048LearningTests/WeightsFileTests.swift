@@ -1,0 +1,527 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+import Game2048
+@testable import Game2048Learning
+
+// MARK: - Helpers (shared with the metrics and plot tests)
+
+/// A fresh directory under /tmp, removed with everything in it when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/gym2048-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { removeTree(path) }
+
+    /// `name` inside the directory.
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    /// The names in the directory, sorted.
+    var names: [String] { listDirectory(path) }
+}
+
+func listDirectory(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+func removeTree(_ path: String) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    if status.st_mode & S_IFMT == S_IFDIR {
+        chmod(path, 0o755)
+        for name in listDirectory(path) { removeTree("\(path)/\(name)") }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}
+
+func readBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        if n == 0 { break }
+        bytes += buffer[0..<n]
+    }
+    return bytes
+}
+
+func writeBytes(_ bytes: [UInt8], to path: String) {
+    let file = fopen(path, "wb")!
+    defer { fclose(file) }
+    if !bytes.isEmpty { precondition(fwrite(bytes, 1, bytes.count, file) == bytes.count) }
+}
+
+func writeText(_ text: String, to path: String) { writeBytes(Array(text.utf8), to: path) }
+
+func readText(_ path: String) -> String? { readBytes(path).map { String(decoding: $0, as: UTF8.self) } }
+
+// MARK: - Tests
+
+struct WeightsFileTests {
+    /// Small networks, so that every test stays fast: square and rectangular,
+    /// default and custom patterns, generic and 4×4 bitboard layouts.
+    static let networks: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
+        (2, 2, nil, nil),
+        (3, 3, nil, nil),
+        (2, 3, nil, nil),
+        (4, 4, [[0, 1, 2], [4, 5, 6], [0, 5, 10, 15]], nil),
+        (4, 4, [[0, 1], [1, 2]], 12),
+    ]
+
+    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64) -> NTupleNetwork {
+        let network = NTupleNetwork(
+            rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount)
+        var rng = Xoshiro256StarStar(seed: seed)
+        for i in 0..<network.weights.count {
+            network.weights[i] = Float(Int32(truncatingIfNeeded: rng.next() >> 40)) / 4096
+        }
+        return network
+    }
+
+    /// A network small enough to flip every bit of its file: 16 weights.
+    static func tinyNetwork() -> NTupleNetwork {
+        makeNetwork((2, 2, [[0, 1]], 4), seed: 3)
+    }
+
+    static let metadata = TrainingMetadata(
+        games: 123_456, moves: 98_765_432, seed: 0xDEAD_BEEF_0123_4567, alpha: 0.0025, initialValue: 320_000,
+        elapsedSeconds: 3_601.25, rulesVersion: 1, spawnFourProbability: 0.1)
+
+    static func weightBits(_ network: NTupleNetwork) -> [UInt32] {
+        (0..<network.weights.count).map { network.weights[$0].bitPattern }
+    }
+
+    /// Saves the tiny network and returns the file's path and bytes.
+    static func savedTinyFile(in directory: TemporaryDirectory) throws -> (path: String, bytes: [UInt8]) {
+        let path = directory.file("tiny.bin")
+        try WeightsFile.save(tinyNetwork(), metadata: metadata, to: path)
+        return (path, try #require(readBytes(path)))
+    }
+
+    /// Loads `bytes` from a file and returns the error, or `nil` if it loaded.
+    static func loadError(_ bytes: [UInt8], in directory: TemporaryDirectory, name: String = "x.bin") -> WeightsFileError? {
+        let path = directory.file(name)
+        writeBytes(bytes, to: path)
+        do {
+            _ = try WeightsFile.load(from: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: Round trips
+
+    @Test(arguments: 0..<networks.count)
+    func saveThenLoadGivesTheSameNetworkAndMetadata(index: Int) throws {
+        let directory = TemporaryDirectory()
+        let original = Self.makeNetwork(Self.networks[index], seed: UInt64(index))
+        let path = directory.file("weights.bin")
+        try WeightsFile.save(original, metadata: Self.metadata, to: path)
+        let (loaded, metadata) = try WeightsFile.load(from: path)
+        #expect(metadata == Self.metadata)
+        #expect(loaded.rows == original.rows)
+        #expect(loaded.cols == original.cols)
+        #expect(loaded.valueCount == original.valueCount)
+        #expect(loaded.patterns == original.patterns)
+        #expect(loaded.symmetryCount == original.symmetryCount)
+        #expect(loaded.tableOffsets == original.tableOffsets)
+        #expect(loaded.readsBitboards == original.readsBitboards)
+        #expect(Self.weightBits(loaded) == Self.weightBits(original))
+        var rng = Xoshiro256StarStar(seed: 9)
+        for _ in 0..<20 {
+            var board = try Board(rows: original.rows, cols: original.cols)
+            for cell in 0..<board.cellCount { board[cell] = UInt8(rng.uniform(below: 8)) }
+            #expect(loaded.value(of: board) == original.value(of: board))
+        }
+        #expect(directory.names == ["weights.bin"])
+    }
+
+    @Test func metadataExtremesSurviveTheRoundTrip() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("extremes.bin")
+        let extremes = TrainingMetadata(
+            games: Int.max, moves: 0, seed: UInt64.max, alpha: -0.0, initialValue: .infinity,
+            elapsedSeconds: .leastNonzeroMagnitude, rulesVersion: Int(UInt32.max), spawnFourProbability: 1)
+        try WeightsFile.save(Self.tinyNetwork(), metadata: extremes, to: path)
+        #expect(try WeightsFile.load(from: path).metadata == extremes)
+        #expect(try WeightsFile.load(from: path).metadata.alpha.sign == .minus)
+    }
+
+    @Test func defaultFourByFourFileHasTheDocumentedSize() {
+        // Computed from the layout, so the test does not allocate 268 MB.
+        let (patterns, valueCount) = TuplePattern.defaults(rows: 4, cols: 4)
+        let layout = NetworkLayout(rows: 4, cols: 4, valueCount: valueCount, symmetryCount: 8, patterns: patterns)
+        #expect(layout.problem() == nil)
+        #expect(layout.headerLength == 96)
+        #expect(layout.weightCount == 4 << 24)
+        let prefix = WeightsFile.encodePrefix(layout, metadata: TrainingMetadata())
+        #expect(prefix.count == 16 + 96)
+        #expect(prefix.count + layout.weightCount * 4 + 8 == 268_435_576)
+    }
+
+    @Test func fieldsSitAtTheDocumentedOffsets() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        func integer(_ offset: Int, _ size: Int) -> UInt64 {
+            bytes[offset..<(offset + size)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        #expect(Array(bytes[0..<8]) == [0x47, 0x32, 0x30, 0x34, 0x38, 0x4E, 0x54, 0x1A])
+        #expect(integer(8, 4) == 1)                     // version
+        let headerLength = Int(integer(12, 4))
+        #expect(headerLength == 8 + 3 + 60)             // one pattern of two cells
+        #expect(integer(16, 1) == 2)                    // rows
+        #expect(integer(17, 1) == 2)                    // cols
+        #expect(integer(18, 2) == 4)                    // valueCount
+        #expect(integer(20, 1) == 1)                    // Float32
+        #expect(integer(21, 1) == 8)                    // symmetries
+        #expect(integer(22, 2) == 1)                    // patterns
+        #expect(Array(bytes[24..<27]) == [2, 0, 1])     // cell count, cells
+        #expect(integer(27, 8) == 123_456)              // games
+        #expect(integer(35, 8) == 98_765_432)           // moves
+        #expect(integer(43, 8) == 0xDEAD_BEEF_0123_4567)  // seed
+        #expect(integer(51, 8) == (0.0025).bitPattern)  // alpha
+        #expect(integer(59, 8) == (320_000.0).bitPattern)  // initialValue
+        #expect(integer(67, 8) == (3_601.25).bitPattern)   // elapsedSeconds
+        #expect(integer(75, 4) == 1)                    // rulesVersion
+        #expect(integer(79, 8) == (0.1).bitPattern)     // spawnFourProbability
+        let weightsStart = 16 + headerLength
+        #expect(weightsStart == 87)
+        #expect(bytes.count == weightsStart + 16 * 4 + 8)
+        #expect(UInt32(integer(weightsStart, 4)) == Self.tinyNetwork().weights[0].bitPattern)
+        #expect(integer(bytes.count - 8, 8) == WeightsFile.checksum(of: Array(bytes.dropLast(8))))
+    }
+
+    @Test func savingOverAnExistingFileReplacesIt() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("weights.bin")
+        try WeightsFile.save(Self.makeNetwork(Self.networks[0], seed: 1), metadata: TrainingMetadata(games: 1), to: path)
+        let second = Self.makeNetwork(Self.networks[2], seed: 2)
+        try WeightsFile.save(second, metadata: TrainingMetadata(games: 2), to: path)
+        let (loaded, metadata) = try WeightsFile.load(from: path)
+        #expect(metadata.games == 2)
+        #expect(loaded.cols == 3)
+        #expect(Self.weightBits(loaded) == Self.weightBits(second))
+        #expect(directory.names == ["weights.bin"])
+    }
+
+    // MARK: Damaged and foreign files
+
+    @Test(arguments: [5, 12, 20, 80, 87, 87 + 30, 87 + 64, 87 + 64 + 7])
+    func truncatedFileSaysHowMuchIsMissing(length: Int) throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        let error = Self.loadError(Array(bytes.prefix(length)), in: directory)
+        if length < 87 {
+            let needed = length < 16 ? 16 : 87
+            #expect(error == .truncatedHeader(file: directory.file("x.bin"), needed: needed, found: length))
+        } else {
+            #expect(error == .truncated(file: directory.file("x.bin"), expected: bytes.count, found: length))
+            #expect(error?.description == "\(directory.file("x.bin")) is truncated: expected \(bytes.count) bytes, found \(length)")
+        }
+    }
+
+    @Test func extraBytesAfterTheChecksumAreRefused() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        let error = Self.loadError(bytes + [0, 0, 0], in: directory)
+        #expect(error == .trailingBytes(file: directory.file("x.bin"), expected: bytes.count, found: bytes.count + 3))
+    }
+
+    @Test func everySingleFlippedBitIsDetected() throws {
+        let directory = TemporaryDirectory()
+        let (path, bytes) = try Self.savedTinyFile(in: directory)
+        let metadataStart = 27
+        for byte in 0..<bytes.count {
+            for bit in 0..<8 {
+                var damaged = bytes
+                damaged[byte] ^= 1 << bit
+                writeBytes(damaged, to: path)
+                do {
+                    _ = try WeightsFile.load(from: path)
+                    Issue.record("a flipped bit \(bit) in byte \(byte) went unnoticed")
+                } catch {
+                    // Metadata, weights and checksum are covered by the checksum alone.
+                    if byte >= metadataStart {
+                        #expect(error == .checksumMismatch(file: path), "byte \(byte) bit \(bit)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func flippedBitInMagicVersionAndHeaderGivesTheMatchingError() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        let file = directory.file("x.bin")
+        func flipped(_ byte: Int, _ bit: Int) -> [UInt8] {
+            var damaged = bytes
+            damaged[byte] ^= 1 << bit
+            return damaged
+        }
+        #expect(Self.loadError(flipped(0, 0), in: directory) == .notAWeightsFile(file: file))
+        #expect(Self.loadError(flipped(8, 1), in: directory) == .unsupportedVersion(file: file, version: 3))
+        #expect(Self.loadError(flipped(16, 3), in: directory) == .invalidHeader(file: file, reason: "rows must be between 2 and 8, got 10"))
+        #expect(Self.loadError(flipped(25, 0), in: directory) == .checksumMismatch(file: file))  // cell 0 → 1: a valid shape
+    }
+
+    @Test func checksumChangesWithEverySingleBitFlip() {
+        var rng = Xoshiro256StarStar(seed: 5)
+        let bytes = (0..<333).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let reference = WeightsFile.checksum(of: bytes)
+        var seen: Set<UInt64> = [reference]
+        for byte in bytes.indices {
+            for bit in 0..<8 {
+                var damaged = bytes
+                damaged[byte] ^= 1 << bit
+                seen.insert(WeightsFile.checksum(of: damaged))
+            }
+        }
+        #expect(seen.count == bytes.count * 8 + 1)
+    }
+
+    @Test func checksumDependsOnLengthAndIsTheSameInAnyPieces() {
+        #expect(WeightsFile.checksum(of: []) != WeightsFile.checksum(of: [0]))
+        #expect(WeightsFile.checksum(of: [0]) != WeightsFile.checksum(of: [0, 0]))
+        #expect(WeightsFile.checksum(of: Array(repeating: 0, count: 32)) != WeightsFile.checksum(of: Array(repeating: 0, count: 33)))
+        var rng = Xoshiro256StarStar(seed: 6)
+        let bytes = (0..<1000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let whole = WeightsFile.checksum(of: bytes)
+        for _ in 0..<50 {
+            var checksum = Checksum64()
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + rng.uniform(below: 80))
+                bytes[start..<end].withUnsafeBytes { checksum.update($0) }
+                start = end
+            }
+            #expect(checksum.finalize() == whole)
+        }
+    }
+
+    @Test func foreignFilesAreNotWeightsFiles() {
+        let directory = TemporaryDirectory()
+        var rng = Xoshiro256StarStar(seed: 8)
+        let foreign: [[UInt8]] = [
+            [],
+            (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
+            Array("games,moves,elapsed_seconds\n1000,80000,1.5\n".utf8),
+            Array("G2048".utf8) + [0x0A],
+            Array("G2048NT\u{1A}".utf8.dropLast()) + [0x1B] + Array(repeating: 0, count: 200),
+        ]
+        for bytes in foreign {
+            let error = Self.loadError(bytes, in: directory)
+            #expect(error == .notAWeightsFile(file: directory.file("x.bin")))
+            #expect(error?.description == "\(directory.file("x.bin")) is not a Gym2048 weights file")
+        }
+    }
+
+    @Test func versionIsCheckedBeforeTheChecksum() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        var patched = bytes
+        patched[8] = 7
+        let error = Self.loadError(patched, in: directory)
+        #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
+        #expect(error?.description == "\(directory.file("x.bin")) is format version 7; this build reads version 1")
+    }
+
+    // MARK: Malicious headers
+
+    /// A file with a hand-written header and `weightBytes` zero bytes of weights and checksum.
+    static func forgedFile(
+        rows: UInt8 = 2, cols: UInt8 = 2, valueCount: UInt16 = 4, elementType: UInt8 = 1, symmetries: UInt8 = 8,
+        patterns: [[UInt8]] = [[0, 1]], headerLength: UInt32? = nil, extraHeader: [UInt8] = [], weightBytes: Int = 72
+    ) -> [UInt8] {
+        var header = ByteWriter()
+        header.append(rows)
+        header.append(cols)
+        header.append(valueCount)
+        header.append(elementType)
+        header.append(symmetries)
+        header.append(UInt16(truncatingIfNeeded: patterns.count))
+        for pattern in patterns {
+            header.append(UInt8(truncatingIfNeeded: pattern.count))
+            header.append(pattern)
+        }
+        header.append(Array(repeating: 0, count: 60))
+        header.append(extraHeader)
+        var file = ByteWriter()
+        file.append(WeightsFile.magic)
+        file.append(UInt32(1))
+        file.append(headerLength ?? UInt32(header.bytes.count))
+        file.append(header.bytes)
+        file.append(Array(repeating: 0, count: weightBytes))
+        return file.bytes
+    }
+
+    @Test func forgedFileWithAValidHeaderFailsOnlyItsChecksum() {
+        // Guards the forging helper: the header tests below differ from this in one field.
+        let directory = TemporaryDirectory()
+        #expect(Self.loadError(Self.forgedFile(), in: directory) == .checksumMismatch(file: directory.file("x.bin")))
+    }
+
+    /// Each reason with a file whose header has that problem and no other.
+    static let invalidHeaders: [(bytes: [UInt8], reason: String)] = [
+        (forgedFile(rows: 99), "rows must be between 2 and 8, got 99"),
+        (forgedFile(cols: 1), "cols must be between 2 and 8, got 1"),
+        (forgedFile(valueCount: 1), "valueCount must be between 2 and 65535 on a 2x2 board, got 1"),
+        (forgedFile(rows: 4, cols: 4, valueCount: 17), "valueCount must be between 2 and 16 on a 4x4 board, got 17"),
+        (forgedFile(elementType: 2), "element type 2 is unknown (1 = Float32)"),
+        (forgedFile(symmetries: 5), "symmetryCount must be 8 on a 2x2 board, got 5"),
+        (forgedFile(rows: 2, cols: 3, symmetries: 8), "symmetryCount must be 4 on a 2x3 board, got 8"),
+        (forgedFile(patterns: [[0, 1], [2, 200]]), "pattern 2 has cell 200, outside a 2x2 board (cells 0...3)"),
+        (forgedFile(patterns: [[0, 1], []]), "pattern 2 has 0 cells; a 2x2 board allows 1 to 4"),
+        (forgedFile(patterns: [[0, 1, 2, 3, 0]]), "pattern 1 has 5 cells; a 2x2 board allows 1 to 4"),
+        (forgedFile(rows: 8, cols: 8, valueCount: 65535, patterns: [Array(0..<26)]),
+         "pattern 1 has 26 cells: 65535^26 weights is more than 2^26"),
+        (forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: [Array(0..<27)]),
+         "pattern 1 has 27 cells: 2^27 weights is more than 2^26"),
+        (forgedFile(extraHeader: [0, 0]), "header length 73 does not match its contents (71 bytes)"),
+        (forgedFile(headerLength: 70, extraHeader: []), "header length 70 is too short for its contents"),
+        (forgedFile(headerLength: 69), "header length 69 is outside 70...4259843"),
+        (forgedFile(headerLength: UInt32.max), "header length 4294967295 is outside 70...4259843"),
+    ]
+
+    @Test(arguments: invalidHeaders.map(\.reason))
+    func impossibleHeaderValuesAreNamed(reason: String) throws {
+        let directory = TemporaryDirectory()
+        let bytes = try #require(Self.invalidHeaders.first { $0.reason == reason }).bytes
+        let error = Self.loadError(bytes, in: directory)
+        #expect(error == .invalidHeader(file: directory.file("x.bin"), reason: reason))
+        #expect(error?.description == "\(directory.file("x.bin")) has an invalid header: \(reason)")
+    }
+
+    @Test func hugeDeclaredNetworkIsRefusedBeforeAnyAllocation() {
+        // 65 535 patterns of 2^26 weights each claim a 16 TiB file; the real one
+        // is under 2 MB, so the load must stop at the size check.
+        let directory = TemporaryDirectory()
+        let patterns = Array(repeating: (0..<26).map(UInt8.init), count: 65535)
+        let bytes = Self.forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: patterns, weightBytes: 100)
+        let headerLength = 8 + 65535 * 27 + 60
+        let expected = 16 + headerLength + 65535 * (1 << 26) * 4 + 8
+        #expect(Self.loadError(bytes, in: directory) == .truncated(file: directory.file("x.bin"), expected: expected, found: bytes.count))
+    }
+
+    // MARK: Opening and saving
+
+    @Test func missingFileCannotBeOpened() {
+        let directory = TemporaryDirectory()
+        let path = directory.file("missing.bin")
+        #expect(throws: WeightsFileError.cannotOpen(file: path, reason: "No such file or directory")) {
+            try WeightsFile.load(from: path)
+        }
+        #expect(WeightsFileError.cannotOpen(file: "weights.bin", reason: "No such file or directory").description
+            == "cannot open weights.bin: No such file or directory")
+    }
+
+    @Test func directoryCannotBeLoaded() {
+        let directory = TemporaryDirectory()
+        #expect(throws: WeightsFileError.cannotOpen(file: directory.path, reason: "Is a directory")) {
+            try WeightsFile.load(from: directory.path)
+        }
+    }
+
+    @Test func saveIntoAMissingDirectoryFailsAndLeavesNothing() {
+        let directory = TemporaryDirectory()
+        let path = directory.file("no/such/dir/weights.bin")
+        #expect(throws: WeightsFileError.cannotWrite(file: path, reason: "No such file or directory")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(), to: path)
+        }
+        #expect(directory.names.isEmpty)
+    }
+
+    @Test func failedRenameRemovesTheTemporaryFile() throws {
+        // The target is a directory holding a file: the write succeeds, the rename fails.
+        let directory = TemporaryDirectory()
+        let target = directory.file("weights.bin")
+        #expect(mkdir(target, 0o755) == 0)
+        writeText("keep", to: "\(target)/inside")
+        #expect(throws: WeightsFileError.self) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(), to: target)
+        }
+        #expect(directory.names == ["weights.bin"])
+        #expect(listDirectory(target) == ["inside"])
+    }
+
+    @Test func failedSaveLeavesTheExistingFileByteIdentical() throws {
+        let directory = TemporaryDirectory()
+        let (path, before) = try Self.savedTinyFile(in: directory)
+        // Something already holds the temporary name, so the new file cannot be created.
+        let blocker = AtomicFile.temporaryPath(for: path)
+        #expect(mkdir(blocker, 0o755) == 0)
+        #expect(throws: WeightsFileError.cannotWrite(file: path, reason: "Is a directory")) {
+            try WeightsFile.save(Self.makeNetwork(Self.networks[1], seed: 4), metadata: TrainingMetadata(), to: path)
+        }
+        #expect(readBytes(path) == before)
+        rmdir(blocker)
+        #expect(directory.names == ["tiny.bin"])
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root writes into read-only directories"))
+    func saveIntoAReadOnlyDirectoryLeavesTheExistingFile() throws {
+        let directory = TemporaryDirectory()
+        let (path, before) = try Self.savedTinyFile(in: directory)
+        #expect(chmod(directory.path, 0o555) == 0)
+        defer { chmod(directory.path, 0o755) }
+        #expect(throws: WeightsFileError.cannotWrite(file: path, reason: "Permission denied")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(games: 9), to: path)
+        }
+        #expect(readBytes(path) == before)
+        #expect(directory.names == ["tiny.bin"])
+    }
+
+    @Test func networkTheFormatCannotHoldIsRefusedBeforeWriting() {
+        let directory = TemporaryDirectory()
+        let path = directory.file("big.bin")
+        let network = NTupleNetwork(rows: 9, cols: 2, patterns: [TuplePattern(cells: [0, 1])], valueCount: 4)
+        #expect(throws: WeightsFileError.unsupportedNetwork(file: path, reason: "rows must be between 2 and 8, got 9")) {
+            try WeightsFile.save(network, metadata: TrainingMetadata(), to: path)
+        }
+        #expect(directory.names.isEmpty)
+    }
+
+    // MARK: Messages
+
+    static let messages: [(WeightsFileError, String)] = [
+        (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
+        (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
+        (.notAWeightsFile(file: "x.bin"), "x.bin is not a Gym2048 weights file"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin is format version 7; this build reads version 1"),
+        (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin is truncated: its header needs 112 bytes, found 50"),
+        (.truncated(file: "x.bin", expected: 268_435_576, found: 1000), "x.bin is truncated: expected 268435576 bytes, found 1000"),
+        (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin has 4 bytes after its checksum: expected 1000 bytes, found 1004"),
+        (.invalidHeader(file: "x.bin", reason: "rows must be between 2 and 8, got 99"), "x.bin has an invalid header: rows must be between 2 and 8, got 99"),
+        (.checksumMismatch(file: "x.bin"), "x.bin is corrupted: checksum mismatch"),
+        (.unsupportedNetwork(file: "x.bin", reason: "rows must be between 2 and 8, got 9"),
+         "cannot write x.bin: the network does not fit the format: rows must be between 2 and 8, got 9"),
+        (.cannotWrite(file: "x.bin", reason: "No space left on device"), "cannot write x.bin: No space left on device"),
+    ]
+
+    @Test(arguments: messages)
+    func errorDescriptionIsOneLineNamingTheFile(error: WeightsFileError, description: String) {
+        #expect(error.description == description)
+        #expect(error.file == "weights.bin" || error.file == "x.bin")
+        #expect(!error.description.contains("\n"))
+    }
+}
