@@ -93,13 +93,19 @@ public struct StdioTransport: Sendable {
     public func write(line bytes: [UInt8]) -> Bool {
         var data = bytes
         data.append(0x0A)
+        return StdioTransport.writeAll(data, to: output)
+    }
+
+    /// Writes all of `bytes` to a descriptor, retrying short writes and interrupts;
+    /// returns false when the descriptor is closed or fails.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeBytes { buffer in
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
                 #if canImport(Glibc)
-                Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #else
-                Darwin.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
             }
             if written < 0 && errno == EINTR { continue }

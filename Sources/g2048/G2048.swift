@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Game2048
+import Game2048Server
 
 /// A subcommand: its spec, validation (in `init`), and its work (`run`).
 protocol Command {
@@ -100,22 +101,9 @@ enum Console {
     /// Writes a line to stderr.
     static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
-    /// Writes all of `text` to a file descriptor, retrying short writes.
+    /// Writes all of `text` to a file descriptor.
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        _ = StdioTransport.writeAll(Array(text.utf8), to: descriptor)
     }
 }
 
