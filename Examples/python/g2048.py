@@ -10,6 +10,8 @@
         envs.reset(seed=1)
         envs.step_vector([0] * 256)
 
+    replay_record("game.jsonl")            # check a `g2048 play --record` file through the server
+
 The server binary is found from $G2048_BIN, then the package's release and debug
 build folders, then `g2048` on the PATH. Build it with `swift build -c release`.
 """
@@ -174,3 +176,113 @@ class G2048:
 
     def __exit__(self, *exc):
         self.close()
+
+
+# -- recorded episodes -----------------------------------------------------------------
+
+RECORD_FORMAT = "gym2048-episode"
+RECORD_VERSION = 1
+
+
+class RecordMismatch(Exception):
+    """A recorded episode that the server does not reproduce: `episode` (1-based), `step` (0 = the start) and why."""
+
+    def __init__(self, episode, step, message):
+        where = "start" if step == 0 else f"step {step}"
+        super().__init__(f"episode {episode}, {where}: {message}")
+        self.episode = episode
+        self.step = step
+
+
+def read_record(path):
+    """The episodes of a `g2048 play --record` file: a list of {"header": dict, "steps": [dict, ...]}.
+
+    The file is JSON Lines: a header line ({"type": "header", "format": "gym2048-episode", "version": 1,
+    "rules_version", "seed", "config": <make options>, "target_tile", "player", "board": <exponents>}),
+    then one line per step ({"type": "step", "step": n, "action": "left", "reward", "spawn":
+    {"cell", "value"} or null, "score"}); a restart starts another header. Raises ValueError naming the
+    line for a malformed or truncated file.
+    """
+    with open(path, "rb") as file:
+        data = file.read()
+    episodes = []
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as error:
+            if number == len(lines) and not data.endswith(b"\n"):
+                raise ValueError(f"{path}: line {number}: truncated record: the last line is incomplete") from None
+            raise ValueError(f"{path}: line {number}: not valid JSON ({error})") from None
+        kind = line.get("type") if isinstance(line, dict) else None
+        if kind == "header":
+            if line.get("format") != RECORD_FORMAT:
+                raise ValueError(f"{path}: line {number}: \"format\" must be \"{RECORD_FORMAT}\"")
+            if not isinstance(line.get("version"), int) or line["version"] > RECORD_VERSION:
+                raise ValueError(f"{path}: line {number}: unsupported record version {line.get('version')!r}")
+            for key in ("seed", "config", "board"):
+                if key not in line:
+                    raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+            episodes.append({"header": line, "steps": []})
+        elif kind == "step":
+            if not episodes:
+                raise ValueError(f"{path}: line {number}: a step before any header line")
+            steps = episodes[-1]["steps"]
+            if line.get("step") != len(steps) + 1:
+                raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {len(steps) + 1} was expected")
+            for key in ("action", "reward", "spawn", "score"):
+                if key not in line:
+                    raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+            steps.append(line)
+        else:
+            raise ValueError(f"{path}: line {number}: \"type\" must be \"header\" or \"step\"")
+    if not episodes:
+        raise ValueError(f"{path}: the record is empty: no header line")
+    return episodes
+
+
+def replay_record(path, binary=None):
+    """Replay a `g2048 play --record` file through `g2048 serve` and check that it reproduces exactly.
+
+    For each episode: `make` with the header's config, `reset` with its seed (the observation must be the
+    recorded start board), then `step` every recorded action; each reward, spawn and score must match.
+    Returns one summary per episode: {"seed", "steps", "score", "max_tile", "player"}. Raises
+    RecordMismatch at the first difference and ValueError for a malformed record.
+    """
+    episodes = read_record(path)
+    summaries = []
+    with G2048(binary) as env:
+        for index, episode in enumerate(episodes, start=1):
+            header = episode["header"]
+            spec = env.make(**header["config"])
+            if header.get("rules_version") != spec["rules_version"]:
+                raise RecordMismatch(index, 0, f"recorded with rules version {header.get('rules_version')}, "
+                                               f"the server plays rules version {spec['rules_version']}")
+            result = env.reset(seed=header["seed"])
+            if result["observation"] != header["board"]:
+                raise RecordMismatch(index, 0, f"recorded start board {header['board']}, "
+                                               f"seed {header['seed']} gives {result['observation']}")
+            ended = False
+            for step in episode["steps"]:
+                number = step["step"]
+                if ended:
+                    raise RecordMismatch(index, number, f"the episode ended after step {number - 1}, "
+                                                        f"but the record goes on to step {len(episode['steps'])}")
+                result = env.step(step["action"])
+                info = result["info"]
+                for name, replayed in (("reward", result["reward"]), ("spawn", info["spawn"]), ("score", info["score"])):
+                    if replayed != step[name]:
+                        raise RecordMismatch(index, number, f"{step['action']}: recorded {name} {step[name]!r}, "
+                                                            f"replay gives {replayed!r}")
+                ended = result["terminated"] or result["truncated"]
+            board = result["observation"]
+            summaries.append({
+                "seed": header["seed"],
+                "steps": len(episode["steps"]),
+                "score": info["score"] if episode["steps"] else 0,
+                "max_tile": max((1 << v) if v else 0 for row in board for v in row),
+                "player": header.get("player"),
+            })
+    return summaries

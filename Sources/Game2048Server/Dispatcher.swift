@@ -1,3 +1,4 @@
+import Game2048JSON
 /// Turns request lines into response lines: JSON-RPC 2.0 framing around a ``GameSession``.
 ///
 ///     var dispatcher = Dispatcher(session: GameSession(config: ServerConfig()))

@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// The method names the server answers, in documentation order.
 public enum Methods {

@@ -1,3 +1,4 @@
+import Game2048JSON
 /// A JSON-RPC error: the code, computed in one place, and a message that says what to fix.
 ///
 ///     RPCError.invalidParams("action must be 0..3 or up/right/down/left, got 7").code   // -32602

@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// Writes boards, infos and step results as the protocol's JSON, per the configuration.
 ///

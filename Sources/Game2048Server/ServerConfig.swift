@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// Every option of the server: the game's rules plus how results are encoded.
 ///

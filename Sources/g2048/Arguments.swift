@@ -37,10 +37,13 @@ struct CommandSpec: Equatable {
     var discussion: String = ""
     /// The options, in help order.
     var options: [OptionSpec]
+    /// The name of the one positional argument the command accepts (e.g. `file`), or `nil` for none.
+    var positional: String? = nil
 
     /// The one-line usage, e.g. `g2048 bench [--rows <n>] [--json]`.
     var usage: String {
-        (["g2048", name] + options.map { $0.isFlag ? "[--\($0.name)]" : "[--\($0.name) <\($0.valueName!)>]" })
+        (["g2048", name] + (positional.map { ["<\($0)>"] } ?? [])
+            + options.map { $0.isFlag ? "[--\($0.name)]" : "[--\($0.name) <\($0.valueName!)>]" })
             .joined(separator: " ")
     }
 
@@ -66,6 +69,8 @@ struct ParsedArguments: Equatable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var helpRequested = false
+    /// The positional arguments, in order (at most one, when the spec names one).
+    var positionals: [String] = []
 
     /// Whether the flag `name` was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
@@ -130,7 +135,11 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
             continue
         }
         guard argument.hasPrefix("--"), argument.count > 2 else {
-            throw UsageError("unexpected argument '\(argument)'")
+            guard spec.positional != nil, parsed.positionals.isEmpty, !argument.hasPrefix("-") else {
+                throw UsageError("unexpected argument '\(argument)'")
+            }
+            parsed.positionals.append(argument)
+            continue
         }
         var name = String(argument.dropFirst(2))
         var inlineValue: String? = nil

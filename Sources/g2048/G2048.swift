@@ -23,7 +23,7 @@ enum G2048 {
     static let version = "0.1.0"
 
     /// Every subcommand, in help order.
-    static var commands: [any Command.Type] { [TrainCommand.self, EvalCommand.self, ServeCommand.self, BenchCommand.self] }
+    static var commands: [any Command.Type] { [TrainCommand.self, EvalCommand.self, ServeCommand.self, BenchCommand.self, PlayCommand.self, ReplayCommand.self] }
 
     static var overview: String { """
         OVERVIEW: Gym2048, a headless 2048 environment for reinforcement learning.

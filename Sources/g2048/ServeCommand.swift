@@ -1,5 +1,6 @@
 import Game2048
 import Game2048Server
+import Game2048JSON
 
 /// `g2048 serve`: the environment over newline-delimited JSON-RPC 2.0 on stdin and stdout.
 struct ServeCommand: Command {

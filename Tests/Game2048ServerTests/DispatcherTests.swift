@@ -1,6 +1,7 @@
 import Game2048
 import Testing
 @testable import Game2048Server
+import Game2048JSON
 
 /// The protocol in-process: request strings in, response strings out.
 struct DispatcherTests {

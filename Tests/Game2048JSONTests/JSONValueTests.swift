@@ -1,7 +1,7 @@
 import Testing
-@testable import Game2048Server
+@testable import Game2048JSON
 
-struct JSONTests {
+struct JSONValueTests {
     static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try JSONValue.parse(Array(text.utf8))
     }
@@ -69,19 +69,5 @@ struct JSONTests {
 
     @Test func nonFiniteDoublesSerializeAsNull() {
         #expect(JSONValue.array([.double(.nan), .double(.infinity)]).serialized == "[null,null]")
-    }
-
-    @Test(arguments: [[UInt8](), [0], [1, 2], [1, 2, 3], [255, 0, 17, 99, 1]])
-    func base64RoundTrips(bytes: [UInt8]) {
-        let text = Base64.encode(bytes)
-        #expect(text.count == (bytes.count + 2) / 3 * 4)
-        #expect(Base64.decode(text) == bytes)
-    }
-
-    @Test func base64MatchesRFC4648Vectors() {
-        #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
-        #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
-        #expect(Base64.decode("Zm9=v") == nil)
-        #expect(Base64.decode("Z===") == nil)
     }
 }

@@ -1,0 +1,100 @@
+"""`g2048 play --record` files replayed through `g2048 serve` by replay_record() (run by Tests/run-all.sh with pytest)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from g2048 import RecordMismatch, find_binary, read_record, replay_record  # noqa: E402
+
+
+def play(tmp_path, *arguments, keys=None):
+    """Run `g2048 play --record` with its best scores kept in tmp_path; returns the record's path."""
+    record = str(tmp_path / "game.jsonl")
+    environment = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    process = subprocess.run([find_binary(), "play", "--record", record, *arguments],
+                             input=keys.encode() if keys is not None else None,
+                             stdin=None if keys is not None else subprocess.DEVNULL,
+                             capture_output=True, env=environment, timeout=120)
+    assert process.returncode == 0, process.stderr.decode()
+    return record
+
+
+def rewrite(path, change):
+    """Apply `change(lines)` to the parsed lines of a record and write it back."""
+    with open(path) as file:
+        lines = [json.loads(line) for line in file]
+    change(lines)
+    with open(path, "w") as file:
+        file.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+
+
+def test_agent_game_replays_exactly_through_the_server(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "3", "--rows", "3", "--cols", "4")
+    episodes = read_record(record)
+    assert len(episodes) == 1
+    header = episodes[0]["header"]
+    assert header["config"]["rows"] == 3 and header["config"]["cols"] == 4
+    assert header["seed"] == 3 and header["player"] == "greedy"
+    summary, = replay_record(record)
+    assert summary["steps"] == len(episodes[0]["steps"]) > 0
+    assert summary["score"] == episodes[0]["steps"][-1]["score"]
+    assert summary["seed"] == 3
+
+
+def test_piped_human_game_with_a_restart_replays_both_episodes(tmp_path):
+    keys = "left\nup\nright\ndown\nleft\nr\nup\nup\nleft\nq\n"
+    record = play(tmp_path, "--seed", "11", keys=keys)
+    summaries = replay_record(record)
+    assert [s["seed"] for s in summaries] == [11, 12]
+    assert all(s["player"] == "human" for s in summaries)
+
+
+def test_swift_replay_accepts_the_same_file(tmp_path):
+    record = play(tmp_path, "--agent", "random", "--seed", "8")
+    replay_record(record)
+    process = subprocess.run([find_binary(), "replay", "--file", record, "--check"], capture_output=True, timeout=60)
+    assert process.returncode == 0
+    assert process.stdout.decode().startswith("verified: ")
+
+
+def test_tampered_spawn_is_reported_at_its_step(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "5")
+
+    def move_spawn(lines):
+        step = lines[4]  # step 4
+        step["spawn"]["value"] = 6 - step["spawn"]["value"]  # 2 <-> 4
+
+    rewrite(record, move_spawn)
+    with pytest.raises(RecordMismatch) as error:
+        replay_record(record)
+    assert error.value.step == 4
+    assert "recorded spawn" in str(error.value)
+    # The Swift replay reports the same step.
+    process = subprocess.run([find_binary(), "replay", "--file", record], capture_output=True, timeout=60)
+    assert process.returncode == 1
+    assert ": step 4: " in process.stderr.decode()
+
+
+def test_tampered_seed_is_reported_at_the_start(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "5")
+    rewrite(record, lambda lines: lines[0].update(seed=6))
+    with pytest.raises(RecordMismatch) as error:
+        replay_record(record)
+    assert error.value.step == 0
+
+
+def test_truncated_record_is_a_value_error_naming_the_line(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "2")
+    with open(record, "rb") as file:
+        data = file.read()
+    with open(record, "wb") as file:
+        file.write(data[: len(data) // 2])
+    line = data[: len(data) // 2].count(b"\n") + 1
+    with pytest.raises(ValueError, match=f"line {line}: truncated record"):
+        replay_record(record)

@@ -1,0 +1,61 @@
+import Game2048
+
+/// The best score reached on each board size, kept in a small file under the user's data directory.
+///
+///     var best = BestScores.load(directory: BestScores.defaultDirectory()!).scores
+///     best.record(1_234, rows: 4, cols: 4)     // true: a new best for 4x4
+///     best[rows: 4, cols: 4]                   // 1234
+///     try best.save()
+///
+/// Scores are keyed by the board's ``Rules/sizeLabel`` (`"4x4"`, `"3x5"`), as
+/// the Tile2048 app keeps one best score per size. The file is
+/// `best-scores.json` in ``directory``:
+///
+///     {"format":"gym2048-best-scores","version":1,"best":{"3x3":612,"4x4":20316}}
+///
+/// ``save()`` merges with what is on disk (another game may have saved since
+/// this one loaded) and writes atomically: a temporary file, `fsync`, then a
+/// rename, so the file is always either the old or the new version. A file
+/// that cannot be parsed is reported by ``load(directory:)`` and replaced on
+/// the next save; it never stops a game.
+public struct BestScores: Hashable, Sendable {
+    /// The file's name inside ``directory``.
+    public static let fileName = "best-scores.json"
+    /// The `format` member of the file.
+    public static let format = "gym2048-best-scores"
+    /// The version of the file's layout.
+    public static let version = 1
+
+    /// The directory holding the file.
+    public let directory: String
+    /// The best score per size label.
+    public internal(set) var scores: [String: Int64]
+
+    /// Creates an empty table stored in `directory` (nothing is read or written yet).
+    public init(directory: String, scores: [String: Int64] = [:]) {
+        self.directory = directory
+        self.scores = scores
+    }
+
+    /// The path of the file.
+    public var path: String { directory + "/" + BestScores.fileName }
+
+    /// The best score on a board size (0 when none was recorded).
+    public subscript(rows rows: Int, cols cols: Int) -> Int64 {
+        scores[BestScores.key(rows: rows, cols: cols)] ?? 0
+    }
+
+    /// Records a score; keeps it if it beats the size's best.
+    ///
+    /// - Returns: whether it is a new best.
+    @discardableResult
+    public mutating func record(_ score: Int64, rows: Int, cols: Int) -> Bool {
+        let key = BestScores.key(rows: rows, cols: cols)
+        guard score > scores[key] ?? 0 else { return false }
+        scores[key] = score
+        return true
+    }
+
+    /// The key of a board size: `"4x4"`, the same label as ``Rules/sizeLabel``.
+    public static func key(rows: Int, cols: Int) -> String { "\(rows)x\(cols)" }
+}

@@ -1,0 +1,280 @@
+import Game2048JSON
+import Game2048
+
+// The JSON Lines form of an episode record (format version 1), documented on
+// ``EpisodeRecord``. Writing uses a fixed member order so files diff cleanly;
+// reading checks every member and names the line and the member at fault.
+
+extension EpisodeHeader {
+    /// The header as one line of JSON, without the newline.
+    public var jsonLine: String {
+        JSONValue.object([
+            ("type", .string("header")),
+            ("format", .string(EpisodeHeader.format)),
+            ("version", .integer(Int128(version))),
+            ("rules_version", .integer(Int128(rulesVersion))),
+            ("seed", .integer(Int128(seed))),
+            ("config", EpisodeHeader.config(of: rules)),
+            ("target_tile", targetTile.map { .integer(Int128($0)) } ?? .null),
+            ("player", .string(player)),
+            ("board", EpisodeHeader.json(of: board)),
+        ]).serialized
+    }
+
+    /// The rules as the protocol's `make` options.
+    static func config(of rules: Rules) -> JSONValue {
+        let (policy, penalty): (String, Int64) = switch rules.invalidAction {
+        case .noop: ("noop", 0)
+        case .reject: ("reject", 0)
+        case .terminate(let penalty): ("terminate", penalty)
+        }
+        return .object([
+            ("rows", .integer(Int128(rules.rows))),
+            ("cols", .integer(Int128(rules.cols))),
+            ("spawn_four_probability", .double(rules.spawnFourProbability)),
+            ("initial_tiles", .integer(Int128(rules.initialTiles))),
+            ("win_tile", rules.winTile.map { .integer(Int128($0)) } ?? .null),
+            ("max_steps", rules.maxSteps.map { .integer(Int128($0)) } ?? .null),
+            ("invalid_action", .string(policy)),
+            ("invalid_action_penalty", .integer(Int128(penalty))),
+        ])
+    }
+
+    /// A board as rows of exponents, the protocol's observation layout.
+    static func json(of board: Board) -> JSONValue {
+        .array((0..<board.rows).map { row in
+            .array((0..<board.cols).map { .integer(Int128(board[row: row, col: $0])) })
+        })
+    }
+}
+
+extension EpisodeStep {
+    /// The step as one line of JSON, without the newline; `number` is its 1-based index in the episode.
+    public func jsonLine(number: Int) -> String {
+        JSONValue.object([
+            ("type", .string("step")),
+            ("step", .integer(Int128(number))),
+            ("action", .string(action.name)),
+            ("reward", .integer(Int128(reward))),
+            ("spawn", spawn.map { .object([("cell", .integer(Int128($0.cell))), ("value", .integer(Int128($0.value)))]) } ?? .null),
+            ("score", .integer(Int128(score))),
+        ]).serialized
+    }
+}
+
+extension EpisodeRecord {
+    /// The record as JSON Lines: the header, then one line per step, each ending in a newline.
+    public var jsonLines: String {
+        var text = header.jsonLine + "\n"
+        for (index, step) in steps.enumerated() { text += step.jsonLine(number: index + 1) + "\n" }
+        return text
+    }
+
+    /// Reads every episode of a record file.
+    ///
+    ///     let episodes = try EpisodeRecord.parse(contents)
+    ///
+    /// Blank lines are skipped and unknown members are ignored, so later
+    /// versions may add members; everything this version needs is checked.
+    ///
+    /// - Throws: ``RecordError`` naming the first bad line: not JSON, a missing
+    ///   or mistyped member, a step number out of sequence, a rules value out
+    ///   of range, a newer format version, or a last line cut off (truncated).
+    public static func parse(_ text: String) throws(RecordError) -> [EpisodeRecord] {
+        var records: [EpisodeRecord] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let endsWithNewline = text.hasSuffix("\n")
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            if line.trimmingBlanks().isEmpty { continue }
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(text: line)
+            } catch {
+                if index == lines.count - 1 && !endsWithNewline {
+                    throw RecordError(line: number, "truncated record: the last line is incomplete (\(error))")
+                }
+                throw RecordError(line: number, "not valid JSON (\(error))")
+            }
+            let fields = Fields(json: json, line: number)
+            switch try fields.string("type") {
+            case "header":
+                records.append(EpisodeRecord(header: try EpisodeHeader(fields: fields)))
+            case "step":
+                guard !records.isEmpty else {
+                    throw RecordError(line: number, "a step before any header line (a record starts with \"type\":\"header\")")
+                }
+                let last = records.count - 1
+                let expected = records[last].steps.count + 1
+                let stepNumber = try fields.integer("step", in: 1...Int128(Int.max))
+                guard stepNumber == expected else {
+                    throw RecordError(line: number, "step \(stepNumber) where step \(expected) was expected")
+                }
+                records[last].steps.append(try EpisodeStep(fields: fields, cells: records[last].header.rules.cellCount))
+            case let other:
+                throw RecordError(line: number, "\"type\" must be \"header\" or \"step\", got \"\(other)\"")
+            }
+        }
+        guard !records.isEmpty else { throw RecordError(line: 0, "the record is empty: no header line") }
+        return records
+    }
+}
+
+extension EpisodeHeader {
+    init(fields: Fields) throws(RecordError) {
+        let format = try fields.string("format")
+        guard format == EpisodeHeader.format else {
+            throw fields.error("\"format\" must be \"\(EpisodeHeader.format)\", got \"\(format)\"")
+        }
+        let version = try fields.integer("version", in: 1...Int128(Int.max))
+        guard version <= EpisodeHeader.currentVersion else {
+            throw fields.error("record format version \(version) is newer than this g2048 reads (\(EpisodeHeader.currentVersion))")
+        }
+        let rulesVersion = try fields.integer("rules_version", in: 1...Int128(Int.max))
+        let seed = try fields.integer("seed", in: 0...Int128(UInt64.max))
+        let config = try fields.object("config")
+        let rules = try config.rules()
+        let target = try fields.optionalInteger("target_tile", in: 2...Int128(Int.max))
+        let player = try fields.string("player")
+        let board = try fields.board("board", rules: rules)
+        self.init(seed: UInt64(seed), rules: rules, targetTile: target.map { Int($0) }, player: player, board: board)
+        self.version = Int(version)
+        self.rulesVersion = Int(rulesVersion)
+    }
+}
+
+extension EpisodeStep {
+    init(fields: Fields, cells: Int) throws(RecordError) {
+        let action = try fields.action("action")
+        let reward = try fields.integer("reward", in: Int128(Int64.min)...Int128(Int64.max))
+        var spawn: Spawn? = nil
+        if let spawnFields = try fields.optionalObject("spawn") {
+            let cell = try spawnFields.integer("cell", in: 0...Int128(cells - 1))
+            let value = try spawnFields.integer("value", in: 2...4)
+            guard value == 2 || value == 4 else { throw spawnFields.error("\"\(spawnFields.prefix)value\" must be 2 or 4, got \(value)") }
+            spawn = Spawn(cell: Int(cell), exponent: value == 2 ? 1 : 2)
+        }
+        let score = try fields.integer("score", in: Int128(Int64.min)...Int128(Int64.max))
+        self.init(action: action, reward: Int64(reward), spawn: spawn, score: Int64(score))
+    }
+}
+
+/// Typed access to the members of one JSON object, with errors that name the line and the member.
+struct Fields {
+    let json: JSONValue
+    let line: Int
+    /// The path of this object inside the line (`config.`, `spawn.`), for messages.
+    var prefix = ""
+
+    func error(_ reason: String) -> RecordError { RecordError(line: line, reason) }
+
+    func member(_ name: String) throws(RecordError) -> JSONValue {
+        guard case .object = json else { throw error("expected a JSON object, got \(json.summary)") }
+        guard let value = json[name] else { throw error("missing \"\(prefix + name)\"") }
+        return value
+    }
+
+    func string(_ name: String) throws(RecordError) -> String {
+        guard case .string(let text) = try member(name) else {
+            throw error("\"\(prefix + name)\" must be a string, got \(try member(name).summary)")
+        }
+        return text
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int128>) throws(RecordError) -> Int128 {
+        let value = try member(name)
+        guard case .integer(let number) = value else {
+            throw error("\"\(prefix + name)\" must be an integer, got \(value.summary)")
+        }
+        guard range.contains(number) else {
+            throw error("\"\(prefix + name)\" must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    func optionalInteger(_ name: String, in range: ClosedRange<Int128>) throws(RecordError) -> Int128? {
+        guard case .object = json, let value = json[name], value != .null else { return nil }
+        return try integer(name, in: range)
+    }
+
+    func number(_ name: String) throws(RecordError) -> Double {
+        switch try member(name) {
+        case .integer(let number): return Double(number)
+        case .double(let number): return number
+        case let other: throw error("\"\(prefix + name)\" must be a number, got \(other.summary)")
+        }
+    }
+
+    func object(_ name: String) throws(RecordError) -> Fields {
+        let value = try member(name)
+        guard case .object = value else { throw error("\"\(prefix + name)\" must be an object, got \(value.summary)") }
+        return Fields(json: value, line: line, prefix: prefix + name + ".")
+    }
+
+    func optionalObject(_ name: String) throws(RecordError) -> Fields? {
+        try member(name) == .null ? nil : try object(name)
+    }
+
+    func action(_ name: String) throws(RecordError) -> Direction {
+        let value = try member(name)
+        switch value {
+        case .string(let text):
+            if let direction = Direction(name: text) { return direction }
+        case .integer(let index):
+            if let direction = Direction(rawValue: Int(clamping: index)) { return direction }
+        default: break
+        }
+        throw error("\"\(prefix + name)\" must be up, right, down, left or 0..3, got \(value.summary)")
+    }
+
+    /// The rules from a `config` object; members other than rows and cols may be left out.
+    func rules() throws(RecordError) -> Rules {
+        func has(_ name: String) -> Bool { json[name].map { $0 != .null } ?? false }
+        let rows = try integer("rows", in: Int128(Int.min)...Int128(Int.max))
+        let cols = try integer("cols", in: Int128(Int.min)...Int128(Int.max))
+        let four = has("spawn_four_probability") ? try number("spawn_four_probability") : 0.1
+        let initial = has("initial_tiles") ? try integer("initial_tiles", in: Int128(Int.min)...Int128(Int.max)) : 2
+        let win = try optionalInteger("win_tile", in: Int128(Int.min)...Int128(Int.max))
+        let maxSteps = try optionalInteger("max_steps", in: Int128(Int.min)...Int128(Int.max))
+        let penalty = has("invalid_action_penalty") ? try integer("invalid_action_penalty", in: Int128(Int64.min)...Int128(Int64.max)) : 0
+        let policy: InvalidActionPolicy
+        switch has("invalid_action") ? try string("invalid_action") : "noop" {
+        case "noop": policy = .noop
+        case "reject": policy = .reject
+        case "terminate": policy = .terminate(penalty: Int64(penalty))
+        case let other: throw error("\"\(prefix)invalid_action\" must be noop, terminate or reject, got \"\(other)\"")
+        }
+        do {
+            return try Rules(rows: Int(rows), cols: Int(cols), spawnFourProbability: four, initialTiles: Int(initial),
+                             winTile: win.map { Int($0) }, maxSteps: maxSteps.map { Int($0) }, invalidAction: policy)
+        } catch {
+            let names = ["spawnFourProbability": "spawn_four_probability", "initialTiles": "initial_tiles",
+                         "winTile": "win_tile", "maxSteps": "max_steps", "penalty": "invalid_action_penalty"]
+            throw self.error("\"\(prefix)\(names[error.field] ?? error.field)\" \(error.rule)")
+        }
+    }
+
+    /// A board of rows of exponents that must match the rules' size.
+    func board(_ name: String, rules: Rules) throws(RecordError) -> Board {
+        guard case .array(let rows) = try member(name), rows.count == rules.rows else {
+            throw error("\"\(prefix + name)\" must be \(rules.rows) rows of \(rules.cols) exponents")
+        }
+        var exponents: [UInt8] = []
+        for row in rows {
+            guard case .array(let cells) = row, cells.count == rules.cols else {
+                throw error("\"\(prefix + name)\" must be \(rules.rows) rows of \(rules.cols) exponents")
+            }
+            for cell in cells {
+                guard case .integer(let exponent) = cell, (0...Int128(Rules.maxExponent)).contains(exponent) else {
+                    throw error("\"\(prefix + name)\" cells must be exponents from 0 to \(Rules.maxExponent), got \(cell.summary)")
+                }
+                exponents.append(UInt8(exponent))
+            }
+        }
+        do {
+            return try Board(rows: rules.rows, cols: rules.cols, exponents: exponents)
+        } catch {
+            throw self.error("\"\(prefix + name)\" \(error.rule)")
+        }
+    }
+}

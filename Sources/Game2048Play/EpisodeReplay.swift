@@ -1,0 +1,80 @@
+import Game2048
+
+/// Replays a recorded episode from its seed and checks that every step reproduces exactly.
+///
+///     let frames = try EpisodeReplay.verify(record)
+///     frames.last?.board     // the final position
+///
+/// The environment is rebuilt from the header's rules and reset with its seed;
+/// the start position must equal the recorded board, and each recorded action
+/// must give the recorded reward, spawn and score. The first difference is
+/// reported as a ``ReplayMismatch`` naming the step, the action, the field,
+/// the recorded value and the replayed one.
+public enum EpisodeReplay {
+    /// One position of a replay: the start (step 0) or the position after a step.
+    public struct Frame: Hashable, Sendable {
+        /// 0 for the start, then 1, 2, …
+        public var step: Int
+        /// The action that led here (`nil` at the start).
+        public var action: Direction?
+        /// The board.
+        public var board: Board
+        /// The score so far.
+        public var score: Int64
+        /// Whether the episode ended here.
+        public var isOver: Bool
+    }
+
+    /// Replays `record` and returns every position, the start first.
+    ///
+    /// - Throws: ``ReplayMismatch`` at the first step that does not reproduce,
+    ///   or when the record was made under another ``Rules/version``.
+    /// - Complexity: O(steps × cells).
+    public static func verify(_ record: EpisodeRecord) throws(ReplayMismatch) -> [Frame] {
+        let header = record.header
+        guard header.rulesVersion == Rules.version else {
+            throw ReplayMismatch(step: 0, "the record was made with rules version \(header.rulesVersion); this g2048 plays rules version \(Rules.version)")
+        }
+        var environment = Environment(rules: header.rules)
+        let start = environment.reset(seed: header.seed)
+        if start.observation != header.board {
+            let cell = (0..<start.observation.cellCount).first { start.observation[$0] != header.board[$0] } ?? 0
+            throw ReplayMismatch(step: 0, "the recorded start board has \(tileName(header.board[cell])) on cell \(cell), "
+                + "but seed \(header.seed) gives \(tileName(start.observation[cell]))")
+        }
+        var frames = [Frame(step: 0, action: nil, board: start.observation, score: 0, isOver: environment.isOver)]
+        for (index, recorded) in record.steps.enumerated() {
+            let number = index + 1
+            guard !environment.isOver else {
+                throw ReplayMismatch(step: number, "the episode ended after step \(index), but the record goes on to step \(record.steps.count)")
+            }
+            let step: Step
+            do {
+                step = try environment.step(recorded.action)
+            } catch {
+                throw ReplayMismatch(step: number, "\(recorded.action.name) is illegal here and the rules reject it")
+            }
+            let prefix = "\(recorded.action.name): "
+            if step.reward != recorded.reward {
+                throw ReplayMismatch(step: number, prefix + "recorded reward \(recorded.reward), replay gives \(step.reward)")
+            }
+            if step.info.spawn != recorded.spawn {
+                throw ReplayMismatch(step: number, prefix + "recorded spawn \(spawnName(recorded.spawn)), replay spawns \(spawnName(step.info.spawn))")
+            }
+            if step.info.score != recorded.score {
+                throw ReplayMismatch(step: number, prefix + "recorded score \(recorded.score), replay gives \(step.info.score)")
+            }
+            frames.append(Frame(step: number, action: recorded.action, board: step.observation, score: step.info.score,
+                                isOver: environment.isOver))
+        }
+        return frames
+    }
+
+    static func tileName(_ exponent: UInt8) -> String {
+        exponent == 0 ? "no tile" : "a \(Board.value(ofExponent: exponent))"
+    }
+
+    static func spawnName(_ spawn: Spawn?) -> String {
+        spawn.map { "a \($0.value) on cell \($0.cell)" } ?? "nothing"
+    }
+}

@@ -1,0 +1,84 @@
+import Game2048
+
+/// One screen of `g2048 play` or `g2048 replay`: what to show, independent of how it is drawn.
+///
+///     let frame = session.frame
+///     frame.render(style: .plain)      // for a pipe: no escapes at all
+///     frame.render(style: .terminal)   // coloured tiles, highlighted menu, key help
+///
+/// A plain rendering of a game looks like this:
+///
+///     g2048 · 4x4 · seed 42
+///     score 16 · best 2316
+///
+///     2 . . .
+///     . 4 . .
+///     . . 8 2
+///     . . . .
+///
+///     hint: left
+public struct Frame: Hashable, Sendable {
+    /// How to draw a frame.
+    public enum Style: Hashable, Sendable {
+        /// Text only: no ANSI escapes, no key help; for pipes and files.
+        case plain
+        /// Coloured tiles (``Board/tilePalette``), a highlighted menu line and the key help.
+        case terminal
+    }
+
+    /// The first line: program, board size, seed.
+    public var title: String
+    /// Score and best score, or the replay position.
+    public var status: String?
+    /// The board, or `nil` on the start screen.
+    public var board: Board?
+    /// The start screen's choices, one per line.
+    public var menu: [String]
+    /// The selected menu line.
+    public var selected: Int?
+    /// The suggested move.
+    public var hint: String?
+    /// A message: refused move, win, game over.
+    public var message: String?
+    /// The keys, shown in the terminal style only.
+    public var help: String?
+
+    /// Creates a frame.
+    public init(title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
+                hint: String? = nil, message: String? = nil, help: String? = nil) {
+        self.title = title
+        self.status = status
+        self.board = board
+        self.menu = menu
+        self.selected = selected
+        self.hint = hint
+        self.message = message
+        self.help = help
+    }
+
+    /// The frame as text, lines separated by `"\n"`, without a trailing newline.
+    public func render(style: Style) -> String {
+        let terminal = style == .terminal
+        var lines = [title]
+        if let status { lines.append(status) }
+        if let board {
+            lines.append("")
+            let indent = terminal ? "  " : ""
+            lines += board.render(colored: terminal).split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
+        }
+        if !menu.isEmpty {
+            lines.append("")
+            for (index, item) in menu.enumerated() {
+                let isSelected = index == selected
+                let text = (isSelected ? "> " : "  ") + item
+                lines.append(terminal && isSelected ? "\u{1B}[7m" + text + "\u{1B}[0m" : text)
+            }
+        }
+        var footer: [String] = []
+        if let hint { footer.append("hint: " + hint) }
+        if let message { footer.append(message) }
+        if terminal, let help { footer.append(help) }
+        if !footer.isEmpty { lines += [""] + footer }
+        return lines.joined(separator: "\n")
+    }
+}

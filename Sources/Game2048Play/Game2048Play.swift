@@ -1,1 +1,0 @@
-// Game2048Play: terminal play, watching agents, recording and replaying episodes.

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Game2048Play
+
+/// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
+///
+/// The work is done by ``ReplayViewer`` in Game2048Play.
+struct ReplayCommand: Command {
+    static let spec = CommandSpec(
+        name: "replay",
+        abstract: "Show a game recorded by 'g2048 play --record' step by step, checking it reproduces exactly.",
+        discussion: """
+            Every episode in the file is replayed from its seed first: the start board, and each step's
+            reward, spawned tile and score must match the record, or the first difference is reported and
+            the exit status is 1. A malformed or truncated record is reported in one line, also with 1.
+            Then the positions are shown --delay milliseconds apart, and one 'verified' line per episode
+            is printed. The format is described in Game2048Play's EpisodeRecord and accepted by
+            replay_record() in Examples/python/g2048.py.
+            """,
+        options: [
+            .option("file", "file", "The record (JSON Lines) to replay; the same as the positional <file>."),
+            .option("delay", "ms", "Milliseconds between steps; 0 shows all at once.", default: "150, or 0 when stdout is not a terminal"),
+            .flag("check", "Only verify the record and print the summary, without showing the boards."),
+        ],
+        positional: "file")
+
+    var path: String
+    var delay: Int?
+    var checkOnly: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let path = arguments.positionals.first ?? arguments.string("file") else {
+            throw UsageError("missing <file>: the record to replay")
+        }
+        if !arguments.positionals.isEmpty && arguments.string("file") != nil { throw UsageError("give the record once: <file> or --file") }
+        self.path = path
+        delay = try arguments.optionalInt("delay", in: 0...600_000)
+        checkOnly = arguments.flag("check")
+    }
+
+    func run() throws -> Int32 {
+        let records = try EpisodeRecord.load(from: path)
+        let viewer = ReplayViewer(records: records, name: path,
+                                  delay: delay ?? (Terminal.isTerminal(STDOUT_FILENO) ? 150 : 0), checkOnly: checkOnly)
+        switch viewer.run() {
+        case .finished: return ExitCode.success
+        case .interrupted(let signal): return 128 + signal
+        case .failed(let message):
+            Console.error("error: " + message)
+            return ExitCode.failure
+        }
+    }
+}

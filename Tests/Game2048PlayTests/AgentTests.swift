@@ -1,0 +1,35 @@
+import Game2048
+import Game2048Learning
+import Game2048Play
+import Testing
+
+struct AgentTests {
+    @Test func namesAreTheIssuesFive() {
+        #expect(Agent.names == "random, greedy, montecarlo, expectimax, ntuple")
+        #expect(Agent(name: "greedy") == .greedy)
+        #expect(Agent(name: "alphazero") == nil)
+        #expect(Agent.allCases.filter(\.needsNetwork) == [.ntuple])
+    }
+
+    @Test(arguments: [Agent.random, .greedy, .montecarlo, .expectimax])
+    func builtInAgentsPlayLegalMoves(agent: Agent) throws {
+        var player = agent.makePlayer(seed: 3, network: nil)
+        var environment = Environment(rules: Rules())
+        environment.reset(seed: 1)
+        for _ in 0..<5 where !environment.isOver {
+            guard let action = player.action(on: environment.board, rules: environment.rules) else {
+                Issue.record("no move on a board that has one")
+                return
+            }
+            #expect(environment.actionMask.contains(action))
+            _ = try environment.step(action)
+        }
+    }
+
+    @Test func ntupleAgentAndHintSearchTheNetworkAtDepthOne() {
+        let network = NTupleNetwork(rows: 4, cols: 4)
+        #expect(Agent.ntuple.makePlayer(seed: 0, network: network).name == "ntuple, expectimax depth 1")
+        #expect(Agent.hintPlayer(network: network).name == "ntuple, expectimax depth 1")
+        #expect(Agent.hintPlayer(network: nil).name == "expectimax (heuristic), depth 2")
+    }
+}

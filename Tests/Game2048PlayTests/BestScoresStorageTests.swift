@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Game2048Play
+
+struct BestScoresStorageTests {
+    @Test func saveThenLoadRoundTripsEverySize() throws {
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.path + "/nested/gym2048"
+        var best = BestScores(directory: directory)
+        best.record(20_316, rows: 4, cols: 4)
+        best.record(612, rows: 3, cols: 3)
+        best.record(1, rows: 2, cols: 8)
+        try best.save()
+        let loaded = BestScores.load(directory: directory)
+        #expect(loaded.problem == nil)
+        #expect(loaded.scores.scores == ["4x4": 20_316, "3x3": 612, "2x8": 1])
+        let text = try String(contentsOfFile: directory + "/best-scores.json", encoding: .utf8)
+        #expect(text == #"{"format":"gym2048-best-scores","version":1,"best":{"2x8":1,"3x3":612,"4x4":20316}}"# + "\n")
+    }
+
+    @Test func missingFileIsEmptyAndNoProblem() throws {
+        let temporary = try TemporaryDirectory()
+        let loaded = BestScores.load(directory: temporary.path + "/absent")
+        #expect(loaded.problem == nil)
+        #expect(loaded.scores.scores.isEmpty)
+    }
+
+    @Test(arguments: [
+        "not json at all",
+        "",
+        #"{"format":"gym2048-best-scores","version":1,"best":{"4x4":"many"}}"#,
+        #"{"format":"gym2048-best-scores","version":1,"best":{"4x4":-3}}"#,
+        #"{"format":"gym2048-best-scores","version":1,"best":{"big":3}}"#,
+        #"{"format":"gym2048-best-scores","version":1,"best":[1,2]}"#,
+        #"{"format":"something-else","version":1,"best":{}}"#,
+        #"{"format":"gym2048-best-scores","version":7,"best":{}}"#,
+        #"{"format":"gym2048-best-scores","version":1,"best":{"4x4":12"#,
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    ])
+    func corruptedFileIsReportedInOneLineAndReplacedOnSave(contents: String) throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/best-scores.json"
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = BestScores.load(directory: temporary.path)
+        let problem = try #require(loaded.problem)
+        #expect(problem.hasPrefix("best-score file \(path) is corrupted ("))
+        #expect(problem.hasSuffix("); starting a new one"))
+        #expect(!problem.contains("\n"))
+        #expect(loaded.scores.scores.isEmpty)
+        var scores = loaded.scores
+        scores.record(8, rows: 2, cols: 2)
+        try scores.save()
+        let reloaded = BestScores.load(directory: temporary.path)
+        #expect(reloaded.problem == nil)
+        #expect(reloaded.scores.scores == ["2x2": 8])
+    }
+
+    @Test func invalidUTF8IsCorruptionNotACrash() throws {
+        let temporary = try TemporaryDirectory()
+        try Data([0xFF, 0xFE, 0x00, 0x7B]).write(to: URL(fileURLWithPath: temporary.path + "/best-scores.json"))
+        let loaded = BestScores.load(directory: temporary.path)
+        #expect(loaded.problem?.contains("not UTF-8 text") == true)
+    }
+
+    @Test func atomicSaveLeavesNoTemporaryFile() throws {
+        let temporary = try TemporaryDirectory()
+        var best = BestScores(directory: temporary.path)
+        for score in [10, 20, 30] as [Int64] {
+            best.record(score, rows: 4, cols: 4)
+            try best.save()
+        }
+        #expect(try temporary.contents(of: "") == ["best-scores.json"])
+    }
+
+    @Test func saveKeepsBetterScoresSavedByAnotherGame() throws {
+        let temporary = try TemporaryDirectory()
+        var first = BestScores.load(directory: temporary.path).scores
+        var second = BestScores.load(directory: temporary.path).scores
+        first.record(500, rows: 4, cols: 4)
+        try first.save()
+        second.record(300, rows: 4, cols: 4)
+        second.record(40, rows: 3, cols: 3)
+        try second.save()
+        #expect(BestScores.load(directory: temporary.path).scores.scores == ["4x4": 500, "3x3": 40])
+    }
+
+    @Test func unwritableDirectoryThrowsAOneLineError() throws {
+        let temporary = try TemporaryDirectory()
+        // A regular file where the directory should be.
+        try "x".write(toFile: temporary.path + "/file", atomically: false, encoding: .utf8)
+        var best = BestScores(directory: temporary.path + "/file/gym2048")
+        best.record(1, rows: 4, cols: 4)
+        #expect(throws: SystemError.self) { try best.save() }
+        do { try best.save() } catch { #expect(error.description.hasPrefix("cannot create directory \(temporary.path)/file/gym2048: ")) }
+    }
+
+    @Test func defaultDirectoryFollowsXDGThenHome() {
+        #expect(BestScores.defaultDirectory(environment: ["XDG_DATA_HOME": "/data/", "HOME": "/home/me"]) == "/data/gym2048")
+        #expect(BestScores.defaultDirectory(environment: ["HOME": "/home/me"]) == "/home/me/.local/share/gym2048")
+        // The XDG specification says to ignore a relative or empty path.
+        #expect(BestScores.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]) == "/home/me/.local/share/gym2048")
+        #expect(BestScores.defaultDirectory(environment: ["XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/gym2048")
+        #expect(BestScores.defaultDirectory(environment: [:]) == nil)
+    }
+}

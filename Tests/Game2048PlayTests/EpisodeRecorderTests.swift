@@ -1,0 +1,30 @@
+import Foundation
+import Game2048
+import Game2048Play
+import Testing
+
+struct EpisodeRecorderTests {
+    @Test func recorderWritesWhatParseReadsBack() throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/game.jsonl"
+        let game = PlayedGame(seed: 3, moves: 90, restartEvery: 50)
+        let recorder = try EpisodeRecorder(path: path)
+        for record in game.records {
+            try recorder.begin(record.header)
+            for step in record.steps { try recorder.append(step) }
+        }
+        recorder.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == game.records.map(\.jsonLines).joined())
+        #expect(try EpisodeRecord.parse(text) == game.records)
+    }
+
+    @Test func unwritablePathThrowsAOneLineError() throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/missing/game.jsonl"
+        #expect(throws: SystemError.self) { try EpisodeRecorder(path: path) }
+        do { _ = try EpisodeRecorder(path: path) } catch {
+            #expect(error.description == "cannot write \(path): No such file or directory")
+        }
+    }
+}

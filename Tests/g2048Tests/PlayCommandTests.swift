@@ -1,0 +1,394 @@
+import Foundation
+import Game2048
+import Testing
+@testable import g2048
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `g2048 play` and `g2048 replay` driven through pipes, as a script would: the built binary, its stdout,
+/// stderr and exit code. Each test keeps its best scores in its own `XDG_DATA_HOME`.
+struct PlayCommandTests {
+    /// A temporary `XDG_DATA_HOME` and scratch folder, removed at the end.
+    final class Scratch {
+        let path: String
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("g2048-play-e2e-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        var bestScoresFile: String { path + "/gym2048/best-scores.json" }
+    }
+
+    static func run(_ arguments: [String], input: String = "", scratch: Scratch) throws -> G2048Tests.Result {
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = scratch.path
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        // Read both pipes concurrently so that a large stdout cannot block the child.
+        nonisolated(unsafe) var stderrData = Data()
+        let reader = Thread { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return G2048Tests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                 stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// The boards printed in plain frames: each block of lines after a `score …` line and a blank line.
+    static func boards(in stdout: String) -> [String] {
+        let lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var boards: [String] = []
+        var index = 0
+        while index < lines.count {
+            if lines[index].hasPrefix("score ") || lines[index].hasPrefix("step "), index + 1 < lines.count, lines[index + 1].isEmpty {
+                var end = index + 2
+                while end < lines.count && !lines[end].isEmpty { end += 1 }
+                boards.append(lines[(index + 2)..<end].joined(separator: "\n"))
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return boards
+    }
+
+    @Test func pipedKeysPlayTheSameGameAsTheLibrary() throws {
+        let scratch = try Scratch()
+        let keys = ["left", "w", "l", "j", "down", "h", "up", "right", "a", "s", "d", "k"]
+        let result = try Self.run(["play", "--seed", "7", "--rows", "3", "--cols", "4"], input: keys.joined(separator: "\n") + "\nq\n", scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(!result.stdout.contains("\u{1B}"), "plain output has no escape sequences")
+
+        var environment = Environment(rules: try Rules(rows: 3, cols: 4))
+        var expected = [environment.reset(seed: 7).observation.description]
+        let names = ["left": "left", "w": "up", "l": "right", "j": "down", "down": "down", "h": "left", "up": "up",
+                     "right": "right", "a": "left", "s": "down", "d": "right", "k": "up"]
+        for key in keys where !environment.isOver {
+            let direction = Direction(name: names[key]!)!
+            // A move that changes nothing is refused and shown again unchanged.
+            if environment.actionMask.contains(direction) {
+                expected.append(try environment.step(direction).observation.description)
+            } else {
+                expected.append(environment.board.description)
+                #expect(result.stdout.contains("\(direction.name) does not move any tile"))
+            }
+        }
+        #expect(Self.boards(in: result.stdout) == expected)
+        #expect(result.stdout.hasPrefix("g2048 · 3x4 · seed 7\nscore 0 · best 0\n\n"))
+        #expect(result.stdout.hasSuffix("; seed 7\n"))
+    }
+
+    @Test func endOfInputQuitsCleanly() throws {
+        let scratch = try Scratch()
+        let result = try Self.run(["play", "--seed", "1"], input: "up\nleft", scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(Self.boards(in: result.stdout).count == 3)
+        #expect(result.stdout.contains("\nstopped: score "))
+    }
+
+    @Test func unknownInputLinesAreReportedAndSkipped() throws {
+        let scratch = try Scratch()
+        let result = try Self.run(["play", "--seed", "1"], input: "up\njump\nleft\n", scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stderr == "warning: input line 2: 'jump' is not a key (expected up, down, left, right, w, a, s, d, h, j, k, l, r or q); ignored\n")
+        #expect(Self.boards(in: result.stdout).count == 3)
+    }
+
+    @Test func restartStartsTheNextSeed() throws {
+        let scratch = try Scratch()
+        let result = try Self.run(["play", "--seed", "41"], input: "left\nr\n", scratch: scratch)
+        var environment = Environment(rules: Rules())
+        let second = environment.reset(seed: 42).observation.description
+        #expect(result.stdout.contains("g2048 · 4x4 · seed 42\nscore 0 · best 0\n\n" + second + "\n"))
+    }
+
+    @Test func recordedGameReplaysAndShowsTheSameBoards() throws {
+        let scratch = try Scratch()
+        let record = scratch.path + "/game.jsonl"
+        let played = try Self.run(["play", "--agent", "greedy", "--seed", "3", "--rows", "3", "--cols", "3", "--record", record], scratch: scratch)
+        #expect(played.status == 0)
+        #expect(played.stderr.isEmpty)
+        #expect(played.stdout.contains("game over: score "))
+        let replayed = try Self.run(["replay", "--file", record, "--delay", "0"], scratch: scratch)
+        #expect(replayed.status == 0)
+        #expect(replayed.stderr.isEmpty)
+        let boards = Self.boards(in: played.stdout)
+        #expect(Self.boards(in: replayed.stdout) == boards)
+        let score = String(played.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })
+        let summary = "verified: \(boards.count - 1) steps reproduce exactly from seed 3 (3x3, greedy, score \(score), max tile "
+        #expect(replayed.stdout.contains("\n" + summary))
+        #expect(replayed.stdout.hasSuffix(")\n"))
+        let checked = try Self.run(["replay", "--file", record, "--check"], scratch: scratch)
+        #expect(checked.status == 0)
+        #expect(checked.stdout.hasPrefix("verified: \(boards.count - 1) steps reproduce exactly from seed 3"))
+        #expect(checked.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func tamperedRecordFailsAtTheFirstMismatch() throws {
+        let scratch = try Scratch()
+        let record = scratch.path + "/game.jsonl"
+        _ = try Self.run(["play", "--agent", "random", "--seed", "5", "--record", record], scratch: scratch)
+        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Step 6 is line 7; claim a reward it did not get.
+        let original = lines[6]
+        let reward = Int(original.components(separatedBy: "\"reward\":")[1].prefix { $0.isNumber })!
+        lines[6] = original.replacingOccurrences(of: "\"reward\":\(reward)", with: "\"reward\":\(reward + 4)")
+        let action = original.components(separatedBy: "\"action\":\"")[1].prefix { $0 != "\"" }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        let result = try Self.run(["replay", "--file", record, "--delay", "0"], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "error: \(record): step 6: \(action): recorded reward \(reward + 4), replay gives \(reward) "
+            + "(the record does not reproduce from seed 5)\n")
+    }
+
+    @Test func truncatedOrMalformedRecordIsAOneLineError() throws {
+        let scratch = try Scratch()
+        let record = scratch.path + "/game.jsonl"
+        _ = try Self.run(["play", "--agent", "greedy", "--seed", "2", "--record", record], scratch: scratch)
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        let cut = String(text.prefix(text.count / 2))
+        try cut.write(toFile: record, atomically: true, encoding: .utf8)
+        let line = cut.split(separator: "\n", omittingEmptySubsequences: false).count
+        let truncated = try Self.run(["replay", "--file", record], scratch: scratch)
+        #expect(truncated.status == 1)
+        #expect(truncated.stderr.hasPrefix("error: \(record): line \(line): truncated record: the last line is incomplete ("))
+        #expect(truncated.stderr.filter { $0 == "\n" }.count == 1)
+
+        try "{\"type\":\"header\"}\n".write(toFile: record, atomically: true, encoding: .utf8)
+        let malformed = try Self.run(["replay", "--file", record], scratch: scratch)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr == "error: \(record): line 1: missing \"format\"\n")
+
+        let missing = try Self.run(["replay", "--file", scratch.path + "/absent.jsonl"], scratch: scratch)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: cannot read \(scratch.path)/absent.jsonl: No such file or directory\n")
+    }
+
+    @Test func bestScoresAreKeptPerSizeUnderXDGDataHome() throws {
+        let scratch = try Scratch()
+        let small = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "3"], scratch: scratch)
+        let classic = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
+        func score(_ result: G2048Tests.Result) -> Int {
+            Int(result.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })!
+        }
+        let text = try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8)
+        #expect(text == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"2x3\":\(score(small)),\"4x4\":\(score(classic))}}\n")
+        // The next game shows the best from the start.
+        let next = try Self.run(["play", "--seed", "9"], scratch: scratch)
+        #expect(next.stdout.contains("score 0 · best \(score(classic))"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048") == ["best-scores.json"])
+    }
+
+    @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048", withIntermediateDirectories: true)
+        try "{\"best\": oops".write(toFile: scratch.bestScoresFile, atomically: true, encoding: .utf8)
+        let first = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
+        #expect(first.status == 0)
+        #expect(first.stderr.hasPrefix("warning: best-score file \(scratch.bestScoresFile) is corrupted ("))
+        #expect(first.stderr.filter { $0 == "\n" }.count == 1)
+        let second = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
+        #expect(second.stderr.isEmpty)
+        #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
+    }
+
+    @Test func winTileShowsAMessageAndPlayGoesOn() throws {
+        let scratch = try Scratch()
+        let result = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--win-tile", "32"], scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stdout.components(separatedBy: "You made 32! Keep going").count == 2)
+        let maxTile = Int(result.stdout.components(separatedBy: "max tile ").last!.prefix { $0.isNumber })!
+        #expect(maxTile > 32)
+    }
+
+    @Test(arguments: [
+        (["play", "--agent", "alphazero"], "error: --agent must be one of random, greedy, montecarlo, expectimax, ntuple, got 'alphazero'"),
+        (["play", "--agent", "ntuple"], "error: --agent ntuple needs --weights <file>"),
+        (["play", "--weights", "w.bin"], "error: --weights is only used by --agent ntuple and --hint"),
+        (["play", "--hint", "--agent", "greedy"], "error: --hint is for playing yourself, not with --agent greedy"),
+        (["play", "--delay", "10"], "error: --delay sets the pace of --agent; give an agent too"),
+        (["play", "--rows", "9"], "error: --rows must be between 2 and 8, got 9"),
+        (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50, got 100"),
+        (["play", "--seed", "-1"], "error: --seed must be an integer from 0 to 18446744073709551615, got '-1'"),
+        (["replay"], "error: missing <file>: the record to replay"),
+        (["replay", "--file", "x", "--delay", "-5"], "error: --delay must be between 0 and 600000, got -5"),
+    ])
+    func usageErrorsExit64WithOneLineReason(arguments: [String], message: String) throws {
+        let scratch = try Scratch()
+        let result = try Self.run(arguments, scratch: scratch)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        let name = arguments[0]
+        #expect(result.stderr == message + "\nusage: " + (name == "play" ? PlayCommand.spec.usage : ReplayCommand.spec.usage)
+            + "\nsee 'g2048 \(name) --help'\n")
+    }
+
+    @Test func unreadableOrInvalidWeightsExit1() throws {
+        let scratch = try Scratch()
+        let missing = try Self.run(["play", "--agent", "ntuple", "--weights", scratch.path + "/none.bin"], scratch: scratch)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: "))
+        #expect(missing.stderr.contains(scratch.path + "/none.bin"))
+        #expect(missing.stderr.filter { $0 == "\n" }.count == 1)
+        let garbage = scratch.path + "/garbage.bin"
+        try "not a weights file".write(toFile: garbage, atomically: true, encoding: .utf8)
+        let invalid = try Self.run(["play", "--hint", "--weights", garbage], scratch: scratch)
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.hasPrefix("error: "))
+        #expect(invalid.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(invalid.stdout.isEmpty)
+    }
+
+    @Test func hintShowsTheExpectimaxMove() throws {
+        let scratch = try Scratch()
+        let result = try Self.run(["play", "--seed", "4", "--hint"], input: "q\n", scratch: scratch)
+        #expect(result.status == 0)
+        let hint = result.stdout.components(separatedBy: "hint: ").last.map { String($0.prefix { $0.isLetter }) }
+        #expect(["up", "right", "down", "left"].contains(hint ?? ""))
+    }
+
+    @Test func helpTextsAreTheSpecs() throws {
+        let scratch = try Scratch()
+        #expect(try Self.run(["play", "--help"], scratch: scratch).stdout == PlayCommand.spec.help + "\n")
+        #expect(try Self.run(["replay", "--help"], scratch: scratch).stdout == ReplayCommand.spec.help + "\n")
+        let root = try Self.run(["--help"], scratch: scratch).stdout
+        #expect(root.contains("  play        Play 2048 in the terminal"))
+        #expect(root.contains("  replay      Show a game recorded"))
+    }
+}
+
+// MARK: On a terminal
+
+/// `g2048 play` on a pseudo-terminal: raw mode while playing, arrow-key escape sequences, and the
+/// terminal put back (attributes, cursor, main screen) after `q` and after SIGINT/SIGTERM.
+extension PlayCommandTests {
+    /// Bytes read from the terminal's master side by a background thread.
+    final class Capture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        func append(_ chunk: ArraySlice<UInt8>) { lock.withLock { bytes += chunk } }
+        var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+    }
+
+    struct Session {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var output: String
+        var rawWhilePlaying: Bool
+        var restored: Bool
+    }
+
+    /// A new pseudo-terminal's master and slave descriptors.
+    static func openPseudoTerminal() -> (master: Int32, slave: Int32)? {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { return nil }
+        #if os(Linux)
+        // grantpt/unlockpt/ptsname are not in the Glibc module; their ioctls are (TIOCSPTLCK, TIOCGPTN).
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else { return nil }
+        let name = "/dev/pts/\(number)"
+        #else
+        guard grantpt(master) == 0, unlockpt(master) == 0, let cName = ptsname(master) else { return nil }
+        let name = String(cString: cName)
+        #endif
+        let slave = open(name, O_RDWR | O_NOCTTY)
+        return slave >= 0 ? (master, slave) : nil
+    }
+
+    /// Runs `g2048 arguments` with a pseudo-terminal as stdin and stdout, types `keys` once the first
+    /// frame is on screen, then optionally sends `signal`.
+    static func runInTerminal(_ arguments: [String], keys: [String], signal: Int32? = nil) throws -> Session {
+        let (master, slave) = try #require(Self.openPseudoTerminal())
+        defer { close(slave) }
+        let scratch = try Scratch()
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": scratch.path]) { $1 }
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = Pipe()
+        let capture = Capture()
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress!, $0.count) }
+                if count <= 0 { break }
+                capture.append(buffer[0..<count])
+            }
+            close(master)
+        }
+        reader.start()
+        try process.run()
+
+        // Keys typed before the game enters raw mode would be flushed by it: wait for the first frame.
+        let deadline = Date().addingTimeInterval(20)
+        while !capture.text.contains("\u{1B}[?25l") && Date() < deadline { usleep(10_000) }
+        var attributes = termios()
+        tcgetattr(slave, &attributes)
+        let raw = attributes.c_lflag & tcflag_t(ICANON) == 0 && attributes.c_lflag & tcflag_t(ECHO) == 0
+        for key in keys {
+            _ = key.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress!, $0.count - 1) }
+            usleep(150_000)
+        }
+        if let signal { kill(process.processIdentifier, signal) }
+        // Never hang the suite: a game still running 20 s later is killed (and the test fails on its status).
+        let exitDeadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < exitDeadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        tcgetattr(slave, &attributes)
+        let restored = attributes.c_lflag & tcflag_t(ICANON) != 0 && attributes.c_lflag & tcflag_t(ECHO) != 0
+        usleep(100_000)
+        return Session(status: process.terminationStatus, reason: process.terminationReason, output: capture.text,
+                       rawWhilePlaying: raw, restored: restored)
+    }
+
+    @Test func arrowKeysPlayAndQuitRestoresTheTerminal() throws {
+        // Left (CSI), up (SS3), k (up), a lone Escape that must not swallow the q after it.
+        let session = try Self.runInTerminal(["play", "--seed", "42", "--rows", "3", "--cols", "3"],
+                                             keys: ["\u{1B}[D", "\u{1B}OA", "k", "\u{1B}", "q"])
+        #expect(session.status == 0)
+        #expect(session.reason == .exit)
+        #expect(session.rawWhilePlaying)
+        #expect(session.restored)
+        #expect(session.output.contains("\u{1B}[?1049h\u{1B}[?25l"))   // alternate screen, cursor hidden
+        #expect(session.output.contains("\u{1B}[?25h\u{1B}[?1049l"))   // cursor shown, main screen back
+        #expect(session.output.contains("\u{1B}[48;5;"))                // coloured tiles
+        #expect(session.output.contains("stopped: score "))
+    }
+
+    @Test func startScreenPicksTheSizeWithArrowsAndEnter() throws {
+        let session = try Self.runInTerminal(["play", "--seed", "1"], keys: ["\u{1B}[B", "\r", "q"])
+        #expect(session.status == 0)
+        #expect(session.output.contains("choose a board size"))
+        #expect(session.output.contains("best 5x5 0; seed 1"))
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalRestoresTheTerminalAndExitsWith128PlusTheSignal(signal: Int32) throws {
+        let session = try Self.runInTerminal(["play", "--seed", "5", "--rows", "4", "--agent", "random", "--delay", "100"], keys: [], signal: signal)
+        #expect(session.status == 128 + signal)
+        #expect(session.rawWhilePlaying)
+        #expect(session.restored)
+        #expect(session.output.contains("\u{1B}[?25h\u{1B}[?1049l"))
+    }
+}
