@@ -43,8 +43,10 @@ public struct GameResult: Hashable, Sendable {
 /// as Szubert & Jaśkowski describe it); ``Schedule/backward`` plays the game
 /// first and then applies the same TD(0) updates from the last afterstate to
 /// the first, so each target already uses the value just updated after it: the
-/// end-of-game signal travels the whole episode at once (the default of the
-/// TDL2048 framework, and faster to learn at equal time here). Games run on the packed
+/// end-of-game signal travels the whole episode at once (as the TDL2048
+/// framework does). At equal time the two learn alike here, and forward, the
+/// default, plays about 10 % more moves per second: its updates touch weights
+/// that the move selection has just brought into cache. Games run on the packed
 /// ``Bitboard`` on 4×4 boards and on ``Board`` otherwise, with the package's
 /// spawn rule and generator, so a seed gives the same training run every time
 /// (with one thread). Several threads may call ``trainGame(using:)`` on one
@@ -73,7 +75,7 @@ public final class TDLearner: @unchecked Sendable {
     /// Creates a learner for `network` under `rules`.
     ///
     /// - Precondition: the network's board size is the rules'.
-    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .backward) {
+    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward) {
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules

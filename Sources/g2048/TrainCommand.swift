@@ -28,7 +28,7 @@ struct TrainCommand: Command {
             .option("alpha", "rate", "Learning rate, split over the active features.", default: "0.1"),
             .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: "\(TrainCommand.defaultOptimism)"),
             .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
-            .option("update", "schedule", "backward (after each game, last move first) or forward (after each move).", default: "backward"),
+            .option("update", "schedule", "forward (after each move) or backward (after each game, last move first).", default: "forward"),
             .option("threads", "n", "Self-play threads over the shared weights.", default: "1"),
             .option("seed", "seed", "Seed of the games.", default: "1"),
             .option("checkpoint-every", "n", "Save the weights every n games."),
@@ -69,7 +69,7 @@ struct TrainCommand: Command {
         alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...10)
         optimism = try arguments.double("optimistic", default: TrainCommand.defaultOptimism, in: 0...1e9)
         threads = try arguments.int("threads", default: 1, in: 1...256)
-        let scheduleName = arguments.string("update") ?? "backward"
+        let scheduleName = arguments.string("update") ?? "forward"
         guard let schedule = TDLearner.Schedule(rawValue: scheduleName) else {
             throw UsageError("--update must be backward or forward, got '\(scheduleName)'")
         }

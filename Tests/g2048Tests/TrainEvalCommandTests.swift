@@ -13,7 +13,7 @@ struct TrainEvalCommandTests {
         #expect(command.rules == Rules())
         #expect(command.seconds == 600 && command.games == nil)
         #expect(command.out == "weights-4x4.bin")
-        #expect(command.alpha == 0.1 && command.threads == 1 && command.schedule == .backward)
+        #expect(command.alpha == 0.1 && command.threads == 1 && command.schedule == .forward)
         let short = try Self.train(["--games", "10", "--rows", "3"])
         #expect(short.seconds == nil && short.games == 10 && short.rules.cols == 3)
     }
