@@ -27,13 +27,12 @@ final class TrainingReport: Sendable {
     /// Records a game; returns the progress detail (moves/s, mean score and 2048-rate over the last 1 000 games).
     func record(_ result: GameResult) -> String {
         let seconds = elapsed
-        let (row, window, moves) = state.withLock { metrics in
-            (metrics.record(result, elapsedSeconds: seconds), metrics.window, metrics.moves)
+        let (row, window) = state.withLock { metrics in
+            (metrics.record(result, elapsedSeconds: seconds), metrics.window)
         }
         if let row, let file {
             do { try file.write(row) } catch { failure.withLock { $0 = $0 ?? error } }
         }
-        _ = moves
         return TrainingReport.summary(window, movesPerSecond: row?.movesPerSecond ?? lastRate)
     }
 
