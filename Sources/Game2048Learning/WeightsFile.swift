@@ -779,6 +779,28 @@ enum AtomicFile {
     /// The temporary name used while `path` is written.
     static func temporaryPath(for path: String) -> String { "\(path).tmp-\(getpid())" }
 
+    /// Removes `<path>.tmp-<pid>` files left by processes that no longer exist.
+    ///
+    /// A process killed during a save (`kill -9`, a power cut) cannot remove its
+    /// temporary file, and a weights file's is hundreds of megabytes; the target
+    /// itself was never touched. Files of a living process (another save in
+    /// progress) are left alone.
+    static func removeAbandonedTemporaries(of path: String) {
+        let prefix = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "") + ".tmp-"
+        let directory = directory(of: path)
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                _ = unlink(directory == "." && !path.hasPrefix("./") ? name : directory + "/" + name)
+            }
+        }
+    }
+
     /// The directory holding `path`, for the sync after the rename.
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -790,6 +812,7 @@ enum AtomicFile {
     /// On any failure, in `body` or after, the temporary file is removed and
     /// `path` is as it was.
     static func write(to path: String, _ body: (inout Sink) throws(Failure) -> Void) throws(Failure) {
+        removeAbandonedTemporaries(of: path)
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }

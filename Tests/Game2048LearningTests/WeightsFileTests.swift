@@ -78,6 +78,20 @@ func readText(_ path: String) -> String? { readBytes(path).map { String(decoding
 // MARK: - Tests
 
 struct WeightsFileTests {
+    @Test func aSaveRemovesTheTemporaryFileOfAKilledSave() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("w.bin")
+        // A pid that cannot be alive (beyond pid_max) and one that is (this process's parent).
+        let abandoned = path + ".tmp-2147483000"
+        let living = path + ".tmp-\(getppid())"
+        for file in [abandoned, living] { writeText("partial", to: file) }
+        let network = NTupleNetwork(rows: 2, cols: 2)
+        try WeightsFile.save(network, metadata: TrainingMetadata(), to: path)
+        #expect(access(abandoned, F_OK) != 0)
+        #expect(access(living, F_OK) == 0)
+        #expect(try WeightsFile.load(from: path).network.weights.count == network.weights.count)
+    }
+
     /// Small networks, so that every test stays fast: square and rectangular,
     /// default and custom patterns, generic and 4×4 bitboard layouts.
     static let networks: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
