@@ -98,16 +98,20 @@ class G2048:
         self._send(line + "\n")
         return self._readline()
 
+    def _result(self, line):
+        """Send a request line and return its result, or raise G2048Error."""
+        response = json.loads(self.request_line(line))
+        if "error" in response:
+            raise G2048Error(response["error"]["code"], response["error"]["message"])
+        return response["result"]
+
     def call(self, method, params=None):
         """Call `method` with `params` (a dict) and return its result, or raise G2048Error."""
         self._next_id += 1
         request = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
         if params:
             request["params"] = params
-        response = json.loads(self.request_line(json.dumps(request, separators=(",", ":"))))
-        if "error" in response:
-            raise G2048Error(response["error"]["code"], response["error"]["message"])
-        return response["result"]
+        return self._result(json.dumps(request, separators=(",", ":")))
 
     # -- methods ---------------------------------------------------------------------
     def spec(self):
@@ -134,10 +138,7 @@ class G2048:
         if isinstance(action, str):
             action = json.dumps(action)
         line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (self._next_id, action)
-        response = json.loads(self.request_line(line))
-        if "error" in response:
-            raise G2048Error(response["error"]["code"], response["error"]["message"])
-        return response["result"]
+        return self._result(line)
 
     def step_vector(self, actions):
         """One step of every environment of a vector; `actions` has one entry (0..3) per environment.
@@ -147,10 +148,7 @@ class G2048:
         self._next_id += 1
         digits = actions if isinstance(actions, str) else "".join("0123"[int(a)] for a in actions)
         line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)
-        response = json.loads(self.request_line(line))
-        if "error" in response:
-            raise G2048Error(response["error"]["code"], response["error"]["message"])
-        return response["result"]
+        return self._result(line)
 
     def afterstates(self):
         """For each action: legal, reward and the afterstate, without changing anything."""

@@ -355,19 +355,8 @@ public final class MetricsCSVWriter: Sendable {
     }
 
     func writeLine(_ line: String) throws(MetricsOutputError) {
-        let bytes = Array((line + "\n").utf8)
-        let failure: MetricsOutputError? = bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = systemWrite(descriptor, buffer.baseAddress!.advanced(by: done), buffer.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return .cannotWrite(file: path, reason: systemReason(errno))
-                }
-                done += n
-            }
-            return nil
-        }
-        if let failure { throw failure }
+        let code = Array((line + "\n").utf8).withUnsafeBytes { writeAll(descriptor, $0) }
+        if let code { throw .cannotWrite(file: path, reason: systemReason(code)) }
     }
+
 }

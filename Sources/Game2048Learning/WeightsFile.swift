@@ -707,6 +707,21 @@ func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
     #endif
 }
 
+/// Writes all of `bytes` to `descriptor`, retrying short writes and interrupts;
+/// returns the `errno` of a failure, or `nil`.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var done = 0
+    while done < bytes.count {
+        let n = systemWrite(descriptor, bytes.baseAddress!.advanced(by: done), bytes.count - done)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        done += n
+    }
+    return nil
+}
+
 /// Reads exactly the bytes asked for, or throws naming the file.
 struct FileReader {
     let descriptor: Int32
@@ -755,15 +770,7 @@ enum AtomicFile {
 
         /// Writes all of `bytes`, in as few system calls as the kernel allows.
         func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
-            var done = 0
-            while done < bytes.count {
-                let n = systemWrite(descriptor, bytes.baseAddress!.advanced(by: done), bytes.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(reason: systemReason(errno))
-                }
-                done += n
-            }
+            if let code = writeAll(descriptor, bytes) { throw Failure(reason: systemReason(code)) }
         }
 
         /// Writes all of `bytes`.

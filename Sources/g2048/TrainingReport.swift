@@ -27,16 +27,15 @@ final class TrainingReport: Sendable {
     /// Records a game; returns the progress detail (moves/s, mean score and 2048-rate over the last 1 000 games).
     func record(_ result: GameResult) -> String {
         let seconds = elapsed
-        let (row, window) = state.withLock { metrics in
-            (metrics.record(result, elapsedSeconds: seconds), metrics.window)
+        let (row, window, rate) = state.withLock { metrics in
+            let row = metrics.record(result, elapsedSeconds: seconds)
+            return (row, metrics.window, metrics.rows.last?.movesPerSecond ?? 0)
         }
         if let row, let file {
             do { try file.write(row) } catch { failure.withLock { $0 = $0 ?? error } }
         }
-        return TrainingReport.summary(window, movesPerSecond: row?.movesPerSecond ?? lastRate)
+        return TrainingReport.summary(window, movesPerSecond: rate)
     }
-
-    var lastRate: Double { state.withLock { $0.rows.last?.movesPerSecond ?? 0 } }
 
     static func summary(_ window: WindowStatistics, movesPerSecond: Double) -> String {
         "\(formatFixed(movesPerSecond / 1e6, digits: 2)) M moves/s, last \(window.games): mean score "
