@@ -144,7 +144,7 @@ extension PlayCommandTests.Scratch {
     /// `name` in the folder, created with `contents` if given.
     func file(_ name: String, contents: String? = nil) -> String {
         let file = path + "/" + name
-        if let contents { FileManager.default.createFile(atPath: file, contents: Data(contents.utf8)) }
+        if let contents { _ = FileManager.default.createFile(atPath: file, contents: Data(contents.utf8)) }
         return file
     }
 
