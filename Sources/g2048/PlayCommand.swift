@@ -48,13 +48,8 @@ struct PlayCommand: Command {
     var recordPath: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        rows = try arguments.optionalInt("rows", in: Int.min...Int.max)
-        cols = try arguments.optionalInt("cols", in: Int.min...Int.max)
-        if rows != nil || cols != nil {
-            let r = rows ?? cols!, c = cols ?? rows!
-            do { _ = try Rules(rows: r, cols: c) } catch { throw UsageError(flag: "--\(error.field)", error) }
-            (rows, cols) = (r, c)
-        }
+        let size = try arguments.boardSize()
+        (rows, cols) = (size?.rows, size?.cols)
         seed = try arguments.uint64("seed", default: PlayConfiguration.clockSeed())
         switch arguments.string("win-tile") {
         case "off": winTile = nil

@@ -224,6 +224,7 @@ struct PlayCommandTests {
         (["play", "--hint", "--agent", "greedy"], "error: --hint is for playing yourself, not with --agent greedy"),
         (["play", "--delay", "10"], "error: --delay sets the pace of --agent; give an agent too"),
         (["play", "--rows", "9"], "error: --rows must be between 2 and 8, got 9"),
+        (["play", "--cols", "1"], "error: --cols must be between 2 and 8, got 1"),
         (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50, got 100"),
         (["play", "--seed", "-1"], "error: --seed must be an integer from 0 to 18446744073709551615, got '-1'"),
         (["replay"], "error: missing <file>: the record to replay"),

@@ -21,6 +21,10 @@ struct TrainEvalCommandTests {
     @Test(arguments: [
         (["--rows", "99"], "--rows must be between 2 and 8, got 99"),
         (["--alpha", "0"], "--alpha must be between 1e-09 and 10.0, got 0"),
+        (["--alpha", "nan"], "--alpha must be a finite number, got nan"),
+        (["--seconds", "inf"], "--seconds must be a finite number, got inf"),
+        (["--cols", "1"], "--cols must be between 2 and 8, got 1"),
+        (["--games", "99999999999999999999"], "--games must be between 1 and 9223372036854775807, got 99999999999999999999"),
         (["--games", "0"], "--games must be between 1 and 9223372036854775807, got 0"),
         (["--update", "sideways"], "--update must be backward or forward, got 'sideways'"),
         (["--patterns", "0,1,99"], "--patterns: pattern 1 has cell 99, outside a 4x4 board (cells 0...15)"),
