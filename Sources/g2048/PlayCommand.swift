@@ -21,7 +21,8 @@ struct PlayCommand: Command {
             pipe, each input line is one key or action name (up, down, left, right, w, a, s, d, h, j,
             k, l, r, q) and the end of input quits; when stdout is not a terminal every board is printed
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
-            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/).
+            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
+            saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
             Agents: random, greedy, montecarlo, expectimax (heuristic, depth 2) and ntuple (--weights,
             depth 1). A game recorded with --record is shown again by 'g2048 replay --file <file>'.
             """,

@@ -192,7 +192,7 @@ struct PlayCommandTests {
         // The next game shows the best from the start.
         let next = try Self.run(["play", "--seed", "9"], scratch: scratch)
         #expect(next.stdout.contains("score 0 · best \(score(classic))"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048") == ["best-scores.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048").sorted() == ["best-scores.json", "best-scores.json.lock"])
     }
 
     @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {
@@ -206,6 +206,7 @@ struct PlayCommandTests {
         let second = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(second.stderr.isEmpty)
         #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
+        #expect(try String(contentsOfFile: scratch.bestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
     }
 
     @Test func winTileShowsAMessageAndPlayGoesOn() throws {
