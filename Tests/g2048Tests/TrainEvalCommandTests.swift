@@ -40,6 +40,9 @@ struct TrainEvalCommandTests {
         (["--agent", "greedy", "--depth", "2"], "--depth applies to the ntuple and expectimax players, not greedy"),
         (["--weights", "w.bin", "--agent", "random"], "--weights is only used by --agent ntuple"),
         (["--games", "0"], "--games must be between 1 and 10000000, got 0"),
+        (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
+        (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
+        (["--agent", "random", "--nodes", "10"], "--nodes applies to the ntuple and expectimax players, not random"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.eval(arguments) }
@@ -89,5 +92,22 @@ struct TrainEvalCommandTests {
         let missing = try G2048Tests.run(["eval", "--weights", path + ".none", "--games", "5"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error: cannot open \(path).none"))
+    }
+
+    /// `eval --agent expectimax --depth 4 --games 1` once ran for minutes in silence: progress now counts
+    /// moves within a game, and the node budget bounds each move.
+    @Test func aLongEvalShowsProgressWithinAGame() throws {
+        let arguments = ["eval", "--agent", "expectimax", "--depth", "4", "--nodes", "100", "--games", "1", "--json"]
+        let shown = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "0"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stderr.split(separator: "\n")
+        #expect(lines.count > 10)
+        #expect(lines.first?.hasPrefix("0/1 games, 1 moves, ") == true)
+        #expect(lines.contains { $0.hasPrefix("0/1 games, 10 moves, ") })
+        let hidden = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "off"])
+        #expect(hidden.status == 0 && hidden.stderr.isEmpty)
+        // The budget counts nodes, not seconds: the same game both times.
+        let score = { (text: String) in text.components(separatedBy: "\"max_score\": ").last?.prefix { $0.isNumber } }
+        #expect(score(hidden.stdout) != nil && score(hidden.stdout) == score(shown.stdout))
     }
 }
