@@ -114,7 +114,7 @@ extension BestScores {
         for (key, value) in entries {
             guard scores[key] == nil && otherScores[key] == nil else { throw CorruptFile(description: "\"\(key)\" appears twice") }
             guard BestScores.isSizeKey(key) else {
-                otherScores[key] = value
+                otherScores[key] = BestScores.preserved(value)
                 continue
             }
             guard case .integer(let score) = value, score >= 0, score <= Int128(Int64.max) else {
@@ -124,11 +124,22 @@ extension BestScores {
         }
         for (key, value) in members where !["format", "version", "best"].contains(key) {
             guard otherMembers[key] == nil else { throw CorruptFile(description: "\"\(key)\" appears twice") }
-            otherMembers[key] = value
+            otherMembers[key] = BestScores.preserved(value)
         }
         self.scores = scores
         self.otherScores = otherScores
         self.otherMembers = otherMembers
+    }
+
+    /// A value to write back as it was read. A number too large for a double (`1e999`) parses as
+    /// an infinity, which the writer would turn into `null`; it is kept as a number that reads back the same.
+    static func preserved(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .double(let number) where !number.isFinite: .raw(Array((number < 0 ? "-1e999" : "1e999").utf8))
+        case .array(let items): .array(items.map(preserved))
+        case .object(let members): .object(members.map { ($0.0, preserved($0.1)) })
+        default: value
+        }
     }
 
     /// Whether `key` reads `<rows>x<cols>` with both in 2...8.

@@ -128,6 +128,19 @@ struct BestScoresStorageTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""5x5-hard":{"score":7}},"theme":"dark"}"#))
     }
 
+    /// Found by the file-mutation test: an unknown number too large for a double was written back as null.
+    @Test func anUnknownHugeNumberIsWrittenBackAsANumber() throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/best-scores.json"
+        try #"{"format":"gym2048-best-scores","version":1,"best":{"x":[1e999,-1e999]},"y":1e999}"#
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        var best = BestScores.load(directory: temporary.path).scores
+        best.record(3, rows: 2, cols: 2)
+        try best.save()
+        #expect(try String(contentsOfFile: path, encoding: .utf8)
+            == #"{"format":"gym2048-best-scores","version":1,"best":{"2x2":3,"x":[1e999,-1e999]},"y":1e999}"# + "\n")
+    }
+
     @Test func aNewerVersionIsReportedAndLeftAlone() throws {
         let temporary = try TemporaryDirectory()
         let path = temporary.path + "/best-scores.json"
