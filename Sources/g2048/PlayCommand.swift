@@ -57,7 +57,9 @@ struct PlayCommand: Command {
         case nil: winTile = 2048
         case let text?:
             guard let tile = Int(text) else { throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got '\(text)'") }
-            do { _ = try Rules(winTile: tile) } catch { throw UsageError(flag: "--win-tile", error) }
+            do { _ = try Rules(winTile: tile) } catch {
+                throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got \(text)")
+            }
             winTile = tile
         }
         hint = arguments.flag("hint")
