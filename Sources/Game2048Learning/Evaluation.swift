@@ -46,6 +46,14 @@ public struct EvaluationReport: Sendable {
     public static let milestones = [2048, 4096, 8192, 16384, 32768]
 }
 
+/// How far an evaluation has come: reported after every move, so a slow player still shows progress.
+public struct EvaluationProgress: Sendable, Hashable {
+    /// Games finished.
+    public var games: Int
+    /// Moves played so far, in all games (finished or not).
+    public var moves: Int
+}
+
 /// Plays evaluation games through the public ``Environment`` API, on several threads.
 public enum Evaluation {
     /// Plays `games` games and reports them.
@@ -55,14 +63,28 @@ public enum Evaluation {
     /// results do not depend on the number of threads.
     ///
     /// - Parameters:
-    ///   - progress: called (from worker threads, serialized) after each game with the number finished.
+    ///   - progressEveryMove: also report after every move, not only after every game: for slow
+    ///     players (a search), where one game may take minutes. It costs a shared counter per move,
+    ///     which halves the speed of the fastest players, so it is off by default.
+    ///   - progress: called from worker threads (possibly at once) after every game (and every move
+    ///     with `progressEveryMove`), with the games finished and the moves played; keep it cheap.
     public static func run(
         rules: Rules, games: Int, seed: UInt64, threads: Int,
         makePlayer: @escaping @Sendable (Int) -> any Player,
-        progress: (@Sendable (Int) -> Void)? = nil
+        progressEveryMove: Bool = false,
+        progress: (@Sendable (EvaluationProgress) -> Void)? = nil
     ) -> EvaluationReport {
         let seeds = VectorEnvironment.seeds(from: seed, count: games)
         let state = Mutex<(next: Int, done: Int, results: [GameResult?])>((0, 0, Array(repeating: nil, count: games)))
+        let counters = Counters()
+        var onMove: (@Sendable () -> Void)? = nil
+        if let progress, progressEveryMove {
+            onMove = {
+                let moves = counters.moves.wrappingAdd(1, ordering: .relaxed).newValue
+                progress(EvaluationProgress(games: counters.games.load(ordering: .relaxed), moves: moves))
+            }
+        }
+        let moveHook = onMove
         let clock = ContinuousClock()
         let start = clock.now
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, games))) { _ in
@@ -74,13 +96,16 @@ public enum Evaluation {
                 }
                 guard let index else { return }
                 var player = makePlayer(index)
-                let result = play(rules: rules, seed: seeds[index], player: &player)
+                let result = play(rules: rules, seed: seeds[index], player: &player, onMove: moveHook)
                 let done = state.withLock { s -> Int in
                     s.results[index] = result
                     s.done += 1
                     return s.done
                 }
-                progress?(done)
+                counters.games.wrappingAdd(1, ordering: .relaxed)
+                let moves = progressEveryMove ? counters.moves.load(ordering: .relaxed)
+                    : counters.moves.wrappingAdd(result.moves, ordering: .relaxed).newValue
+                progress?(EvaluationProgress(games: done, moves: moves))
             }
         }
         let elapsed = start.duration(to: clock.now)
@@ -89,8 +114,14 @@ public enum Evaluation {
         return EvaluationReport(player: makePlayer(0).name, games: results, seconds: seconds)
     }
 
-    /// One game of `player` on a fresh environment.
-    public static func play(rules: Rules, seed: UInt64, player: inout some Player) -> GameResult {
+    /// The progress counters shared by the worker threads.
+    final class Counters: Sendable {
+        let games = Atomic<Int>(0)
+        let moves = Atomic<Int>(0)
+    }
+
+    /// One game of `player` on a fresh environment; `onMove` is called after each move.
+    public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) -> GameResult {
         var env = Environment(rules: rules)
         var state = env.reset(seed: seed)
         var moves = 0
@@ -100,6 +131,7 @@ public enum Evaluation {
             guard let step = try? env.step(action) else { break }
             state = Reset(observation: step.observation, info: step.info)
             moves += 1
+            onMove?()
         }
         return GameResult(score: env.score, maxTile: state.info.maxTile, moves: moves)
     }

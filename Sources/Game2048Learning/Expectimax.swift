@@ -11,6 +11,13 @@ import Game2048
 /// valued by the evaluator instead. A board with no legal move is worth 0.
 /// Chance nodes are cached by (afterstate, depth) for the duration of one
 /// decision, since different move orders reach the same afterstate.
+///
+/// With a ``nodeBudget`` the search deepens one layer at a time (0, 1, …, ``depth``)
+/// and stops deepening when a layer would take more chance nodes than the budget
+/// left: the move comes from the deepest layer that finished. Since the budget
+/// counts nodes, not time, the same board always gets the same move, on any
+/// machine; and since a node costs at most a few microseconds, a move takes
+/// a bounded time at every depth.
 public struct Expectimax {
     /// What values an afterstate at the search horizon.
     public enum Evaluator {
@@ -25,8 +32,19 @@ public struct Expectimax {
     /// Chance layers below the root (0 = greedy over afterstates).
     public let depth: Int
     var cache: [CacheKey: Float] = [:]
+    /// The most chance nodes one decision may visit, or `nil` for no limit.
+    public let nodeBudget: Int?
     /// Chance nodes evaluated in the last decision (for reports and tests).
     public private(set) var nodes = 0
+    /// The depth of the search that chose the last move (below ``depth`` when the budget ran out).
+    public private(set) var searchedDepth = 0
+    /// Set when the node budget ran out in the middle of a layer, whose values are then discarded.
+    var exhausted = false
+
+    /// The default ``nodeBudget`` of the players: a full depth-2 search on 4x4 (at most about
+    /// 58 000 chance nodes) always fits, and a move costs at most about 0.1 s in a release build
+    /// (about a million chance nodes a second), whatever the depth.
+    public static let defaultNodeBudget = 100_000
 
     struct CacheKey: Hashable {
         var board: Board
@@ -35,18 +53,34 @@ public struct Expectimax {
 
     /// Creates a search.
     ///
-    /// - Precondition: `depth >= 0`.
-    public init(evaluator: Evaluator, depth: Int) {
-        precondition(depth >= 0, "depth must be 0 or more, got \(depth)")
+    /// - Parameters:
+    ///   - depth: chance layers; a negative value counts as 0.
+    ///   - nodeBudget: the most chance nodes per decision, or `nil` for none (values below 1 count as 1).
+    public init(evaluator: Evaluator, depth: Int, nodeBudget: Int? = nil) {
         self.evaluator = evaluator
-        self.depth = depth
+        self.depth = max(0, depth)
+        self.nodeBudget = nodeBudget.map { max(1, $0) }
     }
 
     /// The best move on `board`, or `nil` when none is legal.
     public mutating func bestAction(on board: Board, spawnFourProbability p: Double) -> Direction? {
         cache.removeAll(keepingCapacity: true)
         nodes = 0
-        return maxNode(board, depth: depth, p: p).action
+        exhausted = false
+        guard nodeBudget != nil else {
+            searchedDepth = depth
+            return maxNode(board, depth: depth, p: p).action
+        }
+        // Depth 0 always finishes (at most four nodes), so there is always a move.
+        var best = maxNode(board, depth: 0, p: p).action
+        searchedDepth = 0
+        for layer in stride(from: 1, through: depth, by: 1) {
+            let choice = maxNode(board, depth: layer, p: p).action
+            if exhausted { break }
+            best = choice
+            searchedDepth = layer
+        }
+        return best
     }
 
     /// The value of every legal move on `board` (for hints and tests), in action order.
@@ -71,7 +105,12 @@ public struct Expectimax {
     }
 
     mutating func chanceNode(_ afterstate: Board, depth: Int, p: Double) -> Float {
+        if exhausted { return 0 }
         nodes += 1
+        if let nodeBudget, nodes > nodeBudget {
+            exhausted = true
+            return 0
+        }
         if depth == 0 { return evaluate(afterstate) }
         let key = CacheKey(board: afterstate, depth: depth)
         if let cached = cache[key] { return cached }
@@ -81,6 +120,8 @@ public struct Expectimax {
             next[outcome.spawn.cell] = outcome.spawn.exponent
             total += outcome.probability * Double(maxNode(next, depth: depth - 1, p: p).value)
         }
+        // A layer cut short by the budget is discarded; its partial sums must not reach the cache.
+        if exhausted { return 0 }
         let value = Float(total)
         cache[key] = value
         return value

@@ -110,15 +110,16 @@ public struct SearchPlayer: Player {
     var search: Expectimax
     public let name: String
 
-    /// A player that searches with a trained network.
-    public init(network: NTupleNetwork, depth: Int) {
-        search = Expectimax(evaluator: .network(network), depth: depth)
+    /// A player that searches with a trained network, at most `nodeBudget` chance nodes a move
+    /// (see ``Expectimax/nodeBudget``: deeper layers are skipped where they would not fit).
+    public init(network: NTupleNetwork, depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget) {
+        search = Expectimax(evaluator: .network(network), depth: depth, nodeBudget: nodeBudget)
         name = depth == 0 ? "ntuple, greedy" : "ntuple, expectimax depth \(depth)"
     }
 
-    /// A player that searches with the hand-written heuristic.
-    public init(heuristicDepth depth: Int) {
-        search = Expectimax(evaluator: .heuristic, depth: depth)
+    /// A player that searches with the hand-written heuristic, at most `nodeBudget` chance nodes a move.
+    public init(heuristicDepth depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget) {
+        search = Expectimax(evaluator: .heuristic, depth: depth, nodeBudget: nodeBudget)
         name = "expectimax (heuristic), depth \(depth)"
     }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Game2048JSON
 import Game2048
 
@@ -11,6 +16,12 @@ extension BestScores {
         public var problem: String?
         /// Whether the file exists but is corrupted, so it should be replaced by a ``save()`` now.
         public var isCorrupted = false
+    }
+
+    /// Why best scores could not be saved, in one line naming the file.
+    public struct SaveError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// For example "cannot write /x/best-scores.json: No space left on device".
+        public var description: String
     }
 
     /// The default directory: `$XDG_DATA_HOME/gym2048`, or `~/.local/share/gym2048`
@@ -39,55 +50,96 @@ extension BestScores {
         return String(path)
     }
 
+    /// The largest best-score file read (far more than every size's score).
+    static let sizeLimit = 1 << 20
+
+    /// Where a corrupted file is moved before a new one is written.
+    var corruptedCopyPath: String { path + ".corrupted" }
+    /// The lock file that serializes saves.
+    var lockPath: String { path + ".lock" }
+
     /// Reads the scores stored in `directory`.
     ///
     /// Never throws: a missing file gives an empty table; an unreadable or
     /// corrupted one gives an empty table and a ``Loaded/problem`` line such as
-    /// `best-score file /x/best-scores.json is corrupted (expected an object at column 1); starting a new one`.
-    /// The corrupted file is replaced by the next ``save()``.
+    /// `best-score file /x/best-scores.json is corrupted (expected an object at column 1); starting a new one
+    /// (the old file is kept as /x/best-scores.json.corrupted)`.
     public static func load(directory: String) -> Loaded {
         var table = BestScores(directory: directory)
         let bytes: [UInt8]?
         do {
-            bytes = try SystemIO.readFile(table.path, limit: 1 << 20)
+            bytes = try SystemIO.readFile(table.path, limit: sizeLimit)
         } catch {
             return Loaded(scores: table, problem: "\(error); best scores start from 0")
         }
         guard let bytes else { return Loaded(scores: table, problem: nil) }
         do {
-            table.scores = try parse(bytes)
+            try table.read(bytes)
             return Loaded(scores: table, problem: nil)
+        } catch let error where error.isNewerVersion {
+            return Loaded(scores: table, problem: "best-score file \(table.path) \(error); best scores will not be saved to it")
         } catch {
-            return Loaded(scores: table, problem: "best-score file \(table.path) is corrupted (\(error)); starting a new one",
-                          isCorrupted: true)
+            return Loaded(scores: table, problem: "best-score file \(table.path) is corrupted (\(error)); starting a new one "
+                          + "(the old file is kept as \(table.corruptedCopyPath))", isCorrupted: true)
         }
     }
 
     /// Why a best-score file could not be used.
     struct CorruptFile: Error, CustomStringConvertible {
         var description: String
+        /// The file is of a later version of the format: not corrupted, but not this build's to rewrite.
+        var isNewerVersion = false
     }
 
-    /// The scores in a file's contents.
-    static func parse(_ bytes: [UInt8]) throws(CorruptFile) -> [String: Int64] {
+    /// Reads a file's contents into this table: its scores and the members it does not know.
+    mutating func read(_ bytes: [UInt8]) throws(CorruptFile) {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw CorruptFile(description: "not UTF-8 text") }
         let json: JSONValue
         do { json = try JSONValue.parse(text: text) } catch { throw CorruptFile(description: error.description) }
-        guard case .object = json else { throw CorruptFile(description: "expected an object, got \(json.summary)") }
-        guard json["format"] == .string(format) else { throw CorruptFile(description: "\"format\" is not \"\(format)\"") }
-        guard case .integer(let version)? = json["version"], version == BestScores.version else {
+        guard case .object(let members) = json else { throw CorruptFile(description: "expected an object, got \(json.summary)") }
+        guard json["format"] == .string(BestScores.format) else {
+            throw CorruptFile(description: "\"format\" must be \"\(BestScores.format)\", got \(json["format"]?.summary ?? "nothing")")
+        }
+        guard case .integer(let version)? = json["version"], version >= 1 else {
             throw CorruptFile(description: "\"version\" must be \(BestScores.version), got \(json["version"]?.summary ?? "nothing")")
         }
-        guard case .object(let members)? = json["best"] else { throw CorruptFile(description: "\"best\" must be an object") }
-        var scores: [String: Int64] = [:]
-        for (key, value) in members {
-            guard isSizeKey(key) else { throw CorruptFile(description: "\"\(key)\" is not a board size like \"4x4\"") }
+        guard version <= BestScores.version else {
+            throw CorruptFile(description: "was written by a newer g2048 (version \(version); this one reads version \(BestScores.version))",
+                              isNewerVersion: true)
+        }
+        guard case .object(let entries)? = json["best"] else {
+            throw CorruptFile(description: "\"best\" must be an object, got \(json["best"]?.summary ?? "nothing")")
+        }
+        var scores: [String: Int64] = [:], otherScores: [String: JSONValue] = [:], otherMembers: [String: JSONValue] = [:]
+        for (key, value) in entries {
+            guard scores[key] == nil && otherScores[key] == nil else { throw CorruptFile(description: "\"\(key)\" appears twice") }
+            guard BestScores.isSizeKey(key) else {
+                otherScores[key] = BestScores.preserved(value)
+                continue
+            }
             guard case .integer(let score) = value, score >= 0, score <= Int128(Int64.max) else {
-                throw CorruptFile(description: "the score of \(key) must be an integer of 0 or more, got \(value.summary)")
+                throw CorruptFile(description: "the score of \(key) must be an integer from 0 to \(Int64.max), got \(value.summary)")
             }
             scores[key] = Int64(score)
         }
-        return scores
+        for (key, value) in members where !["format", "version", "best"].contains(key) {
+            guard otherMembers[key] == nil else { throw CorruptFile(description: "\"\(key)\" appears twice") }
+            otherMembers[key] = BestScores.preserved(value)
+        }
+        self.scores = scores
+        self.otherScores = otherScores
+        self.otherMembers = otherMembers
+    }
+
+    /// A value to write back as it was read. A number too large for a double (`1e999`) parses as
+    /// an infinity, which the writer would turn into `null`; it is kept as a number that reads back the same.
+    static func preserved(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .double(let number) where !number.isFinite: .raw(Array((number < 0 ? "-1e999" : "1e999").utf8))
+        case .array(let items): .array(items.map(preserved))
+        case .object(let members): .object(members.map { ($0.0, preserved($0.1)) })
+        default: value
+        }
     }
 
     /// Whether `key` reads `<rows>x<cols>` with both in 2...8.
@@ -98,29 +150,56 @@ extension BestScores {
         }
     }
 
-    /// The file's contents for the current scores, keys sorted.
+    /// The file's contents for the current scores, keys sorted, with the members kept from the file.
     var fileContents: String {
-        let members = scores.keys.sorted().map { ($0, JSONValue.integer(Int128(scores[$0]!))) }
+        var entries = scores.map { ($0.key, JSONValue.integer(Int128($0.value))) } + otherScores.map { ($0.key, $0.value) }
+        entries.sort { $0.0 < $1.0 }
         let json = JSONValue.object([
             ("format", .string(BestScores.format)),
             ("version", .integer(Int128(BestScores.version))),
-            ("best", .object(members)),
-        ])
+            ("best", .object(entries)),
+        ] + otherMembers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         return json.serialized + "\n"
     }
 
-    /// Writes the scores, merged with any better ones saved meanwhile, creating the directory if needed.
+    /// Writes the scores, merged with what was saved meanwhile, creating the directory if needed.
     ///
-    /// The write is atomic (temporary file in the same directory, `fsync`,
-    /// `rename`): it leaves no temporary file behind, and a corrupted file is
-    /// replaced by a valid one.
+    /// Under an exclusive lock on ``lockPath``, the file on disk is read again and
+    /// each size keeps the higher score (members of the file this version does not
+    /// know are kept); then the file is replaced atomically (temporary file in the
+    /// same directory, `fsync`, `rename`). A corrupted file is moved to
+    /// ``corruptedCopyPath`` first; a file of a newer version is not touched.
     ///
-    /// - Throws: ``SystemError`` when the directory or the file cannot be written.
-    public mutating func save() throws(SystemError) {
-        try SystemIO.makeDirectories(directory)
-        if let bytes = try? SystemIO.readFile(path, limit: 1 << 20), let saved = try? BestScores.parse(bytes) {
-            for (key, score) in saved where score > scores[key] ?? 0 { scores[key] = score }
+    /// - Throws: ``SaveError`` naming the file when it cannot be locked, read or
+    ///   written, or when it is of a newer version.
+    public mutating func save() throws(SaveError) {
+        do {
+            try SystemIO.makeDirectories(directory)
+            let lock = try SystemIO.lockExclusively(lockPath)
+            defer { SystemIO.closeFile(lock) }
+            if let bytes = try SystemIO.readFile(path, limit: BestScores.sizeLimit) {
+                var saved = BestScores(directory: directory)
+                do {
+                    try saved.read(bytes)
+                    merge(saved)
+                } catch let error where error.isNewerVersion {
+                    throw SaveError(description: "best-score file \(path) \(error); not replaced")
+                } catch {
+                    try SystemIO.rename(path, to: corruptedCopyPath)
+                }
+            }
+            try SystemIO.writeAtomically(Array(fileContents.utf8), to: path)
+        } catch let error as SaveError {
+            throw error
+        } catch {
+            throw SaveError(description: "\(error)")
         }
-        try SystemIO.writeAtomically(Array(fileContents.utf8), to: path)
+    }
+
+    /// Takes the higher score of each size, and the members of `saved` this table does not have.
+    mutating func merge(_ saved: BestScores) {
+        for (key, score) in saved.scores where score > scores[key] ?? 0 { scores[key] = score }
+        otherScores.merge(saved.otherScores) { mine, _ in mine }
+        otherMembers.merge(saved.otherMembers) { mine, _ in mine }
     }
 }

@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// The best score reached on each board size, kept in a small file under the user's data directory.
 ///
@@ -13,11 +14,15 @@ import Game2048
 ///
 ///     {"format":"gym2048-best-scores","version":1,"best":{"3x3":612,"4x4":20316}}
 ///
-/// ``save()`` merges with what is on disk (another game may have saved since
-/// this one loaded) and writes atomically: a temporary file, `fsync`, then a
-/// rename, so the file is always either the old or the new version. A file
-/// that cannot be parsed is reported by ``load(directory:)`` and replaced on
-/// the next save; it never stops a game.
+/// ``save()`` holds an exclusive lock (`flock` on `best-scores.json.lock` beside
+/// the file) while it reads what is on disk, keeps the higher score of each size
+/// (another game may have saved since this one loaded), and writes atomically: a
+/// temporary file, `fsync`, then a rename, so the file is always either the old
+/// or the new version and two games saving at once lose nothing. Members this
+/// version does not know (other keys at the top or inside `best`) are kept as
+/// they are. A file that cannot be parsed is reported by ``load(directory:)``;
+/// the next save moves it aside to `best-scores.json.corrupted` and starts a new
+/// one. A file of a newer version is left alone. None of this stops a game.
 public struct BestScores: Hashable, Sendable {
     /// The file's name inside ``directory``.
     public static let fileName = "best-scores.json"
@@ -30,6 +35,10 @@ public struct BestScores: Hashable, Sendable {
     public let directory: String
     /// The best score per size label.
     public internal(set) var scores: [String: Int64]
+    /// Members of `best` that are not a board size this version knows, kept as read.
+    var otherScores: [String: JSONValue] = [:]
+    /// Top-level members other than `format`, `version` and `best`, kept as read.
+    var otherMembers: [String: JSONValue] = [:]
 
     /// Creates an empty table stored in `directory` (nothing is read or written yet).
     public init(directory: String, scores: [String: Int64] = [:]) {

@@ -19,11 +19,11 @@ extension EpisodeRecord {
             throw RecordError(line: 0, error.description)
         }
         guard let bytes else { throw RecordError(line: 0, SystemError("read", path, code: ENOENT).description) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw RecordError(line: 0, "not UTF-8 text", file: path)
         }
         do {
-            return try parse(text)
+            return try parse(bytes: bytes)
         } catch {
             var error = error
             error.file = path

@@ -1,9 +1,10 @@
 import Game2048JSON
 import Game2048
 
-// The JSON Lines form of an episode record (format version 1), documented on
-// ``EpisodeRecord``. Writing uses a fixed member order so files diff cleanly;
-// reading checks every member and names the line and the member at fault.
+// The JSON Lines form of an episode record (format version 2, and version 1 for
+// reading), documented on ``EpisodeRecord``. Writing uses a fixed member order so
+// files diff cleanly; reading checks every member, refuses members it does not
+// know, and names the line and the member at fault.
 
 extension EpisodeHeader {
     /// The header as one line of JSON, without the newline.
@@ -62,34 +63,66 @@ extension EpisodeStep {
     }
 }
 
+extension EpisodeEnd {
+    /// The end line, without the newline.
+    public var jsonLine: String {
+        JSONValue.object([
+            ("type", .string("end")),
+            ("steps", .integer(Int128(steps))),
+            ("score", .integer(Int128(score))),
+            ("outcome", .string(outcome.rawValue)),
+            ("last_episode", .bool(isLastEpisode)),
+        ]).serialized
+    }
+}
+
 extension EpisodeRecord {
-    /// The record as JSON Lines: the header, then one line per step, each ending in a newline.
+    /// The record as JSON Lines: the header, one line per step and the end line (when known), each ending in a newline.
     public var jsonLines: String {
         var text = header.jsonLine + "\n"
         for (index, step) in steps.enumerated() { text += step.jsonLine(number: index + 1) + "\n" }
+        if let end { text += end.jsonLine + "\n" }
         return text
     }
+
+    /// The members of each kind of line.
+    static let headerMembers: Set = ["type", "format", "version", "rules_version", "seed", "config", "target_tile", "player", "board"]
+    static let configMembers: Set = ["rows", "cols", "spawn_four_probability", "initial_tiles", "win_tile", "max_steps",
+                                     "invalid_action", "invalid_action_penalty"]
+    static let stepMembers: Set = ["type", "step", "action", "reward", "spawn", "score"]
+    static let spawnMembers: Set = ["cell", "value"]
+    static let endMembers: Set = ["type", "steps", "score", "outcome", "last_episode"]
 
     /// Reads every episode of a record file.
     ///
     ///     let episodes = try EpisodeRecord.parse(contents)
     ///
-    /// Blank lines are skipped and unknown members are ignored, so later
-    /// versions may add members; everything this version needs is checked.
+    /// Blank lines are skipped and lines may end in CRLF. Every member is
+    /// checked, and a member this version does not know is refused by name.
     ///
-    /// - Throws: ``RecordError`` naming the first bad line: not JSON, a missing
-    ///   or mistyped member, a step number out of sequence, a rules value out
-    ///   of range, a newer format version, or a last line cut off (truncated).
+    /// - Throws: ``RecordError`` naming the first bad line: not JSON, a missing,
+    ///   unknown or mistyped member, a step number out of sequence, a rules value
+    ///   out of range, a newer format version, an end line that disagrees with
+    ///   its episode, or a truncated record (a last line cut off, an episode of
+    ///   version 2 without its end line, or a restart whose next episode is missing).
     public static func parse(_ text: String) throws(RecordError) -> [EpisodeRecord] {
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
+    public static func parse(bytes: [UInt8]) throws(RecordError) -> [EpisodeRecord] {
         var records: [EpisodeRecord] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let endsWithNewline = text.hasSuffix("\n")
-        for (index, line) in lines.enumerated() {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
+        var lastLine = 0
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
-            if line.trimmingBlanks().isEmpty { continue }
+            let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            lastLine = number
             let json: JSONValue
             do {
-                json = try JSONValue.parse(text: line)
+                json = try JSONValue.parse(Array(line))
             } catch {
                 if index == lines.count - 1 && !endsWithNewline {
                     throw RecordError(line: number, "truncated record: the last line is incomplete (\(error))")
@@ -99,24 +132,75 @@ extension EpisodeRecord {
             let fields = Fields(json: json, line: number)
             switch try fields.string("type") {
             case "header":
+                if let last = records.last {
+                    if last.end == nil && !last.isVersion1 {
+                        throw RecordError(line: number, "a header where the end line of episode \(records.count) was expected")
+                    }
+                    if last.end?.isLastEpisode == true {
+                        throw RecordError(line: number, "a header after the end line of episode \(records.count), which says it is the last")
+                    }
+                }
+                try fields.allowOnly(headerMembers)
                 records.append(EpisodeRecord(header: try EpisodeHeader(fields: fields)))
             case "step":
-                guard !records.isEmpty else {
+                guard let last = records.last else {
                     throw RecordError(line: number, "a step before any header line (a record starts with \"type\":\"header\")")
                 }
-                let last = records.count - 1
-                let expected = records[last].steps.count + 1
+                guard last.end == nil else { throw RecordError(line: number, "a step after the end line of episode \(records.count)") }
+                try fields.allowOnly(stepMembers)
+                let expected = last.steps.count + 1
                 let stepNumber = try fields.integer("step", in: 1...Int128(Int.max))
                 guard stepNumber == expected else {
                     throw RecordError(line: number, "step \(stepNumber) where step \(expected) was expected")
                 }
-                records[last].steps.append(try EpisodeStep(fields: fields, cells: records[last].header.rules.cellCount))
+                records[records.count - 1].steps.append(try EpisodeStep(fields: fields, cells: last.header.rules.cellCount))
+            case "end":
+                guard let last = records.last else { throw RecordError(line: number, "an end line before any header line") }
+                guard last.end == nil else { throw RecordError(line: number, "a second end line for episode \(records.count)") }
+                guard !last.isVersion1 else {
+                    throw RecordError(line: number, "an end line in a version 1 record (version 1 has none; its header says \"version\":1)")
+                }
+                try fields.allowOnly(endMembers)
+                records[records.count - 1].end = try EpisodeEnd(fields: fields, of: last)
             case let other:
-                throw RecordError(line: number, "\"type\" must be \"header\" or \"step\", got \"\(other)\"")
+                throw RecordError(line: number, "\"type\" must be \"header\", \"step\" or \"end\", got \(JSONValue.quoted(other, limit: 20))")
             }
         }
-        guard !records.isEmpty else { throw RecordError(line: 0, "the record is empty: no header line") }
+        guard let last = records.last else { throw RecordError(line: 0, "the record is empty: no header line") }
+        if !last.isVersion1 {
+            guard let end = last.end else {
+                throw RecordError(line: lastLine, "truncated record: episode \(records.count) has no end line "
+                    + "(the file ends after \(last.steps.isEmpty ? "its header" : "step \(last.steps.count)"))")
+            }
+            guard end.isLastEpisode else {
+                throw RecordError(line: lastLine, "truncated record: the end line of episode \(records.count) announces "
+                    + "another episode, but the file ends there")
+            }
+        }
         return records
+    }
+}
+
+extension EpisodeEnd {
+    /// Reads an end line and checks it against the episode it closes.
+    init(fields: Fields, of record: EpisodeRecord) throws(RecordError) {
+        let steps = try fields.integer("steps", in: 0...Int128(Int.max))
+        guard steps == record.steps.count else {
+            throw fields.error("the end line counts \(steps) steps, but the episode has \(record.steps.count)")
+        }
+        let score = try fields.integer("score", in: Int128(Int64.min)...Int128(Int64.max))
+        let lastScore = record.steps.last?.score ?? 0
+        guard score == lastScore else {
+            throw fields.error("the end line's score \(score) differs from the score after the last step, \(lastScore)")
+        }
+        let name = try fields.string("outcome")
+        guard let outcome = Outcome(rawValue: name) else {
+            throw fields.error("\"outcome\" must be game_over or stopped, got \(JSONValue.string(name).summary)")
+        }
+        guard case .bool(let isLast) = try fields.member("last_episode") else {
+            throw fields.error("\"last_episode\" must be true or false, got \(try fields.member("last_episode").summary)")
+        }
+        self.init(steps: Int(steps), score: Int64(score), outcome: outcome, isLastEpisode: isLast)
     }
 }
 
@@ -124,7 +208,7 @@ extension EpisodeHeader {
     init(fields: Fields) throws(RecordError) {
         let format = try fields.string("format")
         guard format == EpisodeHeader.format else {
-            throw fields.error("\"format\" must be \"\(EpisodeHeader.format)\", got \"\(format)\"")
+            throw fields.error("\"format\" must be \"\(EpisodeHeader.format)\", got \(JSONValue.quoted(format, limit: 20))")
         }
         let version = try fields.integer("version", in: 1...Int128(Int.max))
         guard version <= EpisodeHeader.currentVersion else {
@@ -133,6 +217,7 @@ extension EpisodeHeader {
         let rulesVersion = try fields.integer("rules_version", in: 1...Int128(Int.max))
         let seed = try fields.integer("seed", in: 0...Int128(UInt64.max))
         let config = try fields.object("config")
+        try config.allowOnly(EpisodeRecord.configMembers)
         let rules = try config.rules()
         let target = try fields.optionalInteger("target_tile", in: 2...Int128(Int.max))
         let player = try fields.string("player")
@@ -149,6 +234,7 @@ extension EpisodeStep {
         let reward = try fields.integer("reward", in: Int128(Int64.min)...Int128(Int64.max))
         var spawn: Spawn? = nil
         if let spawnFields = try fields.optionalObject("spawn") {
+            try spawnFields.allowOnly(EpisodeRecord.spawnMembers)
             let cell = try spawnFields.integer("cell", in: 0...Int128(cells - 1))
             let value = try spawnFields.integer("value", in: 2...4)
             guard value == 2 || value == 4 else { throw spawnFields.error("\"\(spawnFields.prefix)value\" must be 2 or 4, got \(value)") }
@@ -167,6 +253,19 @@ struct Fields {
     var prefix = ""
 
     func error(_ reason: String) -> RecordError { RecordError(line: line, reason) }
+
+    /// Refuses a member not in `names`, or one given twice, by name: a misspelt member must not
+    /// silently fall back to its default.
+    func allowOnly(_ names: Set<String>) throws(RecordError) {
+        guard case .object(let members) = json else { throw error("expected a JSON object, got \(json.summary)") }
+        var seen: Set<String> = []
+        for (name, _) in members {
+            guard names.contains(name) else {
+                throw error("unknown member \(JSONValue.quoted(prefix + name, limit: 60)) (expected one of \(names.sorted().joined(separator: ", ")))")
+            }
+            guard seen.insert(name).inserted else { throw error("\(JSONValue.quoted(prefix + name, limit: 60)) appears twice") }
+        }
+    }
 
     func member(_ name: String) throws(RecordError) -> JSONValue {
         guard case .object = json else { throw error("expected a JSON object, got \(json.summary)") }
@@ -242,7 +341,7 @@ struct Fields {
         case "noop": policy = .noop
         case "reject": policy = .reject
         case "terminate": policy = .terminate(penalty: Int64(penalty))
-        case let other: throw error("\"\(prefix)invalid_action\" must be noop, terminate or reject, got \"\(other)\"")
+        case let other: throw error("\"\(prefix)invalid_action\" must be noop, terminate or reject, got \(JSONValue.quoted(other, limit: 20))")
         }
         do {
             return try Rules(rows: Int(rows), cols: Int(cols), spawnFourProbability: four, initialTiles: Int(initial),

@@ -7,15 +7,25 @@ import Game2048
 ///     let text = record.jsonLines            // what `g2048 play --record` writes
 ///     let again = try EpisodeRecord.parse(text)   // [record]
 ///
-/// The file format (JSON Lines, version 1) is one header line, then one line per step:
+/// The file format (JSON Lines, version 2) is one header line, one line per step,
+/// and an end line:
 ///
-///     {"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":42,
+///     {"type":"header","format":"gym2048-episode","version":2,"rules_version":1,"seed":42,
 ///      "config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,
 ///                "max_steps":null,"invalid_action":"noop","invalid_action_penalty":0},
 ///      "target_tile":2048,"player":"human","board":[[0,0,0,0],[0,0,1,0],[0,0,0,0],[0,0,1,0]]}
 ///     {"type":"step","step":1,"action":"left","reward":0,"spawn":{"cell":11,"value":2},"score":0}
+///     {"type":"end","steps":1,"score":0,"outcome":"stopped","last_episode":true}
 ///
-/// (each record is one line in the file). `config` holds the protocol's `make`
+/// (each record is one line in the file). The end line makes a record cut off at
+/// a line boundary detectable: an episode of version 2 without one is reported as
+/// truncated, and so is a file that ends after an end line with
+/// `"last_episode":false` (a restart, whose next header is missing). `outcome` is `game_over` (no legal move was left) or `stopped`
+/// (quit, restarted, end of input or a signal); replay checks it too. Version 1
+/// records, written before the end line existed, still load: ``isVersion1`` tells
+/// a reader to warn that their truncation at a line boundary cannot be detected.
+/// Lines may end in CRLF; a member this version does not know is an error that
+/// names it, so a typo is never silently replaced by a default. `config` holds the protocol's `make`
 /// options, so a `g2048 serve` client rebuilds the environment from it; `board`
 /// is the start position as exponents (0 = empty, k = tile 2^k), as the
 /// protocol's observation; `target_tile` is the tile that shows the win message
@@ -26,11 +36,45 @@ public struct EpisodeRecord: Hashable, Sendable {
     public var header: EpisodeHeader
     /// The steps, in order.
     public var steps: [EpisodeStep]
+    /// How the episode ended: `nil` while it is being played, and in version 1 records.
+    public var end: EpisodeEnd?
 
     /// Creates a record.
-    public init(header: EpisodeHeader, steps: [EpisodeStep] = []) {
+    public init(header: EpisodeHeader, steps: [EpisodeStep] = [], end: EpisodeEnd? = nil) {
         self.header = header
         self.steps = steps
+        self.end = end
+    }
+
+    /// Whether the record is of format version 1, which has no end line.
+    public var isVersion1: Bool { header.version == 1 }
+}
+
+/// The last line of a recorded episode (format version 2): how many steps, the final score, how it ended.
+public struct EpisodeEnd: Hashable, Sendable {
+    /// How an episode ended.
+    public enum Outcome: String, Hashable, Sendable, CaseIterable {
+        /// No legal move was left.
+        case gameOver = "game_over"
+        /// The player quit or restarted, input ended, or a signal stopped the game.
+        case stopped
+    }
+
+    /// The number of steps in the episode.
+    public var steps: Int
+    /// The score after the last step (0 without steps).
+    public var score: Int64
+    /// How it ended.
+    public var outcome: Outcome
+    /// Whether it is the file's last episode (`false`: a restart, another header follows).
+    public var isLastEpisode: Bool
+
+    /// Creates an end line.
+    public init(steps: Int, score: Int64, outcome: Outcome, isLastEpisode: Bool) {
+        self.steps = steps
+        self.score = score
+        self.outcome = outcome
+        self.isLastEpisode = isLastEpisode
     }
 }
 
@@ -38,8 +82,8 @@ public struct EpisodeRecord: Hashable, Sendable {
 public struct EpisodeHeader: Hashable, Sendable {
     /// The `format` member of every header.
     public static let format = "gym2048-episode"
-    /// The version of the record format this build writes and reads.
-    public static let currentVersion = 1
+    /// The version of the record format this build writes (it reads 1 too).
+    public static let currentVersion = 2
 
     /// The record format's version.
     public var version: Int

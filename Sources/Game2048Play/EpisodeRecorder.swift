@@ -3,17 +3,24 @@
 ///     let recorder = try EpisodeRecorder(path: "game.jsonl")
 ///     try recorder.begin(header)            // at each new game
 ///     try recorder.append(step)             // after each move
+///     recorder.gameOver()                   // when no legal move is left
+///     try recorder.finish()                 // the last end line
 ///     recorder.close()
 ///
-/// Each line is written with one `write` call as soon as it is known, so a game
-/// that is interrupted leaves a valid record of the moves made so far (at
-/// worst a last line cut off, which ``EpisodeRecord/parse(_:)`` reports as
-/// truncated). The file is created, or emptied if it exists, by the initializer.
+/// Each line is written with one `write` call as soon as it is known. An
+/// episode's end line is written when the next one begins (a restart, with
+/// `"last_episode":false`) or at ``finish()``, so a program killed before then
+/// leaves a record that ``EpisodeRecord/parse(_:)`` reports as truncated rather
+/// than one that passes for complete. The file is created, or emptied if it
+/// exists, by the initializer.
 public final class EpisodeRecorder {
     /// The file written.
     public let path: String
     var descriptor: Int32
     var stepNumber = 0
+    var score: Int64 = 0
+    var isEpisodeOpen = false
+    var isOver = false
 
     /// Creates or empties the file.
     ///
@@ -26,18 +33,40 @@ public final class EpisodeRecorder {
     deinit { close() }
 
     /// Starts a new episode.
+    ///
+    /// Ends the current episode first, if any, with an end line saying another follows.
     public func begin(_ header: EpisodeHeader) throws(SystemError) {
+        if isEpisodeOpen { try writeEnd(isLastEpisode: false) }
         stepNumber = 0
+        score = 0
+        isOver = false
+        isEpisodeOpen = true
         try write(header.jsonLine)
     }
 
     /// Appends a step to the current episode.
     public func append(_ step: EpisodeStep) throws(SystemError) {
         stepNumber += 1
+        score = step.score
         try write(step.jsonLine(number: stepNumber))
     }
 
-    /// Closes the file; later writes fail.
+    /// Notes that the current episode is over (no legal move is left): its end line will say `game_over`.
+    public func gameOver() { isOver = true }
+
+    /// Writes the end line of the last episode; call it once the game is left.
+    public func finish() throws(SystemError) {
+        guard isEpisodeOpen else { return }
+        try writeEnd(isLastEpisode: true)
+    }
+
+    func writeEnd(isLastEpisode: Bool) throws(SystemError) {
+        isEpisodeOpen = false
+        try write(EpisodeEnd(steps: stepNumber, score: score, outcome: isOver ? .gameOver : .stopped,
+                             isLastEpisode: isLastEpisode).jsonLine)
+    }
+
+    /// Closes the file; later writes fail. Call ``finish()`` first, or the record reads as truncated.
     public func close() {
         guard descriptor >= 0 else { return }
         SystemIO.closeFile(descriptor)

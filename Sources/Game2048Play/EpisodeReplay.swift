@@ -9,7 +9,8 @@ import Game2048
 /// the start position must equal the recorded board, and each recorded action
 /// must give the recorded reward, spawn and score. The first difference is
 /// reported as a ``ReplayMismatch`` naming the step, the action, the field,
-/// the recorded value and the replayed one.
+/// the recorded value and the replayed one. The end line's outcome (`game_over`
+/// or `stopped`) must agree with the replay too.
 public enum EpisodeReplay {
     /// One position of a replay: the start (step 0) or the position after a step.
     public struct Frame: Hashable, Sendable {
@@ -66,6 +67,11 @@ public enum EpisodeReplay {
             }
             frames.append(Frame(step: number, action: recorded.action, board: step.observation, score: step.info.score,
                                 isOver: environment.isOver))
+        }
+        if let end = record.end, (end.outcome == .gameOver) != environment.isOver {
+            throw ReplayMismatch(step: record.steps.count, environment.isOver
+                ? "the record says the game was stopped, but no legal move is left"
+                : "the record says the game was over, but the replay can still move")
         }
         return frames
     }

@@ -8,11 +8,17 @@ extension JSONValue {
         case .bool(let b): String(b)
         case .integer(let i): String(i)
         case .double(let d): String(d)
-        case .string(let s): "\"" + (s.count > 20 ? String(s.prefix(20)) + "…" : s) + "\""
+        case .string(let s): JSONValue.quoted(s, limit: 20)
         case .array: "an array"
         case .object: "an object"
         case .raw: "JSON text"
         }
+    }
+
+    /// A string in JSON quotes and escapes (so a message stays on one line), cut to `limit` characters with "…".
+    static func quoted(_ text: String, limit: Int) -> String {
+        let shown = JSONValue.string(String(text.prefix(limit))).serialized
+        return text.count > limit ? shown + "…" : shown
     }
 
     /// Parses one line or file of text.

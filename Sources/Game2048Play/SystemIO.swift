@@ -67,7 +67,7 @@ enum SystemIO {
             failure = SystemError("flush", temporary)
         }
         if close(descriptor) != 0 && failure == nil { failure = SystemError("close", temporary) }
-        if failure == nil && rename(temporary, path) != 0 { failure = SystemError("replace", path) }
+        if failure == nil, (try? SystemIO.rename(temporary, to: path)) == nil { failure = SystemError("replace", path) }
         if let failure {
             unlink(temporary)
             throw failure
@@ -105,6 +105,30 @@ enum SystemIO {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SystemError("write", path) }
         return descriptor
+    }
+
+    /// Opens (creating it if needed) `path` and takes an exclusive `flock` on it, waiting for
+    /// other holders; the lock lasts until the returned descriptor is closed.
+    static func lockExclusively(_ path: String) throws(SystemError) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SystemError("create lock file", path) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let failure = SystemError("lock", path)
+            close(descriptor)
+            throw failure
+        }
+        return descriptor
+    }
+
+    /// Renames `path` to `target`, replacing it.
+    static func rename(_ path: String, to target: String) throws(SystemError) {
+        #if canImport(Glibc)
+        let result = Glibc.rename(path, target)
+        #else
+        let result = Darwin.rename(path, target)
+        #endif
+        guard result == 0 else { throw SystemError("rename", path) }
     }
 
     /// Closes a descriptor this module opened.

@@ -95,6 +95,7 @@ public struct TerminalGame {
                     case .moved(let step):
                         try recorder?.append(step)
                     case .gameOver:
+                        recorder?.gameOver()
                         saveBest()
                     case .refused, .reachedTarget, .quit:
                         break
@@ -206,6 +207,10 @@ public struct TerminalGame {
         }
 
         saveBest()
+        // A game left by q, end of input or a signal ends its record properly; after a failed write it cannot.
+        if let recorder, outcome == .finished || { if case .interrupted = outcome { true } else { false } }() {
+            do { try recorder.finish() } catch { outcome = .failed(error.description) }
+        }
         if framesToTerminal {
             Terminal.restore()
             if session.environment != nil {

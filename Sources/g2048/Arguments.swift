@@ -3,6 +3,8 @@
 // generated help with `<value>` names and `(default: …)`. Parsing is a pure
 // function from `[String]` to `ParsedArguments`, so tests call it directly.
 
+import Game2048
+
 /// One option or flag of a command.
 struct OptionSpec: Equatable {
     /// The long name without dashes, e.g. `rows`.
@@ -81,14 +83,21 @@ struct ParsedArguments: Equatable {
     /// An integer option within `range`, or `defaultValue` when absent.
     ///
     /// - Throws: ``UsageError`` such as "--games must be an integer, got 'x'"
-    ///   or "--games must be between 1 and 1000000, got 0".
+    ///   or "--games must be between 1 and 1000000, got 0"; the value is quoted as typed,
+    ///   and an integer too large for the machine is reported as out of range, not as "not an integer".
     func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = values[name] else { return defaultValue }
-        guard let value = Int(text) else { throw UsageError("--\(name) must be an integer, got '\(text)'") }
-        guard range.contains(value) else {
-            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+        guard let value = Int(text), range.contains(value) else {
+            guard ParsedArguments.isInteger(text) else { throw UsageError("--\(name) must be an integer, got '\(text)'") }
+            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
         }
         return value
+    }
+
+    /// Whether `text` is an optional sign and digits (an integer of any size).
+    static func isInteger(_ text: String) -> Bool {
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// An optional integer option within `range`.
@@ -107,13 +116,28 @@ struct ParsedArguments: Equatable {
     }
 
     /// A floating-point option within `range`, or `defaultValue` when absent.
+    ///
+    /// - Throws: ``UsageError`` quoting the value as typed: "--alpha must be a number, got 'x'",
+    ///   "--alpha must be a finite number, got nan", "--alpha must be between 1e-09 and 10.0, got 11".
     func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = values[name] else { return defaultValue }
-        guard let value = Double(text), value.isFinite else { throw UsageError("--\(name) must be a number, got '\(text)'") }
+        guard let value = Double(text) else { throw UsageError("--\(name) must be a number, got '\(text)'") }
+        guard value.isFinite else { throw UsageError("--\(name) must be a finite number, got \(text)") }
         guard range.contains(value) else {
             throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
         }
         return value
+    }
+
+    /// The board size from `--rows` and `--cols`, each checked under its own name; a size given alone
+    /// stands for both (a square board). `nil` when neither is given.
+    ///
+    /// - Throws: ``UsageError`` naming the flag at fault: "--cols must be between 2 and 8, got 1".
+    func boardSize() throws(UsageError) -> (rows: Int, cols: Int)? {
+        let rows = try optionalInt("rows", in: Rules.sizeRange.lowerBound...Rules.sizeRange.upperBound)
+        let cols = try optionalInt("cols", in: Rules.sizeRange.lowerBound...Rules.sizeRange.upperBound)
+        guard let size = rows ?? cols else { return nil }
+        return (rows ?? size, cols ?? size)
     }
 }
 

@@ -40,12 +40,9 @@ struct BenchCommand: Command {
         seed = try arguments.uint64("seed", default: 1)
         json = arguments.flag("json")
         let envs = try arguments.int("envs", default: 1024, in: 1...1_000_000)
-        let rows = try arguments.optionalInt("rows", in: Int.min...Int.max)
-        let cols = try arguments.optionalInt("cols", in: Int.min...Int.max)
-        if rows != nil || cols != nil {
-            let r = rows ?? cols!, c = cols ?? rows!
+        if let size = try arguments.boardSize() {
             let rules: Rules
-            do { rules = try Rules(rows: r, cols: c) } catch { throw UsageError(flag: "--\(error.field)", error) }
+            do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(flag: "--\(error.field)", error) }
             cases = [Case(rules: rules, envs: 1), Case(rules: rules, envs: envs)]
         } else {
             cases = [
@@ -220,11 +217,10 @@ struct Stopwatch {
 
 /// `x` with exactly `digits` decimals, without Foundation.
 func formatFixed(_ x: Double, digits: Int) -> String {
-    guard x.isFinite else { return String(x) }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
-    // Beyond 2^53 the digits are not exact anyway, and beyond 2^63 the conversion would trap.
-    guard (abs(x) * scale).rounded() < 9.0e15 else { return String(x) }
+    // Past 2^62 the rounded value would not fit Int64; such numbers (and NaN, ±inf) print as Swift does.
+    guard x.isFinite, abs(x) * scale < 0x1p62 else { return String(x) }
     let scaled = Int64((abs(x) * scale).rounded())
     let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
     let sign = x < 0 && scaled != 0 ? "-" : ""

@@ -13,12 +13,19 @@ struct EvalCommand: Command {
             search that many spawn layers by expectimax (a 2 with 0.9, a 4 with 0.1 on every empty cell) with a
             transposition cache. Without weights choose a built-in player with --agent: random, greedy (best
             one-step score), montecarlo (random rollouts), expectimax (hand-written heuristic, --depth, default 2).
-            Game i is seeded from --seed alone, so results do not depend on --threads.
+            A search visits at most --nodes chance nodes per move: it deepens one layer at a time up to --depth
+            and plays the move of the deepest layer that fits, so every depth finishes in bounded time per move,
+            and, as the budget counts nodes rather than seconds, the same seed gives the same games on any machine.
+            Game i is seeded from --seed alone, so results do not depend on --threads. Progress (games, moves,
+            ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
+            the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
+            G2048_PROGRESS=<seconds> sets the interval.
             """,
         options: [
             .option("weights", "file", "A weights file written by 'g2048 train'."),
             .option("agent", "name", "ntuple, random, greedy, montecarlo or expectimax.", default: "ntuple with --weights, else expectimax"),
             .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
+            .option("nodes", "n", "Most chance nodes searched per move (1 to 10000000).", default: "\(Expectimax.defaultNodeBudget)"),
             .option("games", "n", "Games to play.", default: "1000"),
             .option("seed", "seed", "Seed of the games.", default: "1"),
             .option("threads", "n", "Games played at once.", default: "number of CPUs"),
@@ -28,6 +35,7 @@ struct EvalCommand: Command {
     var agent: String
     var weightsPath: String?
     var depth: Int
+    var nodes: Int
     var games: Int
     var seed: UInt64
     var threads: Int
@@ -45,6 +53,10 @@ struct EvalCommand: Command {
         if depth != 0 && !["ntuple", "expectimax"].contains(agent) {
             throw UsageError("--depth applies to the ntuple and expectimax players, not \(agent)")
         }
+        nodes = try arguments.int("nodes", default: Expectimax.defaultNodeBudget, in: 1...10_000_000)
+        if arguments.string("nodes") != nil && !["ntuple", "expectimax"].contains(agent) {
+            throw UsageError("--nodes applies to the ntuple and expectimax players, not \(agent)")
+        }
         games = try arguments.int("games", default: 1000, in: 1...10_000_000)
         seed = try arguments.uint64("seed", default: 1)
         threads = try arguments.int("threads", default: Machine.processorCount, in: 1...256)
@@ -54,21 +66,24 @@ struct EvalCommand: Command {
     func run() throws -> Int32 {
         var rules = Rules()
         let makePlayer: @Sendable (Int) -> any Player
-        let seed = self.seed, depth = self.depth
+        let seed = self.seed, depth = self.depth, nodes = self.nodes
         switch agent {
         case "ntuple":
             let (network, metadata) = try WeightsFile.load(from: weightsPath!)
             rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability)
             Console.error("loaded \(weightsPath!): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games")
-            makePlayer = { _ in SearchPlayer(network: network, depth: depth) }
+            makePlayer = { _ in SearchPlayer(network: network, depth: depth, nodeBudget: nodes) }
         case "random": makePlayer = { RandomPlayer(seed: seed &+ UInt64($0)) }
         case "greedy": makePlayer = { GreedyPlayer(seed: seed &+ UInt64($0)) }
         case "montecarlo": makePlayer = { MonteCarloPlayer(seed: seed &+ UInt64($0)) }
-        default: makePlayer = { _ in SearchPlayer(heuristicDepth: depth) }
+        default: makePlayer = { _ in SearchPlayer(heuristicDepth: depth, nodeBudget: nodes) }
         }
         let progress = Progress(total: games, unit: "games")
-        let report = Evaluation.run(rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer) { done in
-            progress.update(done)
+        // Moves are counted one by one only where a move is slow enough for it to cost nothing.
+        let slowMoves = agent == "montecarlo" || depth > 0
+        let report = Evaluation.run(rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer,
+                                    progressEveryMove: slowMoves) { done in
+            progress.update(done.games, detail: "\(done.moves) moves")
         }
         progress.finish()
         Console.output(json ? EvalCommand.json(report, rules: rules, depth: depth) : EvalCommand.text(report, rules: rules))

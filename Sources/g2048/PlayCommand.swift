@@ -21,7 +21,8 @@ struct PlayCommand: Command {
             pipe, each input line is one key or action name (up, down, left, right, w, a, s, d, h, j,
             k, l, r, q) and the end of input quits; when stdout is not a terminal every board is printed
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
-            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/).
+            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
+            saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
             Agents: random, greedy, montecarlo, expectimax (heuristic, depth 2) and ntuple (--weights,
             depth 1). A game recorded with --record is shown again by 'g2048 replay --file <file>'; an
             existing record is replaced only with --force.
@@ -51,20 +52,17 @@ struct PlayCommand: Command {
     var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        rows = try arguments.optionalInt("rows", in: Int.min...Int.max)
-        cols = try arguments.optionalInt("cols", in: Int.min...Int.max)
-        if rows != nil || cols != nil {
-            let r = rows ?? cols!, c = cols ?? rows!
-            do { _ = try Rules(rows: r, cols: c) } catch { throw UsageError(flag: "--\(error.field)", error) }
-            (rows, cols) = (r, c)
-        }
+        let size = try arguments.boardSize()
+        (rows, cols) = (size?.rows, size?.cols)
         seed = try arguments.uint64("seed", default: PlayConfiguration.clockSeed())
         switch arguments.string("win-tile") {
         case "off": winTile = nil
         case nil: winTile = 2048
         case let text?:
             guard let tile = Int(text) else { throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got '\(text)'") }
-            do { _ = try Rules(winTile: tile) } catch { throw UsageError(flag: "--win-tile", error) }
+            do { _ = try Rules(winTile: tile) } catch {
+                throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got \(text)")
+            }
             winTile = tile
         }
         hint = arguments.flag("hint")

@@ -5,24 +5,42 @@ import Darwin
 #endif
 import Synchronization
 
-/// Progress on stderr: a line redrawn in place on a terminal, a plain line every
-/// few seconds otherwise (so logs and CI output stay readable).
+/// Progress on stderr: a line redrawn in place on a terminal (at most every 0.2 s), a plain
+/// line every 10 seconds otherwise (so logs and CI output stay readable).
+///
+/// The environment variable `G2048_PROGRESS` overrides the pace: `off` shows nothing, a number
+/// of seconds (`0` = every update) sets the interval, on a terminal or not.
 final class Progress: Sendable {
     let total: Int?
     let unit: String
-    let isTerminal = isatty(STDERR_FILENO) == 1
-    let state = Mutex<(last: Double, shown: Bool)>((0, false))
+    let isTerminal: Bool
+    /// Seconds between two lines; `nil` shows nothing.
+    let interval: Double?
+    let state = Mutex<(last: Double, shown: Bool)>((-Double.infinity, false))
     let start = Stopwatch.now(CLOCK_MONOTONIC)
 
-    init(total: Int?, unit: String) {
+    /// The name of the environment variable that sets the pace.
+    static let variable = "G2048_PROGRESS"
+
+    init(total: Int?, unit: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1,
+         setting: String? = getenv(Progress.variable).map { String(cString: $0) }) {
         self.total = total
         self.unit = unit
+        self.isTerminal = isTerminal
+        interval = Progress.interval(setting: setting, isTerminal: isTerminal)
     }
 
-    /// Reports `done` units, with an optional detail; rate-limited.
-    func update(_ done: Int, detail: String = "") {
+    /// The interval a `G2048_PROGRESS` value asks for; an unset or unreadable value gives the default.
+    static func interval(setting: String?, isTerminal: Bool) -> Double? {
+        if setting == "off" { return nil }
+        if let setting, let seconds = Double(setting), seconds.isFinite, seconds >= 0 { return seconds }
+        return isTerminal ? 0.2 : 10
+    }
+
+    /// Reports `done` units, with an optional detail; rate-limited. The first update is shown at once.
+    func update(_ done: Int, detail: @autoclosure () -> String = "") {
+        guard let interval else { return }
         let now = Stopwatch.now(CLOCK_MONOTONIC)
-        let interval = isTerminal ? 0.2 : 10.0
         let due = state.withLock { s -> Bool in
             guard now - s.last >= interval || (total != nil && done == total) else { return false }
             s.last = now
@@ -30,14 +48,20 @@ final class Progress: Sendable {
             return true
         }
         guard due else { return }
-        let elapsed = now - start
+        let text = line(done, detail: detail(), elapsed: now - start)
+        Console.write(isTerminal ? "\r\u{1B}[K" + text : text + "\n", to: STDERR_FILENO)
+    }
+
+    /// The text of one progress line.
+    func line(_ done: Int, detail: String, elapsed: Double) -> String {
         var text = total.map { "\(done)/\($0) \(unit)" } ?? "\(done) \(unit)"
         if !detail.isEmpty { text += ", " + detail }
         text += ", \(Progress.duration(elapsed)) elapsed"
         if let total, done > 0, done < total {
-            text += ", ETA \(Progress.duration(elapsed / Double(done) * Double(total - done)))"
+            // Doubles, so a total near Int.max gives a huge ETA rather than an overflow.
+            text += ", ETA \(Progress.duration(elapsed / Double(done) * (Double(total) - Double(done))))"
         }
-        Console.write(isTerminal ? "\r\u{1B}[K" + text : text + "\n", to: STDERR_FILENO)
+        return text
     }
 
     /// Ends the in-place line.
@@ -45,8 +69,14 @@ final class Progress: Sendable {
         if isTerminal && state.withLock({ $0.shown }) { Console.write("\n", to: STDERR_FILENO) }
     }
 
+    /// The longest duration written in hours and minutes; longer ones read "over 100000h".
+    static let longestShown = 100_000.0 * 3600
+
+    /// `42s`, `3m07s`, `2h05m`; never traps, whatever the value (infinite, NaN, huge).
     static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
+        guard seconds.isFinite else { return "?" }
+        guard seconds < longestShown else { return "over 100000h" }
+        let s = Int(max(0, seconds).rounded())
         return s >= 3600 ? "\(s / 3600)h\(String(format2: s / 60 % 60))m" : s >= 60 ? "\(s / 60)m\(String(format2: s % 60))s" : "\(s)s"
     }
 }

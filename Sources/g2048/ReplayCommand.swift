@@ -16,6 +16,8 @@ struct ReplayCommand: Command {
             Every episode in the file is replayed from its seed first: the start board, and each step's
             reward, spawned tile and score must match the record, or the first difference is reported and
             the exit status is 1. A malformed or truncated record is reported in one line, also with 1.
+            Records of format version 1 (from before records had end lines) are still replayed, with a note
+            on stderr that a record cut off at a line boundary cannot be detected in them.
             Then the positions are shown --delay milliseconds apart, and one 'verified' line per episode
             is printed. The format is described in Game2048Play's EpisodeRecord and accepted by
             replay_record() in Examples/python/g2048.py.
@@ -43,6 +45,10 @@ struct ReplayCommand: Command {
 
     func run() throws -> Int32 {
         let records = try EpisodeRecord.load(from: path)
+        if records.contains(where: \.isVersion1) {
+            Console.error("note: \(path) is a version 1 record, written before records had end lines: "
+                + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one")
+        }
         let viewer = ReplayViewer(records: records, name: path,
                                   delay: delay ?? (Terminal.isTerminal(STDOUT_FILENO) ? 150 : 0), checkOnly: checkOnly)
         switch viewer.run() {

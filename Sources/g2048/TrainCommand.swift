@@ -29,7 +29,7 @@ struct TrainCommand: Command {
             .option("games", "n", "Stop after this many games in total."),
             .option("seconds", "s", "Stop after this many seconds.", default: "600 when --games is not given"),
             .option("rows", "n", "Board rows, 2 to 8.", default: "4"),
-            .option("cols", "n", "Board columns, 2 to 8.", default: "4"),
+            .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("alpha", "rate", "Learning rate, split over the active features.", default: "0.1"),
             .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: "\(TrainCommand.defaultOptimism)"),
             .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
@@ -65,11 +65,8 @@ struct TrainCommand: Command {
     var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let rows = try arguments.int("rows", default: 4, in: Int.min...Int.max)
-        let cols = try arguments.int("cols", default: rows == 4 ? 4 : rows, in: Int.min...Int.max)
-        do { rules = try Rules(rows: rows, cols: arguments.string("cols") == nil ? rows : cols) } catch {
-            throw UsageError(flag: "--\(error.field)", error)
-        }
+        let size = try arguments.boardSize() ?? (4, 4)
+        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(flag: "--\(error.field)", error) }
         out = arguments.string("out") ?? "weights-\(rules.sizeLabel).bin"
         games = try arguments.optionalInt("games", in: 1...Int.max)
         seconds = arguments.string("seconds") == nil ? (games == nil ? 600 : nil) : try arguments.double("seconds", default: 600, in: 0.001...1e9)

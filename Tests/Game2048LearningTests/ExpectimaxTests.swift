@@ -51,3 +51,40 @@ struct ExpectimaxTests {
         #expect(cached > 0)
     }
 }
+
+extension ExpectimaxTests {
+    static let midGame = try! Board(rows: 4, cols: 4, values: [2, 4, 8, 16, 0, 2, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0])
+
+    /// `eval --depth 4` once ran for minutes per game: a node budget now bounds every decision.
+    @Test(arguments: [1, 50, 5_000, 40_000])
+    func aNodeBudgetBoundsEveryDecision(budget: Int) {
+        var search = Expectimax(evaluator: .heuristic, depth: 4, nodeBudget: budget)
+        let action = search.bestAction(on: Self.midGame, spawnFourProbability: 0.1)
+        #expect(action != nil)
+        #expect(search.nodes <= budget + 1)
+        #expect(search.searchedDepth < 4)
+    }
+
+    @Test func aBudgetThatFitsGivesTheFullSearchsMove() {
+        var unlimited = Expectimax(evaluator: .heuristic, depth: 2)
+        var budgeted = Expectimax(evaluator: .heuristic, depth: 2, nodeBudget: 10_000_000)
+        for board in [Self.midGame, Self.position] {
+            #expect(budgeted.bestAction(on: board, spawnFourProbability: 0.1) == unlimited.bestAction(on: board, spawnFourProbability: 0.1))
+            #expect(budgeted.searchedDepth == 2)
+        }
+    }
+
+    @Test func aBudgetedSearchIsDeterministic() {
+        var first = Expectimax(evaluator: .heuristic, depth: 3, nodeBudget: 20_000)
+        var second = Expectimax(evaluator: .heuristic, depth: 3, nodeBudget: 20_000)
+        let a = first.bestAction(on: Self.midGame, spawnFourProbability: 0.1)
+        let b = second.bestAction(on: Self.midGame, spawnFourProbability: 0.1)
+        #expect(a == b && first.nodes == second.nodes && first.searchedDepth == second.searchedDepth)
+    }
+
+    @Test func outOfRangeSettingsAreClampedNotTrapped() {
+        var search = Expectimax(evaluator: .heuristic, depth: -3, nodeBudget: -5)
+        #expect(search.depth == 0 && search.nodeBudget == 1)
+        #expect(search.bestAction(on: Self.midGame, spawnFourProbability: 0.1) != nil)
+    }
+}

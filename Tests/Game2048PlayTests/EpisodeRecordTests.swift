@@ -8,7 +8,7 @@ struct EpisodeRecordTests {
         board: try! Board(rows: 4, cols: 4, exponents: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]))
 
     @Test func headerAndStepLinesHaveTheDocumentedShape() {
-        #expect(Self.header.jsonLine == #"{"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":42,"#
+        #expect(Self.header.jsonLine == #"{"type":"header","format":"gym2048-episode","version":2,"rules_version":1,"seed":42,"#
             + #""config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,"max_steps":null,"#
             + #""invalid_action":"noop","invalid_action_penalty":0},"target_tile":2048,"player":"human","#
             + #""board":[[0,0,0,0],[0,0,1,0],[0,0,0,0],[0,0,1,0]]}"#)
@@ -16,6 +16,8 @@ struct EpisodeRecordTests {
         #expect(step.jsonLine(number: 3) == #"{"type":"step","step":3,"action":"left","reward":4,"spawn":{"cell":11,"value":2},"score":4}"#)
         let noSpawn = EpisodeStep(action: .up, reward: 0, spawn: nil, score: 4)
         #expect(noSpawn.jsonLine(number: 4).contains(#""spawn":null"#))
+        let end = EpisodeEnd(steps: 4, score: 4, outcome: .gameOver, isLastEpisode: true)
+        #expect(end.jsonLine == #"{"type":"end","steps":4,"score":4,"outcome":"game_over","last_episode":true}"#)
     }
 
     @Test func playedEpisodesRoundTripThroughText() throws {
@@ -29,20 +31,49 @@ struct EpisodeRecordTests {
         let rules = try Rules(rows: 2, cols: 8, spawnFourProbability: 0.25, initialTiles: 3, winTile: 64, maxSteps: 9,
                               invalidAction: .terminate(penalty: 7))
         let header = EpisodeHeader(seed: 0, rules: rules, targetTile: nil, player: "greedy", board: Board(rules: rules))
-        #expect(try EpisodeRecord.parse(header.jsonLine) == [EpisodeRecord(header: header)])
+        let record = EpisodeRecord(header: header, end: EpisodeEnd(steps: 0, score: 0, outcome: .stopped, isLastEpisode: true))
+        #expect(try EpisodeRecord.parse(record.jsonLines) == [record])
     }
 
-    @Test func actionsMayBeIndicesAndOptionalConfigMayBeLeftOut() throws {
-        let text = #"{"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":5,"config":{"rows":2,"cols":2},"#
-            + #""target_tile":null,"player":"script","board":[[1,0],[0,1]]}"# + "\n"
-            + #"{"type":"step","step":1,"action":3,"reward":4,"spawn":{"cell":1,"value":4},"score":4,"comment":"ignored"}"# + "\n\n"
-        let records = try EpisodeRecord.parse(text)
+    /// A version 1 record (no end line), as `g2048 play` wrote before: it still loads, and says so.
+    static let version1 = #"{"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":5,"config":{"rows":2,"cols":2},"#
+        + #""target_tile":null,"player":"script","board":[[1,0],[0,1]]}"# + "\n"
+        + #"{"type":"step","step":1,"action":3,"reward":4,"spawn":{"cell":1,"value":4},"score":4}"# + "\n\n"
+
+    @Test func version1RecordsStillLoadAndActionsMayBeIndices() throws {
+        let records = try EpisodeRecord.parse(Self.version1)
+        #expect(records[0].isVersion1 && records[0].end == nil)
         #expect(records[0].header.rules == (try Rules(rows: 2, cols: 2)))
         #expect(records[0].steps == [EpisodeStep(action: .left, reward: 4, spawn: Spawn(cell: 1, exponent: 2), score: 4)])
     }
 
+    /// A CRLF record was once called truncated.
+    @Test func crlfLineEndingsAreAccepted() throws {
+        let game = PlayedGame(rows: 3, cols: 3, seed: 9, moves: 60, restartEvery: 25)
+        let text = game.records.map(\.jsonLines).joined()
+        #expect(try EpisodeRecord.parse(text.replacingOccurrences("\n", "\r\n")) == game.records)
+        #expect(try EpisodeRecord.parse(Self.version1.replacingOccurrences("\n", "\r\n")).count == 1)
+    }
+
+    /// A record cut at a line boundary once replayed as "verified": every cut at a line boundary is now an error.
+    @Test func everyCutAtALineBoundaryIsReported() throws {
+        let game = PlayedGame(rows: 3, cols: 3, seed: 4, moves: 60, restartEvery: 25)
+        let lines = game.records.map(\.jsonLines).joined().split(separator: "\n").map { String($0) + "\n" }
+        #expect(game.records.count >= 3)
+        for count in 1..<lines.count {
+            #expect(throws: RecordError.self, "cut after line \(count)") { try EpisodeRecord.parse(lines.prefix(count).joined()) }
+            do { _ = try EpisodeRecord.parse(lines.prefix(count).joined()) } catch {
+                #expect(error.reason.hasPrefix("truncated record: "), "\(error)")
+            }
+        }
+        #expect(try EpisodeRecord.parse(lines.joined()) == game.records)
+    }
+
     static let validHeader = Self.header.jsonLine
     static let validStep = #"{"type":"step","step":1,"action":"left","reward":0,"spawn":{"cell":3,"value":2},"score":0}"#
+    static func validEnd(steps: Int = 0, score: Int = 0, last: Bool = true) -> String {
+        EpisodeEnd(steps: steps, score: Int64(score), outcome: .stopped, isLastEpisode: last).jsonLine
+    }
 
     static let malformed: [(text: String, message: String)] = [
         ("", "the record is empty: no header line"),
@@ -52,7 +83,7 @@ struct EpisodeRecordTests {
         (validHeader + "\n" + #"{"type":"step","step":1,"act"#, #"line 2: truncated record: the last line is incomplete (unterminated string at byte 28)"#),
         (validHeader + "\nnonsense\n" + validStep + "\n", "line 2: not valid JSON (invalid literal, expected 'null' at byte 1)"),
         (validHeader + "\n[1,2]\n", "line 2: expected a JSON object, got an array"),
-        (validHeader + "\n" + #"{"type":"move"}"# + "\n", #"line 2: "type" must be "header" or "step", got "move""#),
+        (validHeader + "\n" + #"{"type":"move"}"# + "\n", #"line 2: "type" must be "header", "step" or "end", got "move""#),
         (validHeader + "\n" + validStep.replacingOccurrences("\"step\":1", "\"step\":2") + "\n", "line 2: step 2 where step 1 was expected"),
         (validHeader + "\n" + validStep.replacingOccurrences("\"reward\":0", "\"reward\":\"0\"") + "\n", #"line 2: "reward" must be an integer, got "0""#),
         (validHeader + "\n" + validStep.replacingOccurrences("\"reward\":0", "\"reward\":0.5") + "\n", #"line 2: "reward" must be an integer, got 0.5"#),
@@ -65,7 +96,28 @@ struct EpisodeRecordTests {
         (validHeader.replacingOccurrences("\"spawn_four_probability\":0.1", "\"spawn_four_probability\":2"),
          #"line 1: "config.spawn_four_probability" must be between 0 and 1, got 2.0"#),
         (validHeader.replacingOccurrences("\"noop\"", "\"explode\""), #"line 1: "config.invalid_action" must be noop, terminate or reject, got "explode""#),
-        (validHeader.replacingOccurrences("\"version\":1", "\"version\":2"), "line 1: record format version 2 is newer than this g2048 reads (1)"),
+        (validHeader.replacingOccurrences("\"version\":2", "\"version\":3"), "line 1: record format version 3 is newer than this g2048 reads (2)"),
+        // A misspelt member was once ignored (the policy silently became noop); now it is named.
+        (validHeader.replacingOccurrences("\"invalid_action\"", "\"invaaid_action\""),
+         #"line 1: unknown member "config.invaaid_action" (expected one of cols, initial_tiles, invalid_action, invalid_action_penalty, max_steps, rows, spawn_four_probability, win_tile)"#),
+        (validHeader.replacingOccurrences("\"player\"", "\"comment\":1,\"player\""),
+         #"line 1: unknown member "comment" (expected one of board, config, format, player, rules_version, seed, target_tile, type, version)"#),
+        (validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":2,\"x\":0") + "\n",
+         #"line 2: unknown member "spawn.x" (expected one of cell, value)"#),
+        (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":42,\"seed\":43"), #"line 1: "seed" appears twice"#),
+        (validHeader + "\n" + validEnd(steps: 1) + "\n", "line 2: the end line counts 1 steps, but the episode has 0"),
+        (validHeader + "\n" + validEnd(score: 8) + "\n", "line 2: the end line's score 8 differs from the score after the last step, 0"),
+        (validHeader + "\n" + validEnd().replacingOccurrences("stopped", "won") + "\n", #"line 2: "outcome" must be game_over or stopped, got "won""#),
+        (validHeader + "\n" + validEnd().replacingOccurrences("true", "1") + "\n", "line 2: \"last_episode\" must be true or false, got 1"),
+        (validHeader + "\n" + validEnd() + "\n" + validStep + "\n", "line 3: a step after the end line of episode 1"),
+        (validHeader + "\n" + validEnd() + "\n" + validEnd() + "\n", "line 3: a second end line for episode 1"),
+        (validHeader + "\n" + validEnd() + "\n" + validHeader + "\n", "line 3: a header after the end line of episode 1, which says it is the last"),
+        (validHeader + "\n" + validHeader + "\n", "line 2: a header where the end line of episode 1 was expected"),
+        (validEnd() + "\n", "line 1: an end line before any header line"),
+        (validHeader + "\n" + validEnd(last: false) + "\n",
+         "line 2: truncated record: the end line of episode 1 announces another episode, but the file ends there"),
+        (version1 + validEnd(steps: 1, score: 4) + "\n",
+         #"line 4: an end line in a version 1 record (version 1 has none; its header says "version":1)"#),
         (validHeader.replacingOccurrences("gym2048-episode", "other"), #"line 1: "format" must be "gym2048-episode", got "other""#),
         (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":-1"), #"line 1: "seed" must be between 0 and 18446744073709551615, got -1"#),
         (validHeader.replacingOccurrences("[0,0,1,0]]", "[0,0,1]]"), #"line 1: "board" must be 4 rows of 4 exponents"#),

@@ -12,7 +12,9 @@ struct EpisodeRecorderTests {
         for record in game.records {
             try recorder.begin(record.header)
             for step in record.steps { try recorder.append(step) }
+            if record.end?.outcome == .gameOver { recorder.gameOver() }
         }
+        try recorder.finish()
         recorder.close()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text == game.records.map(\.jsonLines).joined())
@@ -25,6 +27,21 @@ struct EpisodeRecorderTests {
         #expect(throws: SystemError.self) { try EpisodeRecorder(path: path) }
         do { _ = try EpisodeRecorder(path: path) } catch {
             #expect(error.description == "cannot write \(path): No such file or directory")
+        }
+    }
+
+    /// A record that stops between lines (the program was killed) must not pass for complete.
+    @Test func aRecordLeftWithoutFinishReadsAsTruncated() throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/game.jsonl"
+        let game = PlayedGame(seed: 3, moves: 20)
+        let recorder = try EpisodeRecorder(path: path)
+        try recorder.begin(game.records[0].header)
+        for step in game.records[0].steps { try recorder.append(step) }
+        recorder.close()
+        let steps = game.records[0].steps.count
+        #expect(throws: RecordError(line: steps + 1, "truncated record: episode 1 has no end line (the file ends after step \(steps))", file: path)) {
+            try EpisodeRecord.load(from: path)
         }
     }
 }

@@ -49,9 +49,45 @@ struct ArgumentsTests {
         #expect(try ParsedArguments().int("rows", default: 4, in: 2...8) == 4)
     }
 
+    /// Integers are quoted as typed, and one too large for Int is out of range rather than "not an integer".
+    @Test(arguments: [
+        ("99999999999999999999", "--rows must be between 2 and 8, got 99999999999999999999"),
+        ("009", "--rows must be between 2 and 8, got 009"),
+        ("+9", "--rows must be between 2 and 8, got +9"),
+        ("4.0", "--rows must be an integer, got '4.0'"),
+        ("", "--rows must be an integer, got ''"),
+    ])
+    func integerErrorsQuoteTheValueAsTyped(text: String, message: String) throws {
+        let parsed = try parseArguments(["--rows", text], spec: Self.spec)
+        #expect(throws: UsageError(message)) { try parsed.int("rows", default: 4, in: 2...8) }
+    }
+
+    /// `--cols 1` alone once reported `--rows`: each size flag is checked under its own name.
+    @Test(arguments: [
+        (["--cols", "1"], "--cols must be between 2 and 8, got 1"),
+        (["--rows", "1"], "--rows must be between 2 and 8, got 1"),
+        (["--rows", "3", "--cols", "9"], "--cols must be between 2 and 8, got 9"),
+    ])
+    func boardSizeNamesTheFlagAtFault(arguments: [String], message: String) throws {
+        let parsed = try parseArguments(arguments, spec: BenchCommand.spec)
+        #expect(throws: UsageError(message)) { try parsed.boardSize() }
+    }
+
+    @Test func boardSizeGivenOnceIsSquare() throws {
+        #expect(try parseArguments(["--cols", "5"], spec: BenchCommand.spec).boardSize()! == (5, 5))
+        #expect(try parseArguments(["--rows", "3", "--cols", "6"], spec: BenchCommand.spec).boardSize()! == (3, 6))
+        #expect(try ParsedArguments().boardSize() == nil)
+    }
+
     @Test func doubleGetterRejectsNonFiniteAndOutOfRange() throws {
         let parsed = try parseArguments(["--rows", "nan"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be a number, got 'nan'")) { try parsed.double("rows", default: 1, in: 0...10) }
+        #expect(throws: UsageError("--rows must be a finite number, got nan")) { try parsed.double("rows", default: 1, in: 0...10) }
+        for text in ["inf", "-infinity", "NaN"] {
+            let odd = try parseArguments(["--rows", text], spec: Self.spec)
+            #expect(throws: UsageError("--rows must be a finite number, got \(text)")) { try odd.double("rows", default: 1, in: 0...10) }
+        }
+        let word = try parseArguments(["--rows", "ten"], spec: Self.spec)
+        #expect(throws: UsageError("--rows must be a number, got 'ten'")) { try word.double("rows", default: 1, in: 0...10) }
         let big = try parseArguments(["--rows", "11"], spec: Self.spec)
         #expect(throws: UsageError("--rows must be between 0.0 and 10.0, got 11")) { try big.double("rows", default: 1, in: 0...10) }
     }

@@ -21,10 +21,12 @@ struct G2048Tests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, `input` on stdin and `environment` added to the process's.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -32,9 +34,13 @@ struct G2048Tests {
         try process.run()
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
+        // Both pipes are read at once, so a long stderr (progress) cannot block the child.
+        nonisolated(unsafe) var stderr = Data()
+        let reader = Thread { stderr = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
     }

@@ -192,7 +192,7 @@ struct PlayCommandTests {
         // The next game shows the best from the start.
         let next = try Self.run(["play", "--seed", "9"], scratch: scratch)
         #expect(next.stdout.contains("score 0 · best \(score(classic))"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048") == ["best-scores.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048").sorted() == ["best-scores.json", "best-scores.json.lock"])
     }
 
     @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {
@@ -206,6 +206,7 @@ struct PlayCommandTests {
         let second = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(second.stderr.isEmpty)
         #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
+        #expect(try String(contentsOfFile: scratch.bestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
     }
 
     @Test func winTileShowsAMessageAndPlayGoesOn() throws {
@@ -224,7 +225,9 @@ struct PlayCommandTests {
         (["play", "--hint", "--agent", "greedy"], "error: --hint is for playing yourself, not with --agent greedy"),
         (["play", "--delay", "10"], "error: --delay sets the pace of --agent; give an agent too"),
         (["play", "--rows", "9"], "error: --rows must be between 2 and 8, got 9"),
-        (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50, got 100"),
+        (["play", "--cols", "1"], "error: --cols must be between 2 and 8, got 1"),
+        (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50 or off, got 100"),
+        (["play", "--win-tile", "0100"], "error: --win-tile must be a power of two from 4 to 2^50 or off, got 0100"),
         (["play", "--seed", "-1"], "error: --seed must be an integer from 0 to 18446744073709551615, got '-1'"),
         (["replay"], "error: missing <file>: the record to replay"),
         (["replay", "--file", "x", "--delay", "-5"], "error: --delay must be between 0 and 600000, got -5"),

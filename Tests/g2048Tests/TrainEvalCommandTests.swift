@@ -21,6 +21,10 @@ struct TrainEvalCommandTests {
     @Test(arguments: [
         (["--rows", "99"], "--rows must be between 2 and 8, got 99"),
         (["--alpha", "0"], "--alpha must be between 1e-09 and 10.0, got 0"),
+        (["--alpha", "nan"], "--alpha must be a finite number, got nan"),
+        (["--seconds", "inf"], "--seconds must be a finite number, got inf"),
+        (["--cols", "1"], "--cols must be between 2 and 8, got 1"),
+        (["--games", "99999999999999999999"], "--games must be between 1 and 9223372036854775807, got 99999999999999999999"),
         (["--games", "0"], "--games must be between 1 and 9223372036854775807, got 0"),
         (["--update", "sideways"], "--update must be backward or forward, got 'sideways'"),
         (["--patterns", "0,1,99"], "--patterns: pattern 1 has cell 99, outside a 4x4 board (cells 0...15)"),
@@ -36,6 +40,9 @@ struct TrainEvalCommandTests {
         (["--agent", "greedy", "--depth", "2"], "--depth applies to the ntuple and expectimax players, not greedy"),
         (["--weights", "w.bin", "--agent", "random"], "--weights is only used by --agent ntuple"),
         (["--games", "0"], "--games must be between 1 and 10000000, got 0"),
+        (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
+        (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
+        (["--agent", "random", "--nodes", "10"], "--nodes applies to the ntuple and expectimax players, not random"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.eval(arguments) }
@@ -85,5 +92,22 @@ struct TrainEvalCommandTests {
         let missing = try G2048Tests.run(["eval", "--weights", path + ".none", "--games", "5"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error: cannot open \(path).none"))
+    }
+
+    /// `eval --agent expectimax --depth 4 --games 1` once ran for minutes in silence: progress now counts
+    /// moves within a game, and the node budget bounds each move.
+    @Test func aLongEvalShowsProgressWithinAGame() throws {
+        let arguments = ["eval", "--agent", "expectimax", "--depth", "4", "--nodes", "100", "--games", "1", "--json"]
+        let shown = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "0"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stderr.split(separator: "\n")
+        #expect(lines.count > 10)
+        #expect(lines.first?.hasPrefix("0/1 games, 1 moves, ") == true)
+        #expect(lines.contains { $0.hasPrefix("0/1 games, 10 moves, ") })
+        let hidden = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "off"])
+        #expect(hidden.status == 0 && hidden.stderr.isEmpty)
+        // The budget counts nodes, not seconds: the same game both times.
+        let score = { (text: String) in text.components(separatedBy: "\"max_score\": ").last?.prefix { $0.isNumber } }
+        #expect(score(hidden.stdout) != nil && score(hidden.stdout) == score(shown.stdout))
     }
 }

@@ -98,3 +98,62 @@ def test_truncated_record_is_a_value_error_naming_the_line(tmp_path):
     line = data[: len(data) // 2].count(b"\n") + 1
     with pytest.raises(ValueError, match=f"line {line}: truncated record"):
         replay_record(record)
+
+
+def test_record_ends_with_an_end_line_and_a_cut_at_any_line_boundary_is_truncated(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "6", "--rows", "3", "--cols", "3")
+    with open(record, "rb") as file:
+        lines = file.read().splitlines(keepends=True)
+    end = json.loads(lines[-1])
+    assert end["type"] == "end" and end["outcome"] == "game_over" and end["last_episode"] is True
+    assert read_record(record)[0]["end"] == end
+    for count in range(1, len(lines)):
+        with open(record, "wb") as file:
+            file.write(b"".join(lines[:count]))
+        with pytest.raises(ValueError, match="truncated record"):
+            read_record(record)
+        process = subprocess.run([find_binary(), "replay", record, "--check"], capture_output=True, timeout=60)
+        assert process.returncode == 1 and b"truncated record" in process.stderr
+
+
+def test_crlf_record_replays(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "7")
+    with open(record, "rb") as file:
+        data = file.read()
+    with open(record, "wb") as file:
+        file.write(data.replace(b"\n", b"\r\n"))
+    summary, = replay_record(record)
+    assert summary["steps"] > 0 and not summary["version1"]
+    process = subprocess.run([find_binary(), "replay", record, "--check"], capture_output=True, timeout=60)
+    assert process.returncode == 0, process.stderr.decode()
+
+
+def test_unknown_member_is_named(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "5")
+
+    def misspell(lines):
+        config = lines[0]["config"]
+        config["invaaid_action"] = config.pop("invalid_action")
+
+    rewrite(record, misspell)
+    with pytest.raises(ValueError, match='unknown member "config.invaaid_action"'):
+        read_record(record)
+    process = subprocess.run([find_binary(), "replay", record], capture_output=True, timeout=60)
+    assert process.returncode == 1
+    assert 'unknown member "config.invaaid_action"' in process.stderr.decode()
+
+
+def test_version_1_record_without_end_line_still_replays_with_a_note(tmp_path):
+    record = play(tmp_path, "--agent", "greedy", "--seed", "5")
+
+    def downgrade(lines):
+        lines[0]["version"] = 1
+        assert lines.pop()["type"] == "end"
+
+    rewrite(record, downgrade)
+    summary, = replay_record(record)
+    assert summary["version1"] and read_record(record)[0]["end"] is None
+    process = subprocess.run([find_binary(), "replay", record, "--check"], capture_output=True, timeout=60)
+    assert process.returncode == 0
+    assert process.stdout.decode().startswith("verified: ")
+    assert process.stderr.decode().startswith(f"note: {record} is a version 1 record")
