@@ -31,7 +31,7 @@ struct ServeCommand: Command {
             documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
             """,
         options: settings.map { .option($0.flag, $0.valueName, $0.help, default: $0.defaultValue) }
-            + [.option("max-line-bytes", "n", "Longest request line accepted; longer ones get an error.", default: "1048576")])
+            + [.option("max-line-bytes", "n", "Longest request line accepted, in bytes without the newline; longer ones get an error.", default: "1048576")])
 
     var config: ServerConfig
     var maxLineBytes: Int
@@ -71,7 +71,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         var dispatcher = Dispatcher(session: GameSession(config: config))
         var transport = StdioTransport(maxLineBytes: maxLineBytes)
-        transport.serve(&dispatcher)
+        // An unreadable stdin or an unwritable stdout is reported (`error: cannot …`, exit 1), never a silent 0.
+        try transport.serve(&dispatcher)
         return ExitCode.success
     }
 }

@@ -125,6 +125,70 @@ struct DispatcherTests {
         #expect(dispatcher.session.config == ServerConfig())
     }
 
+    /// Only a valid request without an id is a notification; an invalid one is answered with -32600 and a null id.
+    @Test(arguments: [
+        (#"{}"#, #"jsonrpc must be "2.0""#),
+        (#"{"foo":"bar"}"#, "unknown member 'foo'"),
+        (#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, "method must be a string"),
+        (#"{"method":"spec"}"#, #"jsonrpc must be "2.0""#),
+        (#"{"jsonrpc":"2.0","method":"spec","params":7}"#, "params must be an object or an array when present, got integer"),
+        (#"{"jsonrpc":"2.0","method":"spec","params":"x"}"#, "params must be an object or an array when present, got string"),
+        (#"{"jsonrpc":"2.0","method":"spec","params":null}"#, "params must be an object or an array when present, got null"),
+        (#"{"jsonrpc":"2.0","method":"spec","id":1,"id":2}"#, "duplicate member 'id'"),
+        (#"{"jsonrpc":"2.0","method":"spec","method":"reset"}"#, "duplicate member 'method'"),
+    ])
+    func invalidRequestsWithoutIDAreAnswered(line: String, reason: String) throws {
+        var dispatcher = Self.dispatcher()
+        let expected = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: "# + JSONValue.string(reason).serialized.dropFirst() + "}}"
+        #expect(dispatcher.handle(line) == expected)
+        // The same inside a batch, next to a notification (no response) and a request.
+        let batch = "[" + line + #",{"jsonrpc":"2.0","method":"spec"},"# + line + "," + Self.request(3, "spec") + "]"
+        let responseLine = dispatcher.handle(batch)
+        let response = try #require(responseLine)
+        let parsed = try JSONValue.parse(Array(response.utf8)).array
+        let elements = try #require(parsed)
+        #expect(elements.count == 3)
+        #expect(elements[0].serialized == expected && elements[1].serialized == expected)
+        #expect(elements[2]["id"] == 3 && elements[2]["result"] != nil)
+    }
+
+    /// Ids come back as they were written, numbers included.
+    @Test(arguments: ["1e400", "1234567890123456789012345678901234567890", "1e3", "-0", "2.50", "-7", "0", #""a\u00e9""#, "null"])
+    func idsAreEchoedExactly(id: String) throws {
+        var dispatcher = Self.dispatcher()
+        let errorLine = dispatcher.handle(#"{"jsonrpc":"2.0","id":\#(id),"method":"fly"}"#)
+        let error = try #require(errorLine)
+        #expect(error.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id == #""a\u00e9""# ? #""aé""# : id),"error":{"code":-32601,"#))
+        let resultLine = dispatcher.handle(#"{"jsonrpc":"2.0","method":"spec","id":\#(id)}"#)
+        let result = try #require(resultLine)
+        #expect(result.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id == #""a\u00e9""# ? #""aé""# : id),"result":{"protocol""#))
+    }
+
+    /// Duplicate member names are refused wherever they are, and change nothing.
+    @Test(arguments: [
+        (#"{"seed":1,"seed":2}"#, "seed"),
+        (#"{"seed":1,"options":{"board":null,"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#, "options.board"),
+    ])
+    func duplicateParametersAreRefused(params: String, path: String) throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "reset", #"{"seed":5}"#))
+        let before = dispatcher.handle(Self.request(2, "render"))
+        let error = try Self.error(dispatcher.handle(Self.request(3, "reset", params)))
+        #expect(error.code == -32602)
+        #expect(error.message == "invalid params: duplicate parameter '\(path)'")
+        #expect(dispatcher.handle(Self.request(2, "render")) == before)
+        let make = try Self.error(dispatcher.handle(Self.request(4, "make", #"{"rows":3,"rows":5}"#)))
+        #expect(make.message == "invalid params: duplicate parameter 'rows'")
+        #expect(dispatcher.session.config == ServerConfig())
+    }
+
+    @Test func notificationsWithBadParamsGetNoResponse() {
+        var dispatcher = Self.dispatcher()
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":-1}}"#) == nil)
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1,"seed":1}}"#) == nil)
+        #expect(!dispatcher.session.isReset)
+    }
+
     @Test func notificationsGetNoResponseButRun() throws {
         var dispatcher = Self.dispatcher()
         #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1}}"#) == nil)
