@@ -277,10 +277,10 @@ public struct GameSession: Sendable {
             ansi = flag
         }
         guard isReset else { throw .notReset }
+        let encoder = ResultEncoder(config: config)
         if let vector {
-            let texts = (0..<vector.count).map { vector.observation(at: $0).render(colored: ansi) }
-            return .object([("text", .string(texts.joined(separator: "\n\n")))])
+            return .object([("text", encoder.render((0..<vector.count).lazy.map { vector.observation(at: $0) }, colored: ansi))])
         }
-        return .object([("text", .string(single.board.render(colored: ansi)))])
+        return .object([("text", encoder.render([single.board], colored: ansi))])
     }
 }

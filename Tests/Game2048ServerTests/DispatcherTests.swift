@@ -189,6 +189,43 @@ struct DispatcherTests {
         #expect(!dispatcher.session.isReset)
     }
 
+    /// A configuration whose responses could outgrow the limit is refused at make, naming why;
+    /// 65 536 one-hot 8x8 environments used to make 2.5 GB afterstates lines.
+    @Test func makeRefusesConfigurationsWithOversizedResponses() throws {
+        var dispatcher = Self.dispatcher()
+        let error = try Self.error(dispatcher.handle(Self.request(1, "make", #"{"rows":8,"cols":8,"num_envs":65536,"observation":"onehot"}"#)))
+        #expect(error.code == -32602)
+        #expect(error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (63 channels) on 8x8 can make afterstates results of up to "#))
+        #expect(error.message.contains("over the 256 MiB limit of one response; use at most "))
+        #expect(dispatcher.session.config == ServerConfig())
+        // The largest number it names is accepted, and one more is not.
+        let fitting = try #require(error.message.split(separator: " ").drop { $0 != "most" }.dropFirst().first.flatMap { Int($0) })
+        _ = try Self.result(dispatcher.handle(Self.request(2, "make", #"{"rows":8,"cols":8,"num_envs":\#(fitting),"observation":"onehot"}"#)))
+        #expect(try Self.error(dispatcher.handle(Self.request(3, "make", #"{"num_envs":\#(fitting + 1)}"#))).code == -32602)
+        // Compact encodings serve the most environments on the largest board.
+        _ = try Self.result(dispatcher.handle(Self.request(4, "make", #"{"num_envs":65536,"observation":"exponents"}"#)))
+    }
+
+    /// Each result fits the bound that make checks, for every method, on the encodings' extremes.
+    @Test(arguments: ServerConfig.Encoding.allCases)
+    func resultsFitTheirBound(encoding: ServerConfig.Encoding) throws {
+        var dispatcher = Self.dispatcher()
+        let make = #"{"rows":2,"cols":3,"num_envs":3,"observation":"\#(encoding.rawValue)","info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won","moves"],"autoreset_mode":"same_step","invalid_action":"terminate","invalid_action_penalty":9223372036854775807}"#
+        _ = try Self.result(dispatcher.handle(Self.request(1, "make", make)))
+        let bound = ResultEncoder.largestResultBytes(dispatcher.session.config)
+        // Two tiles at the top of a 2x3 board's range (2^7), so that every number is at its widest.
+        let board = "[[128,128,64],[64,32,32]]"
+        let lines = [Self.request(2, "reset", #"{"seed":1,"options":{"board":\#(board)}}"#),
+                     Self.request(3, "afterstates"), Self.request(4, "render", #"{"ansi":true}"#),
+                     Self.request(5, "step", #"{"actions":"330"}"#), Self.request(6, "step", #"{"actions":"000"}"#)]
+        for line in lines {
+            let answer = dispatcher.handle(line)
+            let response = try #require(answer)
+            #expect(response.utf8.count <= bound, "\(line)")
+            #expect(try JSONValue.parse(Array(response.utf8))["result"] != nil)
+        }
+    }
+
     @Test func notificationsGetNoResponseButRun() throws {
         var dispatcher = Self.dispatcher()
         #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1}}"#) == nil)
