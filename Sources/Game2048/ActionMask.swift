@@ -5,7 +5,8 @@
 ///     mask.rawValue          // 0b1100 (bit i is Direction(rawValue: i))
 ///     mask.booleans          // [false, false, true, true]
 ///
-/// An action is legal exactly when it changes the board. The mask that an
+/// An action is legal exactly when it changes the board (two tiles at
+/// ``Rules/largestExponent`` don't merge, see there). The mask that an
 /// ``Environment`` reports is always the mask of the state the agent acts in
 /// next, that is, computed after the spawn.
 @frozen

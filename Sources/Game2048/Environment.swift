@@ -12,7 +12,8 @@
 /// ## Spec sheet
 ///
 /// - **Observation**: a ``Board`` of `rules.rows × rules.cols` exponents, row-major
-///   (0 = empty, `k` = tile 2^k). Encodings for learners: ``ObservationEncoding``
+///   (0 = empty, `k` = tile 2^k), each within `0...rules.largestExponent`
+///   (``Rules/largestExponent``). Encodings for learners: ``ObservationEncoding``
 ///   (`exponents`, `values`, `oneHot(channels:)`).
 /// - **Action**: a ``Direction``, index `0 = up, 1 = right, 2 = down, 3 = left`.
 /// - **Reward**: the sum of the values of the tiles merged by the move (the
@@ -45,6 +46,8 @@ public struct Environment: Sendable {
     public let rules: Rules
 
     @usableFromInline let fourThreshold: UInt64
+    /// ``Rules/largestExponent``: tiles at it don't merge.
+    @usableFromInline let largestExponent: UInt8
     /// The bitboard's row table, loaded once rather than through a lazy global on every move.
     @usableFromInline let rowTable: RowTableHandle
     @usableFromInline var rng: Xoshiro256StarStar
@@ -81,6 +84,7 @@ public struct Environment: Sendable {
     public init(rules: Rules = Rules(), seed: UInt64 = 0) {
         self.rules = rules
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        largestExponent = rules.largestExponent
         rowTable = Bitboard.rowTable
         rng = Xoshiro256StarStar(seed: seed)
         state = .generic(Board(rules: rules))
@@ -143,22 +147,36 @@ public struct Environment: Sendable {
     ///     let start = try Board(rows: 4, cols: 4, values: [...])
     ///     env.reset(seed: 1, board: start)
     ///
-    /// No tiles are added. The episode may be over at once (no legal move, or the win tile present).
+    /// No tiles are added. The episode may be over at once (no legal move, or the
+    /// win tile present): ``isOver`` is then true, and the next call must be a reset.
     ///
-    /// - Throws: ``RulesError/boardSize(rows:cols:expectedRows:expectedCols:)`` when the board's size isn't the rules'.
+    /// - Throws: ``RulesError/boardSize(rows:cols:expectedRows:expectedCols:)`` when the board's size isn't the rules',
+    ///   ``RulesError/tileAboveLargest(exponent:cell:largest:)`` when a tile is above ``Rules/largestExponent``;
+    ///   nothing changes then.
     @discardableResult
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) -> Reset {
+        try Environment.validate(board, for: rules)
+        if let seed { rng = Xoshiro256StarStar(seed: seed) }
+        return begin(board)
+    }
+
+    /// Checks that `board` can start an episode under `rules`.
+    ///
+    /// - Throws: what ``reset(seed:board:)`` throws for a board that doesn't fit.
+    public static func validate(_ board: Board, for rules: Rules) throws(RulesError) {
         guard board.rows == rules.rows, board.cols == rules.cols else {
             throw .boardSize(rows: board.rows, cols: board.cols, expectedRows: rules.rows, expectedCols: rules.cols)
         }
-        if let seed { rng = Xoshiro256StarStar(seed: seed) }
-        return begin(board)
+        let largest = rules.largestExponent
+        if board.maxExponent > largest, let cell = board.exponents.firstIndex(where: { $0 > largest }) {
+            throw .tileAboveLargest(exponent: Int(board[cell]), cell: cell, largest: Int(largest))
+        }
     }
 
     mutating func begin(_ board: Board) -> Reset {
         highestExponent = board.maxExponent
         state = Environment.representation(of: board, highestExponent: highestExponent)
-        mask = board.legalMoves
+        mask = legalMoves(of: board, highest: highestExponent)
         stepCount = 0
         totalScore = 0
         hasWon = rules.winExponent.map { highestExponent >= $0 } ?? false
@@ -200,7 +218,7 @@ public struct Environment: Sendable {
                 reward: outcome.reward, highest: highest, spawn: spawn)
         case .generic(let board):
             let outcome = board.moved(action)
-            guard outcome.changed else { return try illegal(action) }
+            guard outcome.changed, outcome.highestMerge <= largestExponent else { return try illegal(action) }
             var next = outcome.afterstate
             let spawn = next.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
             state = .generic(next)
@@ -226,9 +244,9 @@ public struct Environment: Sendable {
     mutating func advance(
         observation: Board, afterstate: Board, mask: ActionMask, reward: Int64, highest: UInt8, spawn: Spawn?
     ) -> Step {
-        self.mask = mask
         // A spawned 4 can be the largest tile on a nearly empty board.
         highestExponent = max(highest, spawn?.exponent ?? 0)
+        self.mask = highestExponent < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: observation, largest: largestExponent)
         stepCount += 1
         totalScore &+= reward
         if let win = rules.winExponent, highestExponent >= win { hasWon = true }
@@ -263,6 +281,23 @@ public struct Environment: Sendable {
         return Step(observation: current, reward: reward, terminated: terminated, truncated: truncated, info: info)
     }
 
+    /// The legal moves of `board`: the moves that change it, less those that
+    /// would merge two tiles at ``Rules/largestExponent``.
+    func legalMoves(of board: Board, highest: UInt8) -> ActionMask {
+        highest < largestExponent ? board.legalMoves : Environment.withoutCeilingMerges(board.legalMoves, of: board, largest: largestExponent)
+    }
+
+    /// `mask` less the moves that would merge two tiles at `largest`: the slow
+    /// path, taken only while such a tile is on the board.
+    @inline(never) @usableFromInline
+    static func withoutCeilingMerges(_ mask: ActionMask, of board: Board, largest: UInt8) -> ActionMask {
+        var legal = mask
+        for direction in Direction.allCases where mask.contains(direction) && board.moved(direction).highestMerge > largest {
+            legal.remove(ActionMask(direction))
+        }
+        return legal
+    }
+
     // MARK: Lookahead
 
     /// What `direction` would do from the current board, without changing anything.
@@ -276,7 +311,8 @@ public struct Environment: Sendable {
             return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: Board(outcome.afterstate))
         case .generic(let board):
             let outcome = board.moved(direction)
-            return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: outcome.afterstate)
+            let legal = outcome.changed && outcome.highestMerge <= largestExponent
+            return Afterstate(direction: direction, legal: legal, reward: outcome.reward, board: legal ? outcome.afterstate : board)
         }
     }
 

@@ -99,6 +99,24 @@ public struct Rules: Hashable, Sendable {
     @inlinable
     public var cellCount: Int { rows * cols }
 
+    /// The exponent of the largest tile an episode under these rules can hold:
+    /// `rows * cols + 1`, at most ``maxExponent`` (17, the tile 131 072, on 4×4).
+    ///
+    /// Natural play cannot go further: building a tile 2^k takes k − 1 cells at
+    /// once when every spawn is at most a 4, so `n` cells make at most 2^(n+1),
+    /// and never two of them. Custom boards could break that bound, so the
+    /// environment keeps it for them:
+    /// - ``Environment/reset(seed:board:)`` refuses a board holding a larger tile;
+    /// - a move that would merge two tiles at this ceiling is illegal: it is left
+    ///   out of the action mask, and stepping it follows ``invalidAction``.
+    ///
+    /// So every observation lies within `0...largestExponent`, the `high` bound of
+    /// the observation space, and play from every board that natural play can reach
+    /// is the original game's. On 7×8 and 8×8 the ceiling is 2^50 instead of
+    /// 2^57 and 2^65, which natural play would need some 2^49 moves to approach.
+    @inlinable
+    public var largestExponent: UInt8 { UInt8(min(cellCount + 1, Int(Rules.maxExponent))) }
+
     /// The exponent of ``winTile`` (11 for 2048), or `nil`.
     @inlinable
     public var winExponent: UInt8? { winTile.map { UInt8($0.trailingZeroBitCount) } }

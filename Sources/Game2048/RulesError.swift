@@ -30,6 +30,9 @@ public enum RulesError: Error, Hashable, Sendable {
     case tileValue(Int, cell: Int)
     /// A tile exponent above 50.
     case tileExponent(Int, cell: Int)
+    /// A tile of exponent `exponent` in a board given to an environment whose
+    /// ``Rules/largestExponent`` is `largest`.
+    case tileAboveLargest(exponent: Int, cell: Int, largest: Int)
 
     /// The parameter at fault, spelled as in the Swift API (`rows`, `spawnFourProbability`, `board`).
     public var field: String {
@@ -41,7 +44,7 @@ public enum RulesError: Error, Hashable, Sendable {
         case .winTile: "winTile"
         case .maxSteps: "maxSteps"
         case .penalty: "penalty"
-        case .boardShape, .boardSize, .tileValue, .tileExponent: "board"
+        case .boardShape, .boardSize, .tileValue, .tileExponent, .tileAboveLargest: "board"
         }
     }
 
@@ -61,6 +64,8 @@ public enum RulesError: Error, Hashable, Sendable {
         case .tileValue(let v, let cell):
             "cell \(cell) must be 0 or a power of two from 2 to 2^\(Rules.maxExponent), got \(v)"
         case .tileExponent(let e, let cell): "cell \(cell) must hold an exponent from 0 to \(Rules.maxExponent), got \(e)"
+        case .tileAboveLargest(let e, let cell, let largest):
+            "cell \(cell) must hold at most \(Board.value(ofExponent: UInt8(largest))) (2^\(largest), the largest tile this board size can make), got 2^\(e)"
         }
     }
 }

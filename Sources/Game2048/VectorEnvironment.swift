@@ -7,8 +7,8 @@ public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
     /// The step that ends an episode resets the environment at once: it reports
     /// the new first observation, with the final one in ``VectorEnvironment/finalObservations``.
     case sameStep = "same_step"
-    /// No automatic reset: call ``VectorEnvironment/reset(index:seed:)``; stepping a
-    /// finished environment is a programming error.
+    /// No automatic reset: call ``VectorEnvironment/reset(index:seed:)``; a step that
+    /// includes a finished environment throws ``VectorStepError/episodesOver(indices:)``.
     case disabled
 }
 
@@ -28,6 +28,12 @@ public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
 /// nothing. Seeding: `reset(seed: s)` seeds environment `i` with the `i + 1`-th
 /// output of `SplitMix64(seed: s)`, so every environment has its own stream and
 /// the whole batch is reproducible from one number; `reset()` continues each stream.
+///
+/// An environment can be over as soon as it is reset (a dead custom board, or a
+/// win tile a spawn already reached): its entry in ``terminations`` is then true
+/// after the reset, and the next step treats it like an episode that just ended
+/// (a new episode under ``AutoresetMode/nextStep`` and ``AutoresetMode/sameStep``,
+/// ``VectorStepError/episodesOver(indices:)`` under ``AutoresetMode/disabled``).
 public struct VectorEnvironment: Sendable {
     /// The rules shared by every environment.
     public let rules: Rules
@@ -37,7 +43,6 @@ public struct VectorEnvironment: Sendable {
     public let autoresetMode: AutoresetMode
 
     @usableFromInline var environments: [Environment]
-    @usableFromInline var needsReset: [Bool]
 
     /// The last observation of every environment: `count × rows × cols` exponents, environment-major.
     public private(set) var observations: [UInt8]
@@ -63,7 +68,6 @@ public struct VectorEnvironment: Sendable {
         self.autoresetMode = autoresetMode
         let seeds = VectorEnvironment.seeds(from: seed, count: count)
         environments = seeds.map { Environment(rules: rules, seed: $0) }
-        needsReset = Array(repeating: false, count: count)
         observations = Array(repeating: 0, count: count * rules.cellCount)
         rewards = Array(repeating: 0, count: count)
         terminations = Array(repeating: false, count: count)
@@ -84,8 +88,10 @@ public struct VectorEnvironment: Sendable {
     /// The last observation of environment `index` as a board.
     public func observation(at index: Int) -> Board {
         let cells = rules.cellCount
-        // The buffer only ever holds exponents that came from valid boards.
-        return try! Board(rows: rules.rows, cols: rules.cols, exponents: Array(observations[(index * cells)..<((index + 1) * cells)]))
+        // The buffer only ever holds the exponents of boards the environments made.
+        var board = Board(rules: rules)
+        for cell in 0..<cells { board.storage[cell] = observations[index * cells + cell] }
+        return board
     }
 
     /// Environment `index` itself, for lookahead (`afterstates()`) or inspection.
@@ -102,67 +108,79 @@ public struct VectorEnvironment: Sendable {
     /// Resets every environment to the same given board (tests, curricula, search).
     ///
     /// - Parameter seed: seeds the batch as ``reset(seed:)`` does; `nil` continues each stream.
-    /// - Throws: ``RulesError/boardSize(rows:cols:expectedRows:expectedCols:)`` when the board's size isn't the rules'.
+    /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
+    ///   nothing changes then.
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {
-        guard board.rows == rules.rows, board.cols == rules.cols else {
-            throw .boardSize(rows: board.rows, cols: board.cols, expectedRows: rules.rows, expectedCols: rules.cols)
-        }
+        try Environment.validate(board, for: rules)
         let seeds = seed.map { VectorEnvironment.seeds(from: $0, count: count) }
         for index in 0..<count {
+            // Validated above, so this cannot throw.
             let start = try environments[index].reset(seed: seeds?[index], board: board)
-            record(index, observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info)
-            needsReset[index] = false
-            finalObservations[index] = nil
+            begin(index, start)
         }
     }
 
     /// Resets one environment, the way to restart episodes under ``AutoresetMode/disabled``.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
-        let start = environments[index].reset(seed: seed)
-        record(index, observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info)
-        needsReset[index] = false
+        begin(index, environments[index].reset(seed: seed))
+    }
+
+    /// Records the first observation of environment `index`'s new episode, with
+    /// `terminated` set when that episode is over at once.
+    mutating func begin(_ index: Int, _ start: Reset) {
+        record(index, observation: start.observation, reward: 0,
+               terminated: environments[index].isOver, truncated: false, info: start.info)
         finalObservations[index] = nil
     }
 
+    /// The environments whose episodes are over, waiting for a reset.
+    public var finishedIndices: [Int] { environments.indices.filter { environments[$0].isOver } }
+
     /// Steps every environment with its action.
     ///
+    /// An environment whose episode is over (it ended at the last step, or at its
+    /// reset) ignores its action: under ``AutoresetMode/nextStep`` and
+    /// ``AutoresetMode/sameStep`` it starts a new episode and reports its first
+    /// observation with reward 0 (and `terminated` only if that episode is over at once).
+    ///
     /// - Parameter actions: one action per environment.
-    /// - Throws: ``VectorStepError/illegalAction(index:direction:)`` under
-    ///   ``InvalidActionPolicy/reject``, checked for every environment before any
-    ///   moves, so nothing changes.
-    /// - Precondition: `actions.count == count`, the batch was reset, and under
-    ///   ``AutoresetMode/disabled`` no stepped environment has finished.
+    /// - Throws: nothing changes when it throws, because both are checked for every
+    ///   environment before any moves:
+    ///   ``VectorStepError/episodesOver(indices:)`` under ``AutoresetMode/disabled``
+    ///   when some environment's episode is over, and
+    ///   ``VectorStepError/illegalAction(index:direction:)`` under ``InvalidActionPolicy/reject``.
+    /// - Precondition: `actions.count == count`, and the batch was reset.
     public mutating func step(_ actions: [Direction]) throws(VectorStepError) {
         precondition(actions.count == count, "expected \(count) actions, got \(actions.count)")
+        if autoresetMode == .disabled {
+            let finished = finishedIndices
+            if !finished.isEmpty { throw .episodesOver(indices: finished) }
+        }
         if case .reject = rules.invalidAction {
-            for index in 0..<count where !needsReset[index] && !infos[index].actionMask.contains(actions[index]) {
+            for index in 0..<count where !environments[index].isOver && !infos[index].actionMask.contains(actions[index]) {
                 throw .illegalAction(index: index, direction: actions[index])
             }
         }
         for index in 0..<count {
             finalObservations[index] = nil
-            if needsReset[index] {
+            if environments[index].isOver {
                 reset(index: index)
                 continue
             }
-            if environments[index].currentPhase != .running {
-                precondition(autoresetMode != .disabled, "environment \(index) stepped after its episode ended; call reset(index:)")
-                reset(index: index)
+            let step: Step
+            do {
+                step = try environments[index].step(actions[index])
+            } catch {
+                // Only `.reject` throws, and every action was checked above.
+                preconditionFailure("environment \(index): \(error)")
             }
-            // `.reject` was checked above, so this cannot throw.
-            let step = try! environments[index].step(actions[index])
             record(index, observation: step.observation, reward: step.reward,
                    terminated: step.terminated, truncated: step.truncated, info: step.info)
-            if step.terminated || step.truncated {
-                switch autoresetMode {
-                case .nextStep: needsReset[index] = true
-                case .sameStep:
-                    let start = environments[index].reset()
-                    finalObservations[index] = step.observation
-                    start.observation.copyExponents(into: &observations, at: index * rules.cellCount)
-                    infos[index] = start.info
-                case .disabled: break
-                }
+            if (step.terminated || step.truncated) && autoresetMode == .sameStep {
+                let start = environments[index].reset()
+                finalObservations[index] = step.observation
+                start.observation.copyExponents(into: &observations, at: index * rules.cellCount)
+                infos[index] = start.info
             }
         }
     }
@@ -180,6 +198,9 @@ public struct VectorEnvironment: Sendable {
 public enum VectorStepError: Error, Hashable, Sendable {
     /// Environment `index` was given an action that would not change its board.
     case illegalAction(index: Int, direction: Direction)
+    /// Under ``AutoresetMode/disabled``: these environments' episodes are over
+    /// and they were not reset (indices in increasing order).
+    case episodesOver(indices: [Int])
 }
 
 extension VectorStepError: CustomStringConvertible {
@@ -188,6 +209,15 @@ extension VectorStepError: CustomStringConvertible {
         switch self {
         case .illegalAction(let index, let direction):
             "environment \(index): illegal action \(direction.name): it does not change the board"
+        case .episodesOver(let indices):
+            "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)): the episode is over; "
+                + "reset \(indices.count == 1 ? "it" : "them") first (autoreset is disabled)"
         }
+    }
+
+    /// Up to ten indices, then how many more: an error line stays short for 65 536 environments.
+    package static func list(_ indices: [Int]) -> String {
+        let shown = indices.prefix(10).map(String.init).joined(separator: ", ")
+        return indices.count > 10 ? "\(shown) and \(indices.count - 10) more" : shown
     }
 }

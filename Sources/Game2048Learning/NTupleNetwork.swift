@@ -59,7 +59,8 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// - Parameters:
     ///   - patterns: the tuples; `nil` takes ``TuplePattern/defaults(rows:cols:)``.
     ///   - valueCount: values per cell; `nil` takes the default for the size. On
-    ///     4×4 boards it is at most 16 (four bits a cell).
+    ///     4×4 boards it is at most 16 (four bits a cell), elsewhere at most 256
+    ///     (a cell's exponent is a byte); larger values are lowered to these.
     ///   - initialValue: the starting weight, for optimistic initialization.
     /// - Precondition: the patterns fit the board.
     public init(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0) {
@@ -69,6 +70,8 @@ public final class NTupleNetwork: @unchecked Sendable {
         self.patterns = patterns ?? defaults.patterns
         var values = valueCount ?? defaults.valueCount
         if rows == 4 && cols == 4 { values = min(values, 16) }
+        // A cell's exponent is a byte, and the cap `valueCount - 1` must be one too.
+        values = min(values, 256)
         self.valueCount = values
         symmetryCount = rows == cols ? 8 : 4
         var offsets: [Int] = []

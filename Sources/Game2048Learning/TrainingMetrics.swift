@@ -250,8 +250,10 @@ extension TrainingMetrics {
     ///   ``MetricsOutputError/cannotRead(file:reason:)`` with the system's reason.
     /// - Complexity: O(file size).
     public static func rows(fromCSVFile path: String) throws(MetricsOutputError) -> [MetricsRow] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
+        let descriptor: Int32
+        do throws(OpenFailure) { descriptor = try openRegularFile(path).descriptor } catch {
+            throw .cannotOpen(file: path, reason: error.reason)
+        }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -336,13 +338,20 @@ public final class MetricsCSVWriter: Sendable {
     /// - Throws: ``MetricsOutputError`` if the file cannot be opened or the header cannot be written.
     public init(path: String, truncating: Bool = false) throws(MetricsOutputError) {
         self.path = path
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
-        let descriptor = open(path, flags, 0o644)
+        // Non-blocking, so a FIFO cannot hang the open; only a regular file is
+        // accepted, and it is emptied only once it is known to be one.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
         guard descriptor >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
         self.descriptor = descriptor
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
-        if status.st_size == 0 { try writeLine(TrainingMetrics.csvHeader) }
+        guard let status = FileStatus(descriptor: descriptor) else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
+        guard status.isRegularFile else {
+            throw .cannotOpen(file: path, reason: "not a regular file (it is \(status.kindDescription))")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        if truncating && status.size > 0 {
+            guard ftruncate(descriptor, 0) == 0 else { throw .cannotWrite(file: path, reason: systemReason(errno)) }
+        }
+        if truncating || status.size == 0 { try writeLine(TrainingMetrics.csvHeader) }
     }
 
     deinit { close(descriptor) }

@@ -41,17 +41,24 @@ import Game2048
 /// read, and lets a reader reject a header whose length does not match its
 /// contents.
 ///
-/// A loader checks, in this order: the magic, the version (before the
-/// checksum, so a newer file says "format version 2" rather than "corrupted"),
-/// the header's length and values (sizes, cells, element type, table sizes),
-/// the file size the header implies against the real one, and only then
-/// allocates the network, reads the weights and verifies the checksum. A
-/// malicious or damaged header therefore costs a few bytes of reading, never a
-/// large allocation.
+/// A loader checks, in this order: that the path is a regular file (opened
+/// without blocking, so a FIFO cannot hang it), the magic, the version (before
+/// the checksum, so a newer file says "format version 2" rather than
+/// "corrupted"), the header's length and values (sizes, cells, element type,
+/// table sizes), the file size the header implies against the real one, the
+/// weights' size against the machine's memory, and only then allocates the
+/// network, reads the weights and verifies the checksum. A malicious or
+/// damaged header therefore costs a few bytes of reading, never a large
+/// allocation. Last come the values a checksum cannot vouch for, since a
+/// forged file can carry a valid one: the metadata
+/// (``TrainingMetadata/problem()``) and every weight (finite, within
+/// ±``maxWeightMagnitude``).
 ///
 /// ## Saving
 ///
-/// A save never leaves a half-written file under the target name: it writes
+/// A save refuses a network, metadata or weights that a load would refuse,
+/// and a target that is not a regular file (it follows a symbolic link to the
+/// file it names). It never leaves a half-written file under the target name: it writes
 /// `<path>.tmp-<pid>` in the same directory, `fsync`s it, renames it over the
 /// target and `fsync`s the directory. On any failure the temporary file is
 /// removed and an existing target is left as it was.
@@ -98,20 +105,25 @@ public enum WeightsFile {
     ///   - metadata: how the weights were trained.
     ///   - path: the file to create or replace.
     /// - Throws: ``WeightsFileError/unsupportedNetwork(file:reason:)`` for a
-    ///   network the format cannot describe, or
-    ///   ``WeightsFileError/cannotWrite(file:reason:)`` with the system's reason;
+    ///   network the format cannot describe,
+    ///   ``WeightsFileError/unsupportedContents(file:reason:)`` for metadata or a
+    ///   weight that a load would refuse (a diverged network's NaN, say), or
+    ///   ``WeightsFileError/cannotWrite(file:reason:)`` with the system's reason
+    ///   (also when `path` is a directory, a device, a FIFO or a socket, which a
+    ///   save never replaces);
     ///   in both cases an existing file at `path` is untouched and no temporary
     ///   file is left behind. (One exception: if only the final sync of the
     ///   directory fails, the new file is already in place, and the error is
     ///   still reported because the rename might not survive a crash.)
-    /// - Precondition: `metadata.games` and `metadata.moves` are 0 or more, and
-    ///   `metadata.rulesVersion` fits in a `UInt32`.
     /// - Complexity: O(W), W the number of weights.
     public static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to path: String) throws(WeightsFileError) {
         let layout = NetworkLayout(network)
         if let problem = layout.problem() { throw .unsupportedNetwork(file: path, reason: problem) }
+        // Refused here rather than written: every file a save makes must load.
+        if let problem = metadata.problem() { throw .unsupportedContents(file: path, reason: problem) }
         let prefix = encodePrefix(layout, metadata: metadata)
         var checksum = Checksum64()
+        var unusableWeight: (index: Int, value: Float)? = nil
         do throws(AtomicFile.Failure) {
             try AtomicFile.write(to: path) { (file: inout AtomicFile.Sink) throws(AtomicFile.Failure) in
                 prefix.withUnsafeBytes { checksum.update($0) }
@@ -120,7 +132,7 @@ public enum WeightsFile {
                 // threads may still be updating the weights, and the checksum must
                 // describe exactly the bytes that reach the file.
                 var buffer = [UInt8](repeating: 0, count: min(chunkSize, network.weights.count * MemoryLayout<Float>.stride))
-                let failure: AtomicFile.Failure? = network.weights.withBytes { weights in
+                let failure: AtomicFile.Failure? = network.weights.withBytes { weights -> AtomicFile.Failure? in
                     buffer.withUnsafeMutableBytes { copy in
                         var start = 0
                         while start < weights.count {
@@ -128,6 +140,12 @@ public enum WeightsFile {
                             let chunk = UnsafeMutableRawBufferPointer(rebasing: copy[0..<count])
                             chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: weights[start..<(start + count)]))
                             checksum.update(UnsafeRawBufferPointer(chunk))
+                            if let bad = firstUnusableWeight(in: UnsafeRawBufferPointer(chunk)) {
+                                let index = start / MemoryLayout<Float>.stride + bad
+                                let value = chunk.loadUnaligned(fromByteOffset: bad * 4, as: Float.self)
+                                unusableWeight = (index, value)
+                                return AtomicFile.Failure(reason: "weight \(index) is \(value)")
+                            }
                             do throws(AtomicFile.Failure) { try file.write(UnsafeRawBufferPointer(chunk)) } catch { return error }
                             start += count
                         }
@@ -140,6 +158,10 @@ public enum WeightsFile {
                 try file.write(trailer.bytes)
             }
         } catch {
+            if let (index, value) = unusableWeight {
+                throw .unsupportedContents(
+                    file: path, reason: "weight \(index) is \(value); weights must be finite numbers within ±\(maxWeightMagnitude)")
+            }
             throw .cannotWrite(file: path, reason: error.reason)
         }
     }
@@ -159,18 +181,14 @@ public enum WeightsFile {
     ///   version, an invalid header, the wrong length, or a checksum mismatch.
     /// - Complexity: O(W), W the number of weights.
     public static func load(from path: String) throws(WeightsFileError) -> (network: NTupleNetwork, metadata: TrainingMetadata) {
-        let file = open(path, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
+        // Non-blocking, and checked on the descriptor: a FIFO given as the file would otherwise hang here.
+        let opened: (descriptor: Int32, status: FileStatus)
+        do throws(OpenFailure) { opened = try openRegularFile(path) } catch { throw .cannotOpen(file: path, reason: error.reason) }
+        let file = opened.descriptor, size = opened.status.size
         defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0 else { throw .cannotRead(file: path, reason: systemReason(errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .cannotOpen(file: path, reason: status.st_mode & S_IFMT == S_IFDIR ? systemReason(EISDIR) : "not a regular file")
-        }
         #if os(Linux)
         _ = posix_fadvise(file, 0, 0, POSIX_FADV_SEQUENTIAL)
         #endif
-        let size = Int(status.st_size)
         var reader = FileReader(descriptor: file, path: path)
 
         // Magic and version come first, so a foreign or newer file is named as such.
@@ -188,7 +206,9 @@ public enum WeightsFile {
         guard version == formatVersion else { throw .unsupportedVersion(file: path, version: version) }
         let headerLength = Int(fields.uint32()!)
         guard NetworkLayout.headerLengthRange.contains(headerLength) else {
-            throw .invalidHeader(file: path, reason: "header length \(headerLength) is outside \(NetworkLayout.headerLengthRange)")
+            throw .invalidHeader(
+                file: path,
+                reason: "the header length is \(headerLength) bytes; it must be \(NetworkLayout.headerLengthRange.lowerBound) to \(NetworkLayout.headerLengthRange.upperBound)")
         }
         guard size >= preambleSize + headerLength else {
             throw .truncatedHeader(file: path, needed: preambleSize + headerLength, found: size)
@@ -203,9 +223,18 @@ public enum WeightsFile {
             throw .invalidHeader(file: path, reason: error.reason)
         }
         let layout = decoded.layout
-        let expectedSize = preambleSize + headerLength + layout.weightCount * MemoryLayout<Float>.stride + checksumSize
-        guard size >= expectedSize else { throw .truncated(file: path, expected: expectedSize, found: size) }
+        // The layout's checks bound every table to 2^26 weights and the count to 65 535, so this cannot overflow.
+        let weightBytes = layout.weightCount * MemoryLayout<Float>.stride
+        let expectedSize = preambleSize + headerLength + weightBytes + checksumSize
+        guard size >= expectedSize else {
+            throw .truncated(file: path, shape: layout.shapeDescription, expected: expectedSize, found: size)
+        }
         guard size == expectedSize else { throw .trailingBytes(file: path, expected: expectedSize, found: size) }
+        // A sparse file can have the size its header claims without the disk space; the
+        // allocation would still be real. Refuse what this machine could not hold.
+        guard weightBytes <= memoryLimit else {
+            throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: weightBytes, limit: memoryLimit)
+        }
 
         let network = NTupleNetwork(
             rows: layout.rows, cols: layout.cols, patterns: layout.patterns, valueCount: layout.valueCount)
@@ -220,12 +249,16 @@ public enum WeightsFile {
         var checksum = Checksum64()
         preamble.withUnsafeBytes { checksum.update($0) }
         header.withUnsafeBytes { checksum.update($0) }
+        var firstBadWeight: Int? = nil
         let failure: WeightsFileError? = network.weights.withMutableBytes { weights in
             var start = 0
             while start < weights.count {
                 let chunk = UnsafeMutableRawBufferPointer(rebasing: weights[start..<min(start + chunkSize, weights.count)])
                 do throws(WeightsFileError) { try reader.read(into: chunk) } catch { return error }
                 checksum.update(UnsafeRawBufferPointer(chunk))
+                if firstBadWeight == nil, let bad = firstUnusableWeight(in: UnsafeRawBufferPointer(chunk)) {
+                    firstBadWeight = start / MemoryLayout<Float>.stride + bad
+                }
                 start += chunk.count
             }
             return nil
@@ -233,11 +266,40 @@ public enum WeightsFile {
         if let failure { throw failure }
         var stored = ByteReader(try reader.read(count: checksumSize), from: 0)
         guard stored.uint64()! == checksum.finalize() else { throw .checksumMismatch(file: path) }
+        // Past the checksum, a bad value is no accident: it was written (or forged) so.
+        let metadata: TrainingMetadata
         do throws(HeaderProblem) {
-            return (network, try decoded.metadata())
+            metadata = try decoded.metadata()
         } catch {
             throw .invalidHeader(file: path, reason: error.reason)
         }
+        if let index = firstBadWeight {
+            throw .invalidWeight(file: path, index: index, value: network.weights[index])
+        }
+        return (network, metadata)
+    }
+
+    /// The most bytes of weights a load allocates: this machine's physical memory.
+    static var memoryLimit: Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, pageSize > 0 else { return Int.max }
+        return pages.multipliedReportingOverflow(by: pageSize).overflow ? Int.max : pages * pageSize
+    }
+
+    /// The largest magnitude a weight may have: the sum of the most features a
+    /// network reads (65 535 patterns × 8 symmetries) stays far from overflowing a Float.
+    public static let maxWeightMagnitude: Float = 1e30
+
+    /// The index of the first weight in `bytes` that is not a finite number within
+    /// ±``maxWeightMagnitude``, or `nil`.
+    static func firstUnusableWeight(in bytes: UnsafeRawBufferPointer) -> Int? {
+        let limit = maxWeightMagnitude.bitPattern
+        // NaN and infinity have the largest magnitude bit patterns, so one comparison covers them.
+        for index in 0..<(bytes.count / 4) {
+            let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+            if bits & 0x7FFF_FFFF > limit { return index }
+        }
+        return nil
     }
 
     /// The checksum the format uses, of `bytes`.
@@ -314,6 +376,36 @@ public struct TrainingMetadata: Hashable, Sendable {
         self.rulesVersion = rulesVersion
         self.spawnFourProbability = spawnFourProbability
     }
+
+    /// The most games or moves a file may count: 2^53. Far beyond any run, and
+    /// far enough from `Int.max` that a resumed run cannot overflow its counters;
+    /// exact as a `Double` too.
+    public static let maxCount = 1 << 53
+
+    /// The most training seconds a file may count: 10^12 (some 31 700 years).
+    public static let maxElapsedSeconds = 1e12
+
+    /// What a load would refuse in these values, in words, or `nil` when all are usable:
+    /// counts from 0 to ``maxCount``, seconds from 0 to ``maxElapsedSeconds``, a finite
+    /// learning rate of 0 or more, a finite initial value, a known rules version and a
+    /// probability from 0 to 1.
+    public func problem() -> String? {
+        let countRange = 0...TrainingMetadata.maxCount
+        guard countRange.contains(games) else { return "trained games is \(games); it must be 0 to 2^53 (\(TrainingMetadata.maxCount))" }
+        guard countRange.contains(moves) else { return "trained moves is \(moves); it must be 0 to 2^53 (\(TrainingMetadata.maxCount))" }
+        guard (0...TrainingMetadata.maxElapsedSeconds).contains(elapsedSeconds) else {
+            return "training time is \(elapsedSeconds) seconds; it must be 0 to \(TrainingMetadata.maxElapsedSeconds)"
+        }
+        guard alpha.isFinite && alpha >= 0 else { return "the learning rate is \(alpha); it must be a finite number, 0 or more" }
+        guard initialValue.isFinite else { return "the initial value is \(initialValue); it must be a finite number" }
+        guard (1...Rules.version).contains(rulesVersion) else {
+            return "rules version \(rulesVersion) is unknown; this build knows rules version\(Rules.version == 1 ? "" : "s 1 to") \(Rules.version)"
+        }
+        guard (0...1).contains(spawnFourProbability) else {
+            return "the probability of a 4 is \(spawnFourProbability); it must be 0 to 1"
+        }
+        return nil
+    }
 }
 
 // MARK: - Errors
@@ -321,33 +413,44 @@ public struct TrainingMetadata: Hashable, Sendable {
 /// Why a weights file could not be saved or loaded.
 ///
 ///     do { _ = try WeightsFile.load(from: "x.bin") } catch { print("error: \(error)") }
-///     // error: x.bin is format version 7; this build reads version 1
+///     // error: x.bin: format version 7; this build reads version 1
 ///
 /// Each case names the file as the caller spelled it, and ``description`` is
-/// one line without a trailing period, ready to follow "error: ".
+/// one line without a trailing period, ready to follow "error: ": the file,
+/// then what is wrong with it in words.
 public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened: "cannot open weights.bin: No such file or directory".
     case cannotOpen(file: String, reason: String)
     /// Reading failed after the file was opened: "cannot read x.bin: Input/output error".
     case cannotRead(file: String, reason: String)
-    /// The file does not start with ``WeightsFile/magic``: "x.bin is not a Gym2048 weights file".
+    /// The file does not start with ``WeightsFile/magic``: "x.bin: not a Gym2048 weights file (bad magic)".
     case notAWeightsFile(file: String)
-    /// Another format version: "x.bin is format version 7; this build reads version 1".
+    /// Another format version: "x.bin: format version 7; this build reads version 1".
     case unsupportedVersion(file: String, version: UInt32)
-    /// The file ends inside its header: "x.bin is truncated: its header needs 112 bytes, found 50".
+    /// The file ends inside its header: "x.bin: truncated: the header needs 112 bytes, the file has 50".
     case truncatedHeader(file: String, needed: Int, found: Int)
-    /// The file is shorter than its header implies: "x.bin is truncated: expected 268435576 bytes, found 1000".
-    case truncated(file: String, expected: Int, found: Int)
+    /// The file is shorter than its header implies:
+    /// "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 1000 bytes (1000 bytes)".
+    case truncated(file: String, shape: String, expected: Int, found: Int)
     /// The file is longer than its header implies:
-    /// "x.bin has 4 bytes after its checksum: expected 1000 bytes, found 1004".
+    /// "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004".
     case trailingBytes(file: String, expected: Int, found: Int)
-    /// A header value that no network has: "x.bin has an invalid header: rows must be between 2 and 8, got 99".
+    /// The header describes more weights than this machine has memory:
+    /// "x.bin: the header says 16000 patterns of 6 cells, 1 TiB of weights; this machine has 8 GiB of memory".
+    case tooLarge(file: String, shape: String, bytes: Int, limit: Int)
+    /// A header value this build cannot use: "x.bin: invalid header: the board has 99 rows; boards have 2 to 8".
     case invalidHeader(file: String, reason: String)
-    /// The checksum does not match the contents: "x.bin is corrupted: checksum mismatch".
+    /// A weight that is not a finite number within ±``WeightsFile/maxWeightMagnitude``:
+    /// "x.bin: weight 17 is nan; weights must be finite numbers within ±1e+30".
+    case invalidWeight(file: String, index: Int, value: Float)
+    /// The checksum does not match the contents: "x.bin: corrupted: checksum mismatch".
     case checksumMismatch(file: String)
     /// A network the format cannot describe:
-    /// "cannot write x.bin: the network does not fit the format: rows must be between 2 and 8, got 9".
+    /// "cannot write x.bin: the network does not fit the format: the board has 9 rows; boards have 2 to 8".
     case unsupportedNetwork(file: String, reason: String)
+    /// Training metadata, or weights, that a load would refuse:
+    /// "cannot write x.bin: trained games is -1; it must be 0 to 2^53".
+    case unsupportedContents(file: String, reason: String)
     /// Creating, writing, syncing or renaming failed: "cannot write x.bin: No space left on device".
     case cannotWrite(file: String, reason: String)
 
@@ -355,9 +458,10 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     public var file: String {
         switch self {
         case .cannotOpen(let file, _), .cannotRead(let file, _), .notAWeightsFile(let file),
-            .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _),
-            .trailingBytes(let file, _, _), .invalidHeader(let file, _), .checksumMismatch(let file),
-            .unsupportedNetwork(let file, _), .cannotWrite(let file, _):
+            .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _, _),
+            .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .invalidHeader(let file, _),
+            .invalidWeight(let file, _, _), .checksumMismatch(let file),
+            .unsupportedNetwork(let file, _), .unsupportedContents(let file, _), .cannotWrite(let file, _):
             file
         }
     }
@@ -367,22 +471,44 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .cannotOpen(let file, let reason): "cannot open \(file): \(reason)"
         case .cannotRead(let file, let reason): "cannot read \(file): \(reason)"
-        case .notAWeightsFile(let file): "\(file) is not a Gym2048 weights file"
+        case .notAWeightsFile(let file): "\(file): not a Gym2048 weights file (bad magic)"
         case .unsupportedVersion(let file, let version):
-            "\(file) is format version \(version); this build reads version \(WeightsFile.formatVersion)"
+            "\(file): format version \(version); this build reads version \(WeightsFile.formatVersion)"
         case .truncatedHeader(let file, let needed, let found):
-            "\(file) is truncated: its header needs \(needed) bytes, found \(found)"
-        case .truncated(let file, let expected, let found):
-            "\(file) is truncated: expected \(expected) bytes, found \(found)"
+            "\(file): truncated: the header needs \(needed) bytes, the file has \(found)"
+        case .truncated(let file, let shape, let expected, let found):
+            "\(file): truncated: the header says \(shape), \(expected) bytes (\(byteSize(expected))); "
+                + "the file has \(found) bytes (\(byteSize(found)))"
         case .trailingBytes(let file, let expected, let found):
-            "\(file) has \(found - expected) bytes after its checksum: expected \(expected) bytes, found \(found)"
-        case .invalidHeader(let file, let reason): "\(file) has an invalid header: \(reason)"
-        case .checksumMismatch(let file): "\(file) is corrupted: checksum mismatch"
+            "\(file): \(found - expected) bytes after the checksum: the header says \(expected) bytes, the file has \(found)"
+        case .tooLarge(let file, let shape, let bytes, let limit):
+            "\(file): the header says \(shape), \(byteSize(bytes)) of weights; this machine has \(byteSize(limit)) of memory"
+        case .invalidHeader(let file, let reason): "\(file): invalid header: \(reason)"
+        case .invalidWeight(let file, let index, let value):
+            "\(file): weight \(index) is \(value); weights must be finite numbers within ±\(WeightsFile.maxWeightMagnitude)"
+        case .checksumMismatch(let file): "\(file): corrupted: checksum mismatch"
         case .unsupportedNetwork(let file, let reason):
             "cannot write \(file): the network does not fit the format: \(reason)"
+        case .unsupportedContents(let file, let reason): "cannot write \(file): \(reason)"
         case .cannotWrite(let file, let reason): "cannot write \(file): \(reason)"
         }
     }
+}
+
+/// A byte count for people: "87 bytes", "12 KiB", "256 MiB", "1.5 TiB".
+func byteSize(_ bytes: Int) -> String {
+    guard bytes >= 1024 else { return "\(bytes) bytes" }
+    var value = Double(bytes)
+    var unit = 0
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    // One decimal below 10, none above: "1.5 TiB", "256 MiB".
+    let tenths = Int((value * 10).rounded())
+    let text = tenths < 100 ? "\(tenths / 10).\(tenths % 10)" : "\((tenths + 5) / 10)"
+    return "\(text.hasSuffix(".0") ? String(text.dropLast(2)) : text) \(units[unit])"
 }
 
 // MARK: - Header
@@ -401,8 +527,10 @@ struct NetworkLayout: Hashable {
     static let metadataSize = 60
     /// The most patterns the UInt16 count holds.
     static let maxPatterns = Int(UInt16.max)
-    /// From one pattern of one cell to the most patterns of 64 cells (an 8×8 board).
-    static let headerLengthRange = (fixedSize + 2 + metadataSize)...(fixedSize + maxPatterns * 65 + metadataSize)
+    /// From no patterns (refused later, with its own message) to the most patterns of 64 cells (an 8×8 board).
+    static let headerLengthRange = (fixedSize + metadataSize)...(fixedSize + maxPatterns * 65 + metadataSize)
+    /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
+    static let maxValueCount = 256
 
     init(rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern]) {
         self.rows = rows
@@ -424,24 +552,33 @@ struct NetworkLayout: Hashable {
     /// The header's length in bytes.
     var headerLength: Int { NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize }
 
+    /// The patterns in words: "4 patterns of 6 cells", "3 patterns of 2 to 4 cells".
+    var shapeDescription: String {
+        let sizes = patterns.map(\.cells.count)
+        let (low, high) = (sizes.min() ?? 0, sizes.max() ?? 0)
+        let cells = low == high ? "\(low) cell\(low == 1 ? "" : "s")" : "\(low) to \(high) cells"
+        return "\(patterns.count) pattern\(patterns.count == 1 ? "" : "s") of \(cells)"
+    }
+
     /// What makes this shape impossible, or `nil` when a network can have it.
     ///
     /// Every size is checked without overflow, so the reason is found before
     /// anything is allocated for the weights.
     func problem() -> String? {
         let sizes = Rules.sizeRange
-        guard sizes.contains(rows) else { return "rows must be between \(sizes.lowerBound) and \(sizes.upperBound), got \(rows)" }
-        guard sizes.contains(cols) else { return "cols must be between \(sizes.lowerBound) and \(sizes.upperBound), got \(cols)" }
-        let maxValues = rows == 4 && cols == 4 ? 16 : Int(UInt16.max)
+        guard sizes.contains(rows) else { return "the board has \(rows) rows; boards have \(sizes.lowerBound) to \(sizes.upperBound)" }
+        guard sizes.contains(cols) else { return "the board has \(cols) columns; boards have \(sizes.lowerBound) to \(sizes.upperBound)" }
+        // 4×4 networks read the packed bitboard, four bits a cell.
+        let maxValues = rows == 4 && cols == 4 ? 16 : NetworkLayout.maxValueCount
         guard (2...maxValues).contains(valueCount) else {
-            return "valueCount must be between 2 and \(maxValues) on a \(rows)x\(cols) board, got \(valueCount)"
+            return "\(valueCount) values per cell; a \(rows)x\(cols) board allows 2 to \(maxValues)"
         }
         let symmetries = rows == cols ? 8 : 4
         guard symmetryCount == symmetries else {
-            return "symmetryCount must be \(symmetries) on a \(rows)x\(cols) board, got \(symmetryCount)"
+            return "\(symmetryCount) symmetries; a \(rows)x\(cols) board has \(symmetries)"
         }
         guard (1...NetworkLayout.maxPatterns).contains(patterns.count) else {
-            return "pattern count must be between 1 and \(NetworkLayout.maxPatterns), got \(patterns.count)"
+            return "\(patterns.count) patterns; a network has 1 to \(NetworkLayout.maxPatterns)"
         }
         let cells = rows * cols
         for (index, pattern) in patterns.enumerated() {
@@ -548,13 +685,15 @@ struct DecodedHeader {
     /// The metadata without its games and moves.
     var otherMetadata: TrainingMetadata
 
-    /// The metadata, if its counts fit an `Int`.
+    /// The metadata, if every value is one this build can use (see ``TrainingMetadata/problem()``).
     func metadata() throws(HeaderProblem) -> TrainingMetadata {
-        guard games <= UInt64(Int.max) else { throw HeaderProblem(reason: "games \(games) is more than \(Int.max)") }
-        guard moves <= UInt64(Int.max) else { throw HeaderProblem(reason: "moves \(moves) is more than \(Int.max)") }
+        let limit = UInt64(TrainingMetadata.maxCount)
+        guard games <= limit else { throw HeaderProblem(reason: "trained games is \(games); at most 2^53 (\(limit))") }
+        guard moves <= limit else { throw HeaderProblem(reason: "trained moves is \(moves); at most 2^53 (\(limit))") }
         var metadata = otherMetadata
         metadata.games = Int(games)
         metadata.moves = Int(moves)
+        if let problem = metadata.problem() { throw HeaderProblem(reason: problem) }
         return metadata
     }
 }
@@ -814,11 +953,36 @@ enum AtomicFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The file a save to `path` replaces: `path` itself, or the file its symbolic link points to.
+    ///
+    /// A rename replaces whatever has the name, so anything but a regular file
+    /// (a directory, a device such as `/dev/full`, a FIFO, a socket) is refused
+    /// here, before anything is written. A symbolic link is followed, so that
+    /// `latest.bin -> runs/7.bin` updates `runs/7.bin` and the link stays; a
+    /// link to nothing is refused, since what it was meant to name is unknown.
+    static func target(of path: String) throws(Failure) -> String {
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return path }  // nothing there: the save creates it
+        var resolved = path
+        if UInt32(link.st_mode) & UInt32(S_IFMT) == UInt32(S_IFLNK) {
+            guard let real = realpath(path, nil) else {
+                throw Failure(reason: "it is a symbolic link to a missing file (\(systemReason(errno)))")
+            }
+            resolved = String(cString: real)
+            free(real)
+        }
+        if let status = FileStatus(path: resolved), !status.isRegularFile {
+            throw Failure(reason: "it is \(status.kindDescription), not a regular file; a save only replaces regular files")
+        }
+        return resolved
+    }
+
     /// Calls `body` to write the new contents of `path`, then puts them in place.
     ///
     /// On any failure, in `body` or after, the temporary file is removed and
-    /// `path` is as it was.
-    static func write(to path: String, _ body: (inout Sink) throws(Failure) -> Void) throws(Failure) {
+    /// `path` is as it was. See ``target(of:)`` for what `path` may name.
+    static func write(to requestedPath: String, _ body: (inout Sink) throws(Failure) -> Void) throws(Failure) {
+        let path = try target(of: requestedPath)
         removeAbandonedTemporaries(of: path)
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

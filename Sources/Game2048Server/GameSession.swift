@@ -78,7 +78,7 @@ public struct GameSession: Sendable {
     /// The `spec` result: shapes, bounds, action names and the whole configuration.
     public var spec: JSONValue {
         let rows = config.rules.rows, cols = config.rules.cols
-        let high = config.highestReachableExponent
+        let high = Int(config.rules.largestExponent)
         let shape: [Int], dtype: String, low: JSONValue, highValue: JSONValue
         switch config.encoding {
         case .exponents, .base64: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
@@ -133,17 +133,19 @@ public struct GameSession: Sendable {
         isReset = true
         if var vector {
             if let board {
-                // The shape was checked by parseBoard, so this cannot throw.
-                try! vector.reset(seed: seed, board: board)
+                // parseBoard validated the board against the rules, so this cannot throw.
+                try? vector.reset(seed: seed, board: board)
             } else {
                 vector.reset(seed: seed)
             }
             self.vector = vector
             return ResultEncoder(config: config).vectorReset(vector)
         }
-        let start = board.map { try! single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
+        // parseBoard validated the board against the rules, so this cannot throw.
+        let start = board.flatMap { try? single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
         let encoder = ResultEncoder(config: config)
         return .object([("observation", encoder.observation(start.observation)),
+                        ("terminated", .bool(single.isOver)),
                         ("info", encoder.info(start.info, moves: []))])
     }
 
@@ -171,7 +173,9 @@ public struct GameSession: Sendable {
             values.append(Int(v))
         }
         do {
-            return try Board(rows: rows, cols: cols, values: values)
+            let board = try Board(rows: rows, cols: cols, values: values)
+            try Environment.validate(board, for: config.rules)
+            return board
         } catch {
             throw .invalidParams("board \(error.rule)")
         }
@@ -197,7 +201,12 @@ public struct GameSession: Sendable {
             do {
                 try vector.step(actions)
             } catch {
-                throw .illegalAction(error.description)
+                switch error {
+                case .illegalAction: throw .illegalAction(error.description)
+                case .episodesOver(let indices):
+                    throw .episodeOver("\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
+                        + "ended; with autoreset_mode \"disabled\" call reset first")
+                }
             }
             self.vector = vector
             return encoder.vectorStep(vector, moves: moves)
@@ -208,7 +217,7 @@ public struct GameSession: Sendable {
         }
         let action = try Self.parseAction(value, name: "action")
         guard isReset else { throw .notReset }
-        guard !single.isOver else { throw .episodeOver }
+        guard !single.isOver else { throw .episodeOver() }
         let moves = config.info.contains("moves") ? single.movements(action) : []
         let step: Step
         do {

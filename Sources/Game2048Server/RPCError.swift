@@ -18,8 +18,9 @@ public enum RPCError: Error, Hashable, Sendable {
     case internalError(String)
     /// `step`, `afterstates` or `render` before the first `reset` (or after `make`).
     case notReset
-    /// `step` on a single environment whose episode has ended.
-    case episodeOver
+    /// `step` on an environment whose episode has ended: a single environment, or
+    /// environments of a vector under `autoreset_mode: "disabled"` (the message names them).
+    case episodeOver(String = "the episode has ended; call reset")
     /// An illegal action under `invalid_action: "reject"`; nothing changed.
     case illegalAction(String)
 
@@ -47,7 +48,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .invalidParams(let reason): "invalid params: \(reason)"
         case .internalError(let reason): "internal error: \(reason)"
         case .notReset: "not reset: call reset before step, afterstates or render"
-        case .episodeOver: "episode over: the episode has ended; call reset"
+        case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
         }
     }

@@ -204,7 +204,13 @@ struct ResultEncoder {
         w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
-        w.raw(",\"info\":")
+        // True for an environment whose episode is over at once (a dead custom board, a win tile at the start).
+        w.raw(",\"terminated\":[")
+        for (index, flag) in vector.terminations.enumerated() {
+            if index > 0 { w.punctuation(",") }
+            w.write(bool: flag)
+        }
+        w.raw("],\"info\":")
         write(infos: vector, moves: nil, to: &w)
         w.punctuation("}")
         return .raw(w.bytes)

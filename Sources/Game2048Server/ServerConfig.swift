@@ -57,10 +57,6 @@ public struct ServerConfig: Hashable, Sendable {
         "autoreset_mode",
     ]
 
-    /// The largest exponent a board of this size can reach in play (each cell one doubling, plus a spawned 4),
-    /// capped at 62, the largest whose tile value fits in a signed 64-bit integer.
-    public var highestReachableExponent: Int { min(62, rules.cellCount + 1) }
-
     /// This configuration with `changes` applied, validated as a whole.
     ///
     /// - Throws: ``RPCError/invalidParams(_:)`` naming the first bad field and what is allowed.
@@ -115,7 +111,7 @@ public struct ServerConfig: Hashable, Sendable {
             throw .invalidParams("\(ServerConfig.protocolName(of: error.field)) \(error.rule)")
         }
         if !channelsGiven && (rows != rules.rows || cols != rules.cols) {
-            next.onehotChannels = next.highestReachableExponent + 1
+            next.onehotChannels = Int(next.rules.largestExponent) + 1
         }
         try next.checkResultSize()
         return next

@@ -223,6 +223,8 @@ func formatFixed(_ x: Double, digits: Int) -> String {
     guard x.isFinite else { return String(x) }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
+    // Beyond 2^53 the digits are not exact anyway, and beyond 2^63 the conversion would trap.
+    guard (abs(x) * scale).rounded() < 9.0e15 else { return String(x) }
     let scaled = Int64((abs(x) * scale).rounded())
     let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
     let sign = x < 0 && scaled != 0 ? "-" : ""

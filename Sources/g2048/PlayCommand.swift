@@ -23,7 +23,8 @@ struct PlayCommand: Command {
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/).
             Agents: random, greedy, montecarlo, expectimax (heuristic, depth 2) and ntuple (--weights,
-            depth 1). A game recorded with --record is shown again by 'g2048 replay --file <file>'.
+            depth 1). A game recorded with --record is shown again by 'g2048 replay --file <file>'; an
+            existing record is replaced only with --force.
             """,
         options: [
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or chosen on the start screen"),
@@ -35,6 +36,7 @@ struct PlayCommand: Command {
             .option("weights", "file", "Weights from 'g2048 train', for --agent ntuple or --hint."),
             .option("delay", "ms", "Milliseconds between the agent's moves.", default: "150, or 0 when stdout is not a terminal"),
             .option("record", "file", "Write the episodes to this JSON Lines file."),
+            .flag("force", "Replace an existing --record file."),
         ])
 
     var rows: Int?
@@ -46,6 +48,7 @@ struct PlayCommand: Command {
     var weightsPath: String?
     var delay: Int?
     var recordPath: String?
+    var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         rows = try arguments.optionalInt("rows", in: Int.min...Int.max)
@@ -76,9 +79,14 @@ struct PlayCommand: Command {
         delay = try arguments.optionalInt("delay", in: 0...600_000)
         if delay != nil && agent == nil { throw UsageError("--delay sets the pace of --agent; give an agent too") }
         recordPath = arguments.string("record")
+        force = arguments.flag("force")
     }
 
     func run() throws -> Int32 {
+        let claim = try OutputFiles.claim(recordPath.map { [.init(flag: "record", path: $0)] } ?? [],
+                                          inputs: weightsPath.map { [.init(flag: "weights", path: $0)] } ?? [],
+                                          force: force, command: "play")
+        defer { claim.release() }
         var network: NTupleNetwork? = nil
         var rows = self.rows, cols = self.cols
         if let weightsPath {

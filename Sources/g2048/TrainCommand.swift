@@ -18,6 +18,11 @@ struct TrainCommand: Command {
             weight so that a new board is worth that much (optimistic initialization, OTD: Guei et al. 2021),
             which makes early play explore and learns faster at equal time; --optimistic 0 is plain TD(0).
             With one thread a seed gives the same weights on every run.
+            Existing files are not replaced without --force, with two exceptions: --out may be the --resume
+            file (resuming continues it), and a resumed run appends to its --metrics file. An output that is
+            not a regular file, or is the same file as an input or another output, is refused. Each output is
+            locked (<file>.lock beside it) while training runs, so a second command writing the same file
+            stops at once.
             """,
         options: [
             .option("out", "file", "Where to write the weights.", default: "weights-<rows>x<cols>.bin"),
@@ -36,6 +41,7 @@ struct TrainCommand: Command {
             .option("metrics", "file", "Write the learning curve as CSV."),
             .option("plot", "file", "Draw the learning curve as SVG."),
             .option("metrics-every", "n", "Games per learning-curve point.", default: "1000"),
+            .flag("force", "Replace existing output files (--out, --metrics, --plot)."),
         ])
 
     /// The default optimistic initial value: see the README's learner figures.
@@ -56,6 +62,7 @@ struct TrainCommand: Command {
     var metricsPath: String?
     var plotPath: String?
     var metricsEvery: Int
+    var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let rows = try arguments.int("rows", default: 4, in: Int.min...Int.max)
@@ -80,6 +87,7 @@ struct TrainCommand: Command {
         metricsPath = arguments.string("metrics")
         plotPath = arguments.string("plot")
         metricsEvery = try arguments.int("metrics-every", default: 1000, in: 1...10_000_000)
+        force = arguments.flag("force")
         if let spec = arguments.string("patterns") {
             guard resume == nil else { throw UsageError("--patterns cannot change a resumed network (the file has its own)") }
             let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount
@@ -89,7 +97,21 @@ struct TrainCommand: Command {
         }
     }
 
+    /// The files this run writes, for the output policy (see ``OutputFiles``).
+    var outputs: [OutputFiles.Output] {
+        var outputs = [OutputFiles.Output(flag: "out", path: out, mayReplace: "resume")]
+        if let metricsPath {
+            // A resumed run continues the learning curve of the runs before it.
+            outputs.append(.init(flag: "metrics", path: metricsPath, mode: resume == nil ? .replace : .append(header: TrainingMetrics.csvHeader)))
+        }
+        if let plotPath { outputs.append(.init(flag: "plot", path: plotPath)) }
+        return outputs
+    }
+
     func run() throws -> Int32 {
+        let claim = try OutputFiles.claim(outputs, inputs: resume.map { [.init(flag: "resume", path: $0)] } ?? [],
+                                          force: force, command: "train")
+        defer { claim.release() }
         var metadata = TrainingMetadata(
             games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
             rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)

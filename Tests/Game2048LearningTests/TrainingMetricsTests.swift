@@ -178,6 +178,22 @@ struct TrainingMetricsTests {
         #expect(readText(path) == TrainingMetrics.csvHeader + "\n" + TrainingMetrics.csvLine(Self.row) + "\n")
     }
 
+    @Test func fifoIsRefusedForReadingAndWritingWithoutBlocking() throws {
+        // A blocking open of a FIFO waits for the other end: forever, in a training run.
+        let directory = TemporaryDirectory()
+        let path = directory.file("curve.csv")
+        try #require(mkfifo(path, 0o644) == 0)
+        #expect(throws: MetricsOutputError.cannotOpen(file: path, reason: "No such device or address")) {
+            try MetricsCSVWriter(path: path, truncating: true)
+        }
+        #expect(throws: MetricsOutputError.cannotOpen(file: path, reason: "not a regular file (it is a FIFO)")) {
+            try TrainingMetrics.rows(fromCSVFile: path)
+        }
+        #expect(throws: MetricsOutputError.cannotOpen(file: "/dev/null", reason: "not a regular file (it is a character device)")) {
+            try MetricsCSVWriter(path: "/dev/null", truncating: true)
+        }
+    }
+
     @Test func writerInAMissingDirectoryCannotOpen() {
         let directory = TemporaryDirectory()
         let path = directory.file("missing/curve.csv")

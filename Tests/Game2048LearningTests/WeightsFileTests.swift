@@ -175,8 +175,8 @@ struct WeightsFileTests {
         let directory = TemporaryDirectory()
         let path = directory.file("extremes.bin")
         let extremes = TrainingMetadata(
-            games: Int.max, moves: 0, seed: UInt64.max, alpha: -0.0, initialValue: .infinity,
-            elapsedSeconds: .leastNonzeroMagnitude, rulesVersion: Int(UInt32.max), spawnFourProbability: 1)
+            games: TrainingMetadata.maxCount, moves: 0, seed: UInt64.max, alpha: -0.0, initialValue: -.greatestFiniteMagnitude,
+            elapsedSeconds: .leastNonzeroMagnitude, rulesVersion: Rules.version, spawnFourProbability: 1)
         try WeightsFile.save(Self.tinyNetwork(), metadata: extremes, to: path)
         #expect(try WeightsFile.load(from: path).metadata == extremes)
         #expect(try WeightsFile.load(from: path).metadata.alpha.sign == .minus)
@@ -250,8 +250,9 @@ struct WeightsFileTests {
             let needed = length < 16 ? 16 : 87
             #expect(error == .truncatedHeader(file: directory.file("x.bin"), needed: needed, found: length))
         } else {
-            #expect(error == .truncated(file: directory.file("x.bin"), expected: bytes.count, found: length))
-            #expect(error?.description == "\(directory.file("x.bin")) is truncated: expected \(bytes.count) bytes, found \(length)")
+            #expect(error == .truncated(file: directory.file("x.bin"), shape: "1 pattern of 2 cells", expected: bytes.count, found: length))
+            #expect(error?.description == "\(directory.file("x.bin")): truncated: the header says 1 pattern of 2 cells, "
+                    + "\(bytes.count) bytes (\(bytes.count) bytes); the file has \(length) bytes (\(length) bytes)")
         }
     }
 
@@ -295,7 +296,7 @@ struct WeightsFileTests {
         }
         #expect(Self.loadError(flipped(0, 0), in: directory) == .notAWeightsFile(file: file))
         #expect(Self.loadError(flipped(8, 1), in: directory) == .unsupportedVersion(file: file, version: 3))
-        #expect(Self.loadError(flipped(16, 3), in: directory) == .invalidHeader(file: file, reason: "rows must be between 2 and 8, got 10"))
+        #expect(Self.loadError(flipped(16, 3), in: directory) == .invalidHeader(file: file, reason: "the board has 10 rows; boards have 2 to 8"))
         #expect(Self.loadError(flipped(25, 0), in: directory) == .checksumMismatch(file: file))  // cell 0 → 1: a valid shape
     }
 
@@ -346,7 +347,7 @@ struct WeightsFileTests {
         for bytes in foreign {
             let error = Self.loadError(bytes, in: directory)
             #expect(error == .notAWeightsFile(file: directory.file("x.bin")))
-            #expect(error?.description == "\(directory.file("x.bin")) is not a Gym2048 weights file")
+            #expect(error?.description == "\(directory.file("x.bin")): not a Gym2048 weights file (bad magic)")
         }
     }
 
@@ -357,7 +358,7 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")) is format version 7; this build reads version 1")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads version 1")
     }
 
     // MARK: Malicious headers
@@ -397,24 +398,27 @@ struct WeightsFileTests {
 
     /// Each reason with a file whose header has that problem and no other.
     static let invalidHeaders: [(bytes: [UInt8], reason: String)] = [
-        (forgedFile(rows: 99), "rows must be between 2 and 8, got 99"),
-        (forgedFile(cols: 1), "cols must be between 2 and 8, got 1"),
-        (forgedFile(valueCount: 1), "valueCount must be between 2 and 65535 on a 2x2 board, got 1"),
-        (forgedFile(rows: 4, cols: 4, valueCount: 17), "valueCount must be between 2 and 16 on a 4x4 board, got 17"),
+        (forgedFile(rows: 99), "the board has 99 rows; boards have 2 to 8"),
+        (forgedFile(cols: 1), "the board has 1 columns; boards have 2 to 8"),
+        (forgedFile(valueCount: 1), "1 values per cell; a 2x2 board allows 2 to 256"),
+        (forgedFile(valueCount: 257), "257 values per cell; a 2x2 board allows 2 to 256"),
+        (forgedFile(rows: 3, cols: 5, valueCount: 1000, symmetries: 4), "1000 values per cell; a 3x5 board allows 2 to 256"),
+        (forgedFile(rows: 4, cols: 4, valueCount: 17), "17 values per cell; a 4x4 board allows 2 to 16"),
         (forgedFile(elementType: 2), "element type 2 is unknown (1 = Float32)"),
-        (forgedFile(symmetries: 5), "symmetryCount must be 8 on a 2x2 board, got 5"),
-        (forgedFile(rows: 2, cols: 3, symmetries: 8), "symmetryCount must be 4 on a 2x3 board, got 8"),
+        (forgedFile(symmetries: 5), "5 symmetries; a 2x2 board has 8"),
+        (forgedFile(rows: 2, cols: 3, symmetries: 8), "8 symmetries; a 2x3 board has 4"),
+        (forgedFile(patterns: []), "0 patterns; a network has 1 to 65535"),
         (forgedFile(patterns: [[0, 1], [2, 200]]), "pattern 2 has cell 200, outside a 2x2 board (cells 0...3)"),
         (forgedFile(patterns: [[0, 1], []]), "pattern 2 has 0 cells; a 2x2 board allows 1 to 4"),
         (forgedFile(patterns: [[0, 1, 2, 3, 0]]), "pattern 1 has 5 cells; a 2x2 board allows 1 to 4"),
-        (forgedFile(rows: 8, cols: 8, valueCount: 65535, patterns: [Array(0..<26)]),
-         "pattern 1 has 26 cells: 65535^26 weights is more than 2^26"),
+        (forgedFile(rows: 8, cols: 8, valueCount: 256, patterns: [Array(0..<26)]),
+         "pattern 1 has 26 cells: 256^26 weights is more than 2^26"),
         (forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: [Array(0..<27)]),
          "pattern 1 has 27 cells: 2^27 weights is more than 2^26"),
         (forgedFile(extraHeader: [0, 0]), "header length 73 does not match its contents (71 bytes)"),
         (forgedFile(headerLength: 70, extraHeader: []), "header length 70 is too short for its contents"),
-        (forgedFile(headerLength: 69), "header length 69 is outside 70...4259843"),
-        (forgedFile(headerLength: UInt32.max), "header length 4294967295 is outside 70...4259843"),
+        (forgedFile(headerLength: 67), "the header length is 67 bytes; it must be 68 to 4259843"),
+        (forgedFile(headerLength: UInt32.max), "the header length is 4294967295 bytes; it must be 68 to 4259843"),
     ]
 
     @Test(arguments: invalidHeaders.map(\.reason))
@@ -423,7 +427,7 @@ struct WeightsFileTests {
         let bytes = try #require(Self.invalidHeaders.first { $0.reason == reason }).bytes
         let error = Self.loadError(bytes, in: directory)
         #expect(error == .invalidHeader(file: directory.file("x.bin"), reason: reason))
-        #expect(error?.description == "\(directory.file("x.bin")) has an invalid header: \(reason)")
+        #expect(error?.description == "\(directory.file("x.bin")): invalid header: \(reason)")
     }
 
     @Test func hugeDeclaredNetworkIsRefusedBeforeAnyAllocation() {
@@ -434,10 +438,163 @@ struct WeightsFileTests {
         let bytes = Self.forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: patterns, weightBytes: 100)
         let headerLength = 8 + 65535 * 27 + 60
         let expected = 16 + headerLength + 65535 * (1 << 26) * 4 + 8
-        #expect(Self.loadError(bytes, in: directory) == .truncated(file: directory.file("x.bin"), expected: expected, found: bytes.count))
+        #expect(Self.loadError(bytes, in: directory)
+                == .truncated(file: directory.file("x.bin"), shape: "65535 patterns of 26 cells", expected: expected, found: bytes.count))
+    }
+
+    // MARK: Forged files with valid checksums
+
+    /// `bytes` with `value` written little-endian at `offset` and the checksum recomputed:
+    /// what someone forging a file would do.
+    static func forged<T: FixedWidthInteger>(_ bytes: [UInt8], at offset: Int, _ value: T) -> [UInt8] {
+        var changed = bytes
+        withUnsafeBytes(of: value.littleEndian) { changed.replaceSubrange(offset..<(offset + $0.count), with: $0) }
+        return resealed(changed)
+    }
+
+    /// `bytes` with its last eight bytes replaced by the checksum of the rest.
+    static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+        let body = Array(bytes.dropLast(WeightsFile.checksumSize))
+        var trailer = ByteWriter()
+        trailer.append(WeightsFile.checksum(of: body))
+        return body + trailer.bytes
+    }
+
+    /// Field offsets in the tiny file (see ``fieldsSitAtTheDocumentedOffsets()``).
+    static let gamesOffset = 27, movesOffset = 35, alphaOffset = 51, initialValueOffset = 59
+    static let elapsedOffset = 67, rulesVersionOffset = 75, spawnFourOffset = 79, weightsOffset = 87
+
+    /// Each forged value that a checksum does not catch, with the refusal that names it.
+    static let forgedValues: [(name: String, forge: @Sendable ([UInt8]) -> [UInt8], reason: String)] = [
+        ("games Int64.max", { forged($0, at: gamesOffset, Int64.max) },
+         "invalid header: trained games is 9223372036854775807; at most 2^53 (9007199254740992)"),
+        ("moves 2^53 + 1", { forged($0, at: movesOffset, UInt64(1 << 53) + 1) },
+         "invalid header: trained moves is 9007199254740993; at most 2^53 (9007199254740992)"),
+        ("elapsed 1e300", { forged($0, at: elapsedOffset, (1e300).bitPattern) },
+         "invalid header: training time is 1e+300 seconds; it must be 0 to 1000000000000.0"),
+        ("elapsed -1", { forged($0, at: elapsedOffset, (-1.0).bitPattern) },
+         "invalid header: training time is -1.0 seconds; it must be 0 to 1000000000000.0"),
+        ("elapsed nan", { forged($0, at: elapsedOffset, Double.nan.bitPattern) },
+         "invalid header: training time is nan seconds; it must be 0 to 1000000000000.0"),
+        ("alpha inf", { forged($0, at: alphaOffset, Double.infinity.bitPattern) },
+         "invalid header: the learning rate is inf; it must be a finite number, 0 or more"),
+        ("initial value nan", { forged($0, at: initialValueOffset, Double.nan.bitPattern) },
+         "invalid header: the initial value is nan; it must be a finite number"),
+        ("rules version 999", { forged($0, at: rulesVersionOffset, UInt32(999)) },
+         "invalid header: rules version 999 is unknown; this build knows rules version 1"),
+        ("rules version 0", { forged($0, at: rulesVersionOffset, UInt32(0)) },
+         "invalid header: rules version 0 is unknown; this build knows rules version 1"),
+        ("spawn 1.5", { forged($0, at: spawnFourOffset, (1.5).bitPattern) },
+         "invalid header: the probability of a 4 is 1.5; it must be 0 to 1"),
+        ("weight nan", { forged($0, at: weightsOffset + 4 * 5, Float.nan.bitPattern) },
+         "weight 5 is nan; weights must be finite numbers within ±1e+30"),
+        ("weight -inf", { forged($0, at: weightsOffset, (-Float.infinity).bitPattern) },
+         "weight 0 is -inf; weights must be finite numbers within ±1e+30"),
+        ("weight 3e38", { forged($0, at: weightsOffset + 4 * 15, Float(3e38).bitPattern) },
+         "weight 15 is 3e+38; weights must be finite numbers within ±1e+30"),
+    ]
+
+    @Test(arguments: forgedValues.map(\.name))
+    func forgedValuesWithAValidChecksumAreRefusedByName(name: String) throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        let case_ = try #require(Self.forgedValues.first { $0.name == name })
+        let error = try #require(Self.loadError(case_.forge(bytes), in: directory))
+        #expect(error.description == "\(directory.file("x.bin")): \(case_.reason)")
+    }
+
+    @Test func largestAcceptedValuesStillLoad() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.savedTinyFile(in: directory)
+        var edge = Self.forged(bytes, at: Self.gamesOffset, UInt64(1 << 53))
+        edge = Self.forged(edge, at: Self.weightsOffset, WeightsFile.maxWeightMagnitude.bitPattern)
+        edge = Self.forged(edge, at: Self.elapsedOffset, TrainingMetadata.maxElapsedSeconds.bitPattern)
+        #expect(Self.loadError(edge, in: directory) == nil)
+    }
+
+    @Test func savingWhatALoadWouldRefuseFailsAndKeepsTheFile() throws {
+        let directory = TemporaryDirectory()
+        let (path, before) = try Self.savedTinyFile(in: directory)
+        let diverged = Self.tinyNetwork()
+        diverged.weights[3] = .nan
+        #expect(throws: WeightsFileError.unsupportedContents(file: path, reason: "weight 3 is nan; weights must be finite numbers within ±1e+30")) {
+            try WeightsFile.save(diverged, metadata: Self.metadata, to: path)
+        }
+        #expect(throws: WeightsFileError.unsupportedContents(file: path, reason: "trained games is -1; it must be 0 to 2^53 (9007199254740992)")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(games: -1), to: path)
+        }
+        #expect(readBytes(path) == before)
+        #expect(directory.names == ["tiny.bin"])
+    }
+
+    @Test func networkValueCountIsCappedToAByte() {
+        // 300 values a cell would make the cap `UInt8(valueCount - 1)` trap.
+        let network = NTupleNetwork(rows: 3, cols: 3, patterns: [TuplePattern(cells: [0])], valueCount: 300)
+        #expect(network.valueCount == 256)
+        var board = try! Board(rows: 3, cols: 3)
+        board[0] = 40
+        #expect(network.value(of: board) == 0)
+    }
+
+    @Test func sparseFileOfATerabyteNetworkIsRefusedBeforeAllocating() throws {
+        // 16 000 six-tuples of 16 values: 2^24 weights each, 1 TB in all. The file has
+        // exactly the size its header claims, but is sparse, so it costs no disk.
+        let directory = TemporaryDirectory()
+        let patterns = Array(repeating: (0..<6).map(UInt8.init), count: 16_000)
+        let header = Self.forgedFile(rows: 4, cols: 4, valueCount: 16, patterns: patterns, weightBytes: 0)
+        let size = header.count + 16_000 * (1 << 24) * 4 + 8
+        let path = directory.file("x.bin")
+        writeBytes(header, to: path)
+        try #require(truncate(path, off_t(size)) == 0, "this file system has no sparse files")
+        #expect(throws: WeightsFileError.tooLarge(file: path, shape: "16000 patterns of 6 cells", bytes: 16_000 << 26,
+                                                  limit: WeightsFile.memoryLimit)) {
+            try WeightsFile.load(from: path)
+        }
     }
 
     // MARK: Opening and saving
+
+    @Test func fifoIsRefusedWithoutWaitingForAWriter() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("fifo.bin")
+        try #require(mkfifo(path, 0o644) == 0)
+        // A blocking open would wait here forever for a writer.
+        #expect(throws: WeightsFileError.cannotOpen(file: path, reason: "not a regular file (it is a FIFO)")) {
+            try WeightsFile.load(from: path)
+        }
+    }
+
+    @Test func saveNeverReplacesAFifo() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("fifo.bin")
+        try #require(mkfifo(path, 0o644) == 0)
+        #expect(throws: WeightsFileError.cannotWrite(file: path, reason: "it is a FIFO, not a regular file; a save only replaces regular files")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(), to: path)
+        }
+        var status = stat()
+        #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(directory.names == ["fifo.bin"])
+    }
+
+    @Test func saveThroughASymbolicLinkUpdatesTheFileItPointsTo() throws {
+        let directory = TemporaryDirectory()
+        #expect(mkdir(directory.file("runs"), 0o755) == 0)
+        let real = directory.file("runs/7.bin"), link = directory.file("latest.bin")
+        try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(games: 1), to: real)
+        #expect(symlink("runs/7.bin", link) == 0)
+        try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(games: 2), to: link)
+        var status = stat()
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        #expect(try WeightsFile.load(from: real).metadata.games == 2)
+        #expect(listDirectory(directory.file("runs")) == ["7.bin"])
+        // A link to nothing is refused: what it was meant to name is unknown.
+        let dangling = directory.file("dangling.bin")
+        #expect(symlink("runs/none.bin", dangling) == 0)
+        #expect(throws: WeightsFileError.cannotWrite(file: dangling, reason: "it is a symbolic link to a missing file (No such file or directory)")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(), to: dangling)
+        }
+        #expect(directory.names == ["dangling.bin", "latest.bin", "runs"])
+    }
 
     @Test func missingFileCannotBeOpened() {
         let directory = TemporaryDirectory()
@@ -465,13 +622,13 @@ struct WeightsFileTests {
         #expect(directory.names.isEmpty)
     }
 
-    @Test func failedRenameRemovesTheTemporaryFile() throws {
-        // The target is a directory holding a file: the write succeeds, the rename fails.
+    @Test func directoryTargetIsRefusedAndKeptAsItWas() throws {
+        // rename(2) would fail here, but a save refuses any non-regular target before writing.
         let directory = TemporaryDirectory()
         let target = directory.file("weights.bin")
         #expect(mkdir(target, 0o755) == 0)
         writeText("keep", to: "\(target)/inside")
-        #expect(throws: WeightsFileError.self) {
+        #expect(throws: WeightsFileError.cannotWrite(file: target, reason: "it is a directory, not a regular file; a save only replaces regular files")) {
             try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(), to: target)
         }
         #expect(directory.names == ["weights.bin"])
@@ -509,7 +666,7 @@ struct WeightsFileTests {
         let directory = TemporaryDirectory()
         let path = directory.file("big.bin")
         let network = NTupleNetwork(rows: 9, cols: 2, patterns: [TuplePattern(cells: [0, 1])], valueCount: 4)
-        #expect(throws: WeightsFileError.unsupportedNetwork(file: path, reason: "rows must be between 2 and 8, got 9")) {
+        #expect(throws: WeightsFileError.unsupportedNetwork(file: path, reason: "the board has 9 rows; boards have 2 to 8")) {
             try WeightsFile.save(network, metadata: TrainingMetadata(), to: path)
         }
         #expect(directory.names.isEmpty)
@@ -520,15 +677,21 @@ struct WeightsFileTests {
     static let messages: [(WeightsFileError, String)] = [
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
-        (.notAWeightsFile(file: "x.bin"), "x.bin is not a Gym2048 weights file"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin is format version 7; this build reads version 1"),
-        (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin is truncated: its header needs 112 bytes, found 50"),
-        (.truncated(file: "x.bin", expected: 268_435_576, found: 1000), "x.bin is truncated: expected 268435576 bytes, found 1000"),
-        (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin has 4 bytes after its checksum: expected 1000 bytes, found 1004"),
-        (.invalidHeader(file: "x.bin", reason: "rows must be between 2 and 8, got 99"), "x.bin has an invalid header: rows must be between 2 and 8, got 99"),
-        (.checksumMismatch(file: "x.bin"), "x.bin is corrupted: checksum mismatch"),
-        (.unsupportedNetwork(file: "x.bin", reason: "rows must be between 2 and 8, got 9"),
-         "cannot write x.bin: the network does not fit the format: rows must be between 2 and 8, got 9"),
+        (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads version 1"),
+        (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
+        (.truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
+         "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 12000 bytes (12 KiB)"),
+        (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004"),
+        (.tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, limit: 8 << 30),
+         "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB of weights; this machine has 8 GiB of memory"),
+        (.invalidHeader(file: "x.bin", reason: "the board has 99 rows; boards have 2 to 8"), "x.bin: invalid header: the board has 99 rows; boards have 2 to 8"),
+        (.invalidWeight(file: "x.bin", index: 17, value: .nan), "x.bin: weight 17 is nan; weights must be finite numbers within ±1e+30"),
+        (.checksumMismatch(file: "x.bin"), "x.bin: corrupted: checksum mismatch"),
+        (.unsupportedNetwork(file: "x.bin", reason: "the board has 9 rows; boards have 2 to 8"),
+         "cannot write x.bin: the network does not fit the format: the board has 9 rows; boards have 2 to 8"),
+        (.unsupportedContents(file: "x.bin", reason: "trained games is -1; it must be 0 to 2^53 (9007199254740992)"),
+         "cannot write x.bin: trained games is -1; it must be 0 to 2^53 (9007199254740992)"),
         (.cannotWrite(file: "x.bin", reason: "No space left on device"), "cannot write x.bin: No space left on device"),
     ]
 

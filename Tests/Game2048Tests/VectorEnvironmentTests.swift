@@ -224,13 +224,75 @@ struct VectorEnvironmentTests {
         #expect(envs.infos.allSatisfy { $0.steps == 1 })
     }
 
-    @Test func disabledModeTrapsWhenAFinishedEnvironmentIsStepped() async {
-        await #expect(processExitsWith: .failure) {
-            var envs = VectorEnvironment(rules: try! Rules(maxSteps: 1), count: 2, autoresetMode: .disabled)
-            envs.reset(seed: 1)
-            try? envs.step([.down, .down])
-            try? envs.step([.down, .down])
+    @Test func disabledModeRefusesToStepAFinishedEnvironmentAndChangesNothing() throws {
+        var envs = VectorEnvironment(rules: try Rules(maxSteps: 1), count: 3, autoresetMode: .disabled)
+        envs.reset(seed: 1)
+        try envs.step([.down, .down, .down])
+        envs.reset(index: 1)
+        let before = (0..<3).map { Self.reported(envs, $0) }
+        #expect(throws: VectorStepError.episodesOver(indices: [0, 2])) { try envs.step([.down, .down, .down]) }
+        #expect((0..<3).map { Self.reported(envs, $0) } == before)
+        #expect(envs.finishedIndices == [0, 2])
+        #expect(VectorStepError.episodesOver(indices: [0, 2]).description
+            == "environments 0, 2: the episode is over; reset them first (autoreset is disabled)")
+        #expect(VectorStepError.episodesOver(indices: Array(0..<12)).description
+            == "environments 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 2 more: the episode is over; reset them first (autoreset is disabled)")
+    }
+
+    // MARK: Episodes over at reset
+
+    /// A 2×2 board with no legal move.
+    static let deadBoard = try! Board(rows: 2, cols: 2, values: [2, 4, 4, 2])
+
+    @Test(arguments: [AutoresetMode.nextStep, .sameStep])
+    func anEpisodeOverAtResetIsReportedAndRestartedByTheNextStep(mode: AutoresetMode) throws {
+        let rules = try Rules(rows: 2, cols: 2)
+        var envs = VectorEnvironment(rules: rules, count: 2, autoresetMode: mode)
+        try envs.reset(seed: 5, board: Self.deadBoard)
+        #expect(envs.terminations == [true, true])
+        #expect(envs.infos.allSatisfy { $0.actionMask.isEmpty })
+        try envs.step([.up, .left])
+        // The actions were ignored: each environment started a new episode, as a plain reset continues its stream.
+        var singles = VectorEnvironment.seeds(from: 5, count: 2).map { seed in
+            var env = Environment(rules: rules)
+            _ = try! env.reset(seed: seed, board: Self.deadBoard)
+            return env
         }
+        for index in 0..<2 {
+            let start = singles[index].reset()
+            #expect(Self.reported(envs, index) == Expected(
+                observation: start.observation, reward: 0, terminated: false, truncated: false,
+                info: start.info, finalObservation: nil))
+        }
+    }
+
+    @Test func anEpisodeWonAtResetIsReportedAndTheNextStepResetsIt() throws {
+        // Every spawn is a 4, the win tile: each episode is over as soon as it starts.
+        let rules = try Rules(spawnFourProbability: 1, winTile: 4)
+        var envs = VectorEnvironment(rules: rules, count: 2)
+        envs.reset(seed: 3)
+        #expect(envs.terminations == [true, true])
+        #expect(envs.infos.allSatisfy { $0.won })
+        try envs.step([.up, .up])
+        #expect(envs.rewards == [0, 0])
+        #expect(envs.infos.allSatisfy { $0.steps == 0 })
+        #expect(envs.terminations == [true, true])
+    }
+
+    @Test func disabledModeRefusesToStepAnEpisodeOverAtReset() throws {
+        var envs = VectorEnvironment(rules: try Rules(rows: 2, cols: 2), count: 2, autoresetMode: .disabled)
+        try envs.reset(seed: 1, board: Self.deadBoard)
+        #expect(throws: VectorStepError.episodesOver(indices: [0, 1])) { try envs.step([.up, .up]) }
+    }
+
+    @Test func rejectPolicyIgnoresTheActionOfAnEpisodeOverAtReset() throws {
+        let rules = try Rules(rows: 2, cols: 2, winTile: 2048, invalidAction: .reject)
+        var envs = VectorEnvironment(rules: rules, count: 2)
+        try envs.reset(seed: 1, board: Self.deadBoard)
+        try envs.step([.down, .down])
+        #expect(envs.rewards == [0, 0])
+        #expect(envs.terminations == [false, false])
+        #expect(envs.infos.allSatisfy { $0.steps == 0 && !$0.actionMask.isEmpty })
     }
 
     // MARK: Illegal actions

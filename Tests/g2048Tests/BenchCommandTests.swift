@@ -49,7 +49,9 @@ struct BenchCommandTests {
         #expect(a.steps == b.steps && a.checksum == b.checksum && a.episodes == b.episodes)
     }
 
-    @Test(arguments: [(1.5, 2, "1.50"), (0.004, 2, "0.00"), (-2.25, 1, "-2.3"), (1234.0, 0, "1234"), (0.05, 1, "0.1")])
+    @Test(arguments: [(1.5, 2, "1.50"), (0.004, 2, "0.00"), (-2.25, 1, "-2.3"), (1234.0, 0, "1234"), (0.05, 1, "0.1"),
+                            // Far beyond Int64 (a forged training time): Swift's own form, not a trap.
+                            (1e300, 0, "1e+300"), (-1e19, 2, "-1e+19")])
     func fixedFormattingRounds(value: Double, digits: Int, text: String) {
         #expect(formatFixed(value, digits: digits) == text)
     }

@@ -93,7 +93,7 @@ struct G2048Tests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0] == #"{"jsonrpc":"2.0","id":1,"result":{"observation":[[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"info":{"score":0,"spawn":null}}}"#)
+        #expect(lines[0] == #"{"jsonrpc":"2.0","id":1,"result":{"observation":[[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"terminated":false,"info":{"score":0,"spawn":null}}}"#)
         #expect(lines[1].hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"observation":"#))
         #expect(lines[1].contains(#""reward":4,"#))
         #expect(lines[2].contains(#""code":-32700"#))

@@ -81,7 +81,7 @@ struct TrainEvalCommandTests {
         try Data("not weights at all".utf8).write(to: URL(fileURLWithPath: path))
         let result = try G2048Tests.run(["eval", "--weights", path, "--games", "5"])
         #expect(result.status == 1)
-        #expect(result.stderr == "error: \(path) is not a Gym2048 weights file\n")
+        #expect(result.stderr == "error: \(path): not a Gym2048 weights file (bad magic)\n")
         let missing = try G2048Tests.run(["eval", "--weights", path + ".none", "--games", "5"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error: cannot open \(path).none"))

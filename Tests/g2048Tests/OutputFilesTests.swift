@@ -1,0 +1,153 @@
+import Foundation
+import Game2048Learning
+import Testing
+@testable import g2048
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The output policy of train and play: no silent overwrite, no writing over an input or a
+/// non-regular file, and one writer per file.
+struct OutputFilesTests {
+    /// A scratch folder, removed at the end (the play tests' own).
+    typealias Folder = PlayCommandTests.Scratch
+
+    static func refusal(_ outputs: [OutputFiles.Output], inputs: [OutputFiles.Input] = [], force: Bool = false) -> String? {
+        do {
+            try OutputFiles.claim(outputs, inputs: inputs, force: force, command: "test").release()
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func existingFileIsReplacedOnlyWithForce() throws {
+        let folder = try Folder()
+        let out = folder.file("w.bin", contents: "old")
+        #expect(Self.refusal([.init(flag: "out", path: out)]) == "--out \(out) already exists; add --force to replace it")
+        #expect(Self.refusal([.init(flag: "out", path: out)], force: true) == nil)
+        #expect(Self.refusal([.init(flag: "out", path: folder.file("new.bin"))]) == nil)
+        #expect(folder.names == ["w.bin"])  // no lock file left behind
+    }
+
+    @Test func nonRegularFilesAreRefusedEvenWithForce() throws {
+        let folder = try Folder()
+        let fifo = folder.file("fifo")
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let cases = [
+            (fifo, "a FIFO"), (folder.path, "a directory"), ("/dev/null", "a character device"),
+        ]
+        for (path, kind) in cases {
+            #expect(Self.refusal([.init(flag: "record", path: path)], force: true)
+                    == "--record \(path) is \(kind), not a regular file; refusing to write to it")
+        }
+        let dangling = folder.file("dangling")
+        try #require(symlink("missing", dangling) == 0)
+        #expect(Self.refusal([.init(flag: "plot", path: dangling)], force: true)
+                == "--plot \(dangling) is a symbolic link to a missing file; refusing to write to it")
+    }
+
+    @Test func anOutputThatIsAnInputIsRefusedHoweverItIsSpelled() throws {
+        let folder = try Folder()
+        let weights = folder.file("w.bin", contents: "weights")
+        let link = folder.file("link.bin")
+        try #require(symlink("w.bin", link) == 0)
+        let spelled = folder.path + "/./w.bin"
+        for path in [weights, spelled, link] {
+            #expect(Self.refusal([.init(flag: "metrics", path: path, mode: .append(header: "games"))],
+                                 inputs: [.init(flag: "resume", path: weights)], force: true)
+                    == "--metrics \(path) is the same file as --resume \(weights); writing it would destroy the input")
+        }
+        // Writing the weights back over the file a run resumed from is what resuming means.
+        #expect(Self.refusal([.init(flag: "out", path: link, mayReplace: "resume")], inputs: [.init(flag: "resume", path: weights)]) == nil)
+        #expect(try String(contentsOfFile: weights, encoding: .utf8) == "weights")
+    }
+
+    @Test func twoOutputsNamingOneFileAreRefused() throws {
+        let folder = try Folder()
+        let a = folder.file("curve"), b = folder.path + "/../" + URL(fileURLWithPath: folder.path).lastPathComponent + "/curve"
+        #expect(Self.refusal([.init(flag: "metrics", path: a), .init(flag: "plot", path: b)])
+                == "--metrics \(a) and --plot \(b) are the same file")
+        #expect(folder.names.isEmpty)
+    }
+
+    @Test func appendingNeedsAFileOfTheRightKind() throws {
+        let folder = try Folder()
+        let header = TrainingMetrics.csvHeader
+        let csv = folder.file("curve.csv", contents: header + "\n1000,1,1,1,1,0,0,0,0,0\n")
+        let other = folder.file("other.bin", contents: "G2048NT\u{1A}binary")
+        #expect(Self.refusal([.init(flag: "metrics", path: csv, mode: .append(header: header))]) == nil)
+        #expect(Self.refusal([.init(flag: "metrics", path: folder.file("empty.csv", contents: ""), mode: .append(header: header))]) == nil)
+        #expect(Self.refusal([.init(flag: "metrics", path: other, mode: .append(header: header))], force: true)
+                == "--metrics \(other) exists and is not a file this command appends to (its first line is not '\(header)'); refusing to append to it")
+    }
+
+    @Test func aSecondWriterOfTheSameFileStopsAtOnce() throws {
+        let folder = try Folder()
+        let out = folder.file("w.bin")
+        let first = try OutputFiles.claim([.init(flag: "out", path: out)], inputs: [], force: false, command: "train")
+        let lock = OutputClaim.lockPath(for: out)
+        #expect(Self.refusal([.init(flag: "out", path: out)])
+                == "--out \(out) is being written by another process (g2048 train, pid \(getpid())); it holds the lock file \(lock)")
+        // The binary, as a second trainer would run it.
+        let second = try G2048Tests.run(["train", "--rows", "2", "--games", "1", "--out", out])
+        #expect(second.status == 1)
+        #expect(second.stderr.hasPrefix("error: --out \(out) is being written by another process (g2048 train, pid \(getpid()))"))
+        first.release()
+        #expect(folder.names.isEmpty)
+        #expect(Self.refusal([.init(flag: "out", path: out)]) == nil)
+    }
+
+    // MARK: The commands
+
+    @Test func trainRefusesToTruncateOrCorruptItsFiles() throws {
+        let folder = try Folder()
+        let weights = folder.file("w.bin"), csv = folder.file("curve.csv", contents: "my notes\n")
+        let fresh = try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights, "--metrics", csv])
+        #expect(fresh.status == 1)
+        #expect(fresh.stderr == "error: --metrics \(csv) already exists; add --force to replace it\n")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == "my notes\n")
+        #expect(!FileManager.default.fileExists(atPath: weights))
+
+        let forced = try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights, "--metrics", csv, "--metrics-every", "10", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: weights))
+        let intoWeights = try G2048Tests.run(["train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", weights])
+        #expect(intoWeights.status == 1)
+        #expect(intoWeights.stderr == "error: --metrics \(weights) is the same file as --resume \(weights); writing it would destroy the input\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: weights)) == before)
+
+        // Resuming writes back to the resumed file and continues its curve, without --force.
+        let resumed = try G2048Tests.run(["train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", csv, "--metrics-every", "10"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").count == 5)
+        #expect(folder.names == ["curve.csv", "w.bin"])
+    }
+
+    @Test func playDoesNotOverwriteARecordWithoutForce() throws {
+        let folder = try Folder()
+        let record = folder.file("game.jsonl", contents: "an earlier game\n")
+        let arguments = ["play", "--agent", "random", "--seed", "1", "--rows", "2", "--cols", "2", "--record", record]
+        let refused = try G2048Tests.run(arguments, input: "")
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: --record \(record) already exists; add --force to replace it\n")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "an earlier game\n")
+        let forced = try PlayCommandTests.run(arguments + ["--force"], scratch: PlayCommandTests.Scratch())
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8).hasPrefix("{"))
+    }
+}
+
+extension PlayCommandTests.Scratch {
+    /// `name` in the folder, created with `contents` if given.
+    func file(_ name: String, contents: String? = nil) -> String {
+        let file = path + "/" + name
+        if let contents { FileManager.default.createFile(atPath: file, contents: Data(contents.utf8)) }
+        return file
+    }
+
+    /// The names in the folder, sorted.
+    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
