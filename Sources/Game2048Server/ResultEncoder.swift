@@ -318,7 +318,7 @@ extension ResultEncoder {
         var info = 320
         if config.info.contains("afterstate") { info += observation }
         if config.info.contains("moves") { info += cells * 40 + 2 }   // {"from":63,"to":63,"merged":false},
-        let reset = observation + info + 2
+        let reset = observation + info + 8                            // and a "terminated" flag
         // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation.
         let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + 1 : 0)
         // Four {"action":"right","legal":false,"reward":…,"afterstate":…} objects.

@@ -195,7 +195,7 @@ struct DispatcherTests {
         var dispatcher = Self.dispatcher()
         let error = try Self.error(dispatcher.handle(Self.request(1, "make", #"{"rows":8,"cols":8,"num_envs":65536,"observation":"onehot"}"#)))
         #expect(error.code == -32602)
-        #expect(error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (63 channels) on 8x8 can make afterstates results of up to "#))
+        #expect(error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (51 channels) on 8x8 can make afterstates results of up to "#))
         #expect(error.message.contains("over the 256 MiB limit of one response; use at most "))
         #expect(dispatcher.session.config == ServerConfig())
         // The largest number it names is accepted, and one more is not.
