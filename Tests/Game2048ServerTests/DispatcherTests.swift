@@ -226,6 +226,20 @@ struct DispatcherTests {
         }
     }
 
+    /// Found by the protocol fuzz: under reject, a vector step merging two tiles at the largest exponent
+    /// (offered by the step's mask) crashed the server in VectorEnvironment.step; it is an illegal action.
+    @Test func rejectingAVectorMergeAtTheLargestTileIsAnErrorNotACrash() throws {
+        var dispatcher = Self.dispatcher()
+        _ = try Self.result(dispatcher.handle(Self.request(1, "make", #"{"rows":2,"cols":3,"num_envs":2,"invalid_action":"reject"}"#)))
+        _ = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":1,"options":{"board":[[128,128,0],[0,0,2]]}}"#)))
+        _ = try Self.result(dispatcher.handle(Self.request(3, "step", #"{"actions":"22"}"#)))
+        let before = dispatcher.handle(Self.request(4, "render"))
+        let error = try Self.error(dispatcher.handle(Self.request(5, "step", #"{"actions":"33"}"#)))
+        #expect(error.code == -32003)
+        #expect(error.message == "illegal action: environment 0: illegal action left: it does not change the board")
+        #expect(dispatcher.handle(Self.request(4, "render")) == before)
+    }
+
     @Test func notificationsGetNoResponseButRun() throws {
         var dispatcher = Self.dispatcher()
         #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1}}"#) == nil)
