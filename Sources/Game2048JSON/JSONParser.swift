@@ -19,13 +19,19 @@ extension JSONValue {
     /// Integers that fit in 128 bits stay exact; other numbers become `Double`s.
     /// Strings must be valid UTF-8 without raw control characters.
     ///
+    /// A number that is the value of a member named `numberTextKey` comes back as
+    /// ``raw(_:)`` holding its text as written, so that it can be echoed exactly
+    /// (a JSON-RPC `id` of `1e400`, `-0` or 40 digits would change as a number).
+    ///
     /// - Throws: ``JSONParseError`` naming the problem and its byte offset; nesting
     ///   deeper than `maxDepth` is an error rather than a stack overflow.
     /// - Complexity: O(n) in the length of the text.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth,
+                             numberTextKey: String? = nil) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) -> JSONValue in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            parser.numberTextKey = numberTextKey
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -39,6 +45,8 @@ extension JSONValue {
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// Numbers under a member of this name are kept as their text (``JSONValue/raw(_:)``).
+    var numberTextKey: String?
     var position = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
@@ -97,7 +105,13 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             position += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth)))
+            if key == numberTextKey, let first = current, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+                let start = position
+                _ = try parseNumber()
+                members.append((key, .raw(Array(bytes[start..<position]))))
+            } else {
+                members.append((key, try parseValue(depth: depth)))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1

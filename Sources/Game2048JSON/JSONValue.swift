@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable {
     case object([(String, JSONValue)])
     /// JSON text that is already serialized, written verbatim: the server's hot
     /// path writes large results straight into bytes instead of building a tree.
-    /// The parser never produces it.
+    /// The parser produces it only for numbers under `numberTextKey` (see ``parse(_:maxDepth:numberTextKey:)``).
     case raw([UInt8])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -50,6 +50,29 @@ public enum JSONValue: Hashable, Sendable {
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.0 == key })?.1
+    }
+
+    /// The path of the first object member whose name repeats an earlier one in the
+    /// same object, searching depth first: `"seed"`, `"options.board"`, `"[2].id"`; `nil` when there is none.
+    ///
+    /// RFC 8259 leaves duplicate names undefined, and readers disagree on which one wins;
+    /// refusing them is the one unambiguous rule.
+    public var firstDuplicateKey: String? {
+        switch self {
+        case .object(let members):
+            var seen = Set<String>(minimumCapacity: members.count)
+            for (name, _) in members where !seen.insert(name).inserted { return name }
+            for (name, value) in members {
+                if let inner = value.firstDuplicateKey { return name + (inner.hasPrefix("[") ? "" : ".") + inner }
+            }
+            return nil
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let inner = element.firstDuplicateKey { return "[\(index)]" + (inner.hasPrefix("[") ? "" : ".") + inner }
+            }
+            return nil
+        default: return nil
+        }
     }
 
     /// The string, if this is a string.

@@ -199,6 +199,9 @@ struct ResultEncoder {
     /// A vector reset's result.
     func vectorReset(_ vector: VectorEnvironment) -> JSONValue {
         var w = JSONWriter()
+        // Reserved, not touched: the pages the result does not use cost no memory, and the
+        // buffer never grows by copying (which would hold the result twice at that moment).
+        w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
         // True for an environment whose episode is over at once (a dead custom board, a win tile at the start).
@@ -216,7 +219,7 @@ struct ResultEncoder {
     /// A vector step's result.
     func vectorStep(_ vector: VectorEnvironment, moves: [[TileMovement]]?) -> JSONValue {
         var w = JSONWriter()
-        w.bytes.reserveCapacity(64 * vector.count)
+        w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
         w.raw(",\"reward\":[")
@@ -268,5 +271,66 @@ struct ResultEncoder {
         var w = JSONWriter()
         write(afterstates: environment, to: &w)
         return .raw(w.bytes)
+    }
+
+    /// The text of every board, separated by blank lines, as one JSON string: written
+    /// board by board, so the whole text never exists twice.
+    func render(_ boards: some Sequence<Board>, colored: Bool) -> JSONValue {
+        var w = JSONWriter()
+        w.punctuation("\"")
+        for (index, board) in boards.enumerated() {
+            if index > 0 { w.raw("\\n\\n") }
+            var part = JSONWriter()
+            part.write(string: board.render(colored: colored))
+            w.bytes.append(contentsOf: part.bytes.dropFirst().dropLast())
+        }
+        w.punctuation("\"")
+        return .raw(w.bytes)
+    }
+}
+
+// MARK: - Response size bound
+
+extension ResultEncoder {
+    /// The most bytes one result may take: `make` refuses configurations whose largest
+    /// result could be larger, so that serving never needs more memory than about this.
+    static let resultByteLimit = 256 << 20
+
+    /// An upper bound on the bytes of one observation in `config`'s encoding.
+    static func observationBytes(_ config: ServerConfig) -> Int {
+        let rows = config.rules.rows, cells = config.rules.cellCount
+        // Brackets and commas: at most 3 bytes per row plus 2 per list.
+        let grid = rows * 3 + 2
+        switch config.encoding {
+        case .exponents: return cells * 3 + grid                       // exponents have at most 2 digits
+        case .values: return cells * 20 + grid                         // a 64-bit tile value has at most 19 digits
+        case .onehot: return config.onehotChannels * (cells * 2 + grid + 1) + 2
+        case .base64: return 4 * ((cells + 2) / 3) + 2
+        }
+    }
+
+    /// An upper bound on the bytes of each method's result in `config`, per environment,
+    /// and the method with the largest.
+    static func largestResultBytesPerEnvironment(_ config: ServerConfig) -> (bytes: Int, method: String) {
+        let observation = observationBytes(config)
+        let cells = config.rules.cellCount
+        // Every fixed field at its longest (64-bit numbers, "false", a spawn) and its key: under 320 bytes.
+        var info = 320
+        if config.info.contains("afterstate") { info += observation }
+        if config.info.contains("moves") { info += cells * 40 + 2 }   // {"from":63,"to":63,"merged":false},
+        let reset = observation + info + 8                            // and a "terminated" flag
+        // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation.
+        let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + 1 : 0)
+        // Four {"action":"right","legal":false,"reward":…,"afterstate":…} objects.
+        let afterstates = 4 * (observation + 80) + 2
+        // An ANSI-coloured cell is at most 55 bytes of JSON (escapes and a 19-digit tile); rows end in "\n".
+        let render = cells * 60 + config.rules.rows * 2 + 4
+        return [(reset, "reset"), (step, "step"), (afterstates, "afterstates"), (render, "render")].max { $0.0 < $1.0 }!
+    }
+
+    /// An upper bound on the bytes of any result in `config`.
+    static func largestResultBytes(_ config: ServerConfig) -> Int {
+        // Keys and brackets around the per-environment parts (columns layout: each key once).
+        config.numEnvs * largestResultBytesPerEnvironment(config).bytes + 1_024
     }
 }

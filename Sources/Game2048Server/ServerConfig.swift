@@ -113,7 +113,22 @@ public struct ServerConfig: Hashable, Sendable {
         if !channelsGiven && (rows != rules.rows || cols != rules.cols) {
             next.onehotChannels = Int(next.rules.largestExponent) + 1
         }
+        try next.checkResultSize()
         return next
+    }
+
+    /// Refuses a configuration whose largest result could exceed ``ResultEncoder/resultByteLimit``,
+    /// naming what makes it large and the most environments that fit.
+    func checkResultSize() throws(RPCError) {
+        let limit = ResultEncoder.resultByteLimit
+        let largest = ResultEncoder.largestResultBytes(self)
+        guard largest > limit else { return }
+        let (perEnvironment, method) = ResultEncoder.largestResultBytesPerEnvironment(self)
+        let fitting = max(1, (limit - 1_024) / perEnvironment)
+        let encoding = encoding == .onehot ? "\"onehot\" (\(onehotChannels) channels)" : "\"\(encoding.rawValue)\""
+        throw .invalidParams("num_envs \(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
+            + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
+            + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
 
     /// The protocol's snake_case name of a ``Rules`` field.

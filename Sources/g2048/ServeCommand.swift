@@ -27,11 +27,14 @@ struct ServeCommand: Command {
         abstract: "Serve the environment over newline-delimited JSON-RPC 2.0 on stdin and stdout.",
         discussion: """
             One request per line in, one response per line out; logs go to stderr. Methods: spec, make,
-            reset, step, afterstates, render, close. End of input or 'close' exits with 0. The protocol is
-            documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
+            reset, step, afterstates, render, close. End of input or 'close' exits with 0; an unreadable stdin
+            or unwritable stdout exits with 1. One response is at most 256 MiB: configurations whose largest
+            result could be larger (num_envs times the observation size, four afterstates each) are refused,
+            with the most environments that fit. The protocol is documented in docs/PROTOCOL.md; clients are
+            in Examples/python and Examples/node.
             """,
         options: settings.map { .option($0.flag, $0.valueName, $0.help, default: $0.defaultValue) }
-            + [.option("max-line-bytes", "n", "Longest request line accepted; longer ones get an error.", default: "1048576")])
+            + [.option("max-line-bytes", "n", "Longest request line accepted, in bytes without the newline; longer ones get an error.", default: "1048576")])
 
     var config: ServerConfig
     var maxLineBytes: Int
@@ -71,7 +74,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         var dispatcher = Dispatcher(session: GameSession(config: config))
         var transport = StdioTransport(maxLineBytes: maxLineBytes)
-        transport.serve(&dispatcher)
+        // An unreadable stdin or an unwritable stdout is reported (`error: cannot …`, exit 1), never a silent 0.
+        try transport.serve(&dispatcher)
         return ExitCode.success
     }
 }

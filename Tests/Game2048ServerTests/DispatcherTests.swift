@@ -125,6 +125,121 @@ struct DispatcherTests {
         #expect(dispatcher.session.config == ServerConfig())
     }
 
+    /// Only a valid request without an id is a notification; an invalid one is answered with -32600 and a null id.
+    @Test(arguments: [
+        (#"{}"#, #"jsonrpc must be "2.0""#),
+        (#"{"foo":"bar"}"#, "unknown member 'foo'"),
+        (#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, "method must be a string"),
+        (#"{"method":"spec"}"#, #"jsonrpc must be "2.0""#),
+        (#"{"jsonrpc":"2.0","method":"spec","params":7}"#, "params must be an object or an array when present, got integer"),
+        (#"{"jsonrpc":"2.0","method":"spec","params":"x"}"#, "params must be an object or an array when present, got string"),
+        (#"{"jsonrpc":"2.0","method":"spec","params":null}"#, "params must be an object or an array when present, got null"),
+        (#"{"jsonrpc":"2.0","method":"spec","id":1,"id":2}"#, "duplicate member 'id'"),
+        (#"{"jsonrpc":"2.0","method":"spec","method":"reset"}"#, "duplicate member 'method'"),
+    ])
+    func invalidRequestsWithoutIDAreAnswered(line: String, reason: String) throws {
+        var dispatcher = Self.dispatcher()
+        let expected = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: "# + JSONValue.string(reason).serialized.dropFirst() + "}}"
+        #expect(dispatcher.handle(line) == expected)
+        // The same inside a batch, next to a notification (no response) and a request.
+        let batch = "[" + line + #",{"jsonrpc":"2.0","method":"spec"},"# + line + "," + Self.request(3, "spec") + "]"
+        let responseLine = dispatcher.handle(batch)
+        let response = try #require(responseLine)
+        let parsed = try JSONValue.parse(Array(response.utf8)).array
+        let elements = try #require(parsed)
+        #expect(elements.count == 3)
+        #expect(elements[0].serialized == expected && elements[1].serialized == expected)
+        #expect(elements[2]["id"] == 3 && elements[2]["result"] != nil)
+    }
+
+    /// Ids come back as they were written, numbers included.
+    @Test(arguments: ["1e400", "1234567890123456789012345678901234567890", "1e3", "-0", "2.50", "-7", "0", #""a\u00e9""#, "null"])
+    func idsAreEchoedExactly(id: String) throws {
+        var dispatcher = Self.dispatcher()
+        let errorLine = dispatcher.handle(#"{"jsonrpc":"2.0","id":\#(id),"method":"fly"}"#)
+        let error = try #require(errorLine)
+        #expect(error.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id == #""a\u00e9""# ? #""aé""# : id),"error":{"code":-32601,"#))
+        let resultLine = dispatcher.handle(#"{"jsonrpc":"2.0","method":"spec","id":\#(id)}"#)
+        let result = try #require(resultLine)
+        #expect(result.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id == #""a\u00e9""# ? #""aé""# : id),"result":{"protocol""#))
+    }
+
+    /// Duplicate member names are refused wherever they are, and change nothing.
+    @Test(arguments: [
+        (#"{"seed":1,"seed":2}"#, "seed"),
+        (#"{"seed":1,"options":{"board":null,"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#, "options.board"),
+    ])
+    func duplicateParametersAreRefused(params: String, path: String) throws {
+        var dispatcher = Self.dispatcher()
+        _ = dispatcher.handle(Self.request(1, "reset", #"{"seed":5}"#))
+        let before = dispatcher.handle(Self.request(2, "render"))
+        let error = try Self.error(dispatcher.handle(Self.request(3, "reset", params)))
+        #expect(error.code == -32602)
+        #expect(error.message == "invalid params: duplicate parameter '\(path)'")
+        #expect(dispatcher.handle(Self.request(2, "render")) == before)
+        let make = try Self.error(dispatcher.handle(Self.request(4, "make", #"{"rows":3,"rows":5}"#)))
+        #expect(make.message == "invalid params: duplicate parameter 'rows'")
+        #expect(dispatcher.session.config == ServerConfig())
+    }
+
+    @Test func notificationsWithBadParamsGetNoResponse() {
+        var dispatcher = Self.dispatcher()
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":-1}}"#) == nil)
+        #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1,"seed":1}}"#) == nil)
+        #expect(!dispatcher.session.isReset)
+    }
+
+    /// A configuration whose responses could outgrow the limit is refused at make, naming why;
+    /// 65 536 one-hot 8x8 environments used to make 2.5 GB afterstates lines.
+    @Test func makeRefusesConfigurationsWithOversizedResponses() throws {
+        var dispatcher = Self.dispatcher()
+        let error = try Self.error(dispatcher.handle(Self.request(1, "make", #"{"rows":8,"cols":8,"num_envs":65536,"observation":"onehot"}"#)))
+        #expect(error.code == -32602)
+        #expect(error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (51 channels) on 8x8 can make afterstates results of up to "#))
+        #expect(error.message.contains("over the 256 MiB limit of one response; use at most "))
+        #expect(dispatcher.session.config == ServerConfig())
+        // The largest number it names is accepted, and one more is not.
+        let fitting = try #require(error.message.split(separator: " ").drop { $0 != "most" }.dropFirst().first.flatMap { Int($0) })
+        _ = try Self.result(dispatcher.handle(Self.request(2, "make", #"{"rows":8,"cols":8,"num_envs":\#(fitting),"observation":"onehot"}"#)))
+        #expect(try Self.error(dispatcher.handle(Self.request(3, "make", #"{"num_envs":\#(fitting + 1)}"#))).code == -32602)
+        // Compact encodings serve the most environments on the largest board.
+        _ = try Self.result(dispatcher.handle(Self.request(4, "make", #"{"num_envs":65536,"observation":"exponents"}"#)))
+    }
+
+    /// Each result fits the bound that make checks, for every method, on the encodings' extremes.
+    @Test(arguments: ServerConfig.Encoding.allCases)
+    func resultsFitTheirBound(encoding: ServerConfig.Encoding) throws {
+        var dispatcher = Self.dispatcher()
+        let make = #"{"rows":2,"cols":3,"num_envs":3,"observation":"\#(encoding.rawValue)","info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won","moves"],"autoreset_mode":"same_step","invalid_action":"terminate","invalid_action_penalty":9223372036854775807}"#
+        _ = try Self.result(dispatcher.handle(Self.request(1, "make", make)))
+        let bound = ResultEncoder.largestResultBytes(dispatcher.session.config)
+        // Two tiles at the top of a 2x3 board's range (2^7), so that every number is at its widest.
+        let board = "[[128,128,64],[64,32,32]]"
+        let lines = [Self.request(2, "reset", #"{"seed":1,"options":{"board":\#(board)}}"#),
+                     Self.request(3, "afterstates"), Self.request(4, "render", #"{"ansi":true}"#),
+                     Self.request(5, "step", #"{"actions":"330"}"#), Self.request(6, "step", #"{"actions":"000"}"#)]
+        for line in lines {
+            let answer = dispatcher.handle(line)
+            let response = try #require(answer)
+            #expect(response.utf8.count <= bound, "\(line)")
+            #expect(try JSONValue.parse(Array(response.utf8))["result"] != nil)
+        }
+    }
+
+    /// Found by the protocol fuzz: under reject, a vector step merging two tiles at the largest exponent
+    /// (offered by the step's mask) crashed the server in VectorEnvironment.step; it is an illegal action.
+    @Test func rejectingAVectorMergeAtTheLargestTileIsAnErrorNotACrash() throws {
+        var dispatcher = Self.dispatcher()
+        _ = try Self.result(dispatcher.handle(Self.request(1, "make", #"{"rows":2,"cols":3,"num_envs":2,"invalid_action":"reject"}"#)))
+        _ = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":1,"options":{"board":[[128,128,0],[0,0,2]]}}"#)))
+        _ = try Self.result(dispatcher.handle(Self.request(3, "step", #"{"actions":"22"}"#)))
+        let before = dispatcher.handle(Self.request(4, "render"))
+        let error = try Self.error(dispatcher.handle(Self.request(5, "step", #"{"actions":"33"}"#)))
+        #expect(error.code == -32003)
+        #expect(error.message == "illegal action: environment 0: illegal action left: it does not change the board")
+        #expect(dispatcher.handle(Self.request(4, "render")) == before)
+    }
+
     @Test func notificationsGetNoResponseButRun() throws {
         var dispatcher = Self.dispatcher()
         #expect(dispatcher.handle(#"{"jsonrpc":"2.0","method":"reset","params":{"seed":1}}"#) == nil)

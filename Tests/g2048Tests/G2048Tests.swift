@@ -106,6 +106,27 @@ struct G2048Tests {
         #expect(lines[3].hasPrefix(#"{"jsonrpc":"2.0","id":3,"result":{"text":"4 "#))
     }
 
+    /// An unwritable stdout or an unreadable stdin ends `serve` with a reason and exit 1, never a silent 0.
+    @Test(arguments: [("/dev/null", "/dev/full", "error: cannot write responses to stdout: No space left on device\n"),
+                      ("/", "/dev/null", "error: cannot read requests from stdin: Is a directory\n")])
+    func serveReportsUnusableStdio(input: String, output: String, message: String) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve"]
+        let err = Pipe()
+        let request = Pipe()
+        process.standardInput = input == "/dev/null" ? request : try #require(FileHandle(forReadingAtPath: input))
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = err
+        try process.run()
+        request.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"spec"}\#n"#.utf8))
+        try request.fileHandleForWriting.close()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(String(decoding: stderr, as: UTF8.self) == message)
+    }
+
     @Test func serveRejectsBadOptionsWithUsageErrors() throws {
         let result = try Self.run(["serve", "--observation", "bits"])
         #expect(result.status == 64)
