@@ -246,7 +246,9 @@ public struct Environment: Sendable {
     ) -> Step {
         // A spawned 4 can be the largest tile on a nearly empty board.
         highestExponent = max(highest, spawn?.exponent ?? 0)
-        self.mask = highestExponent < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: observation, largest: largestExponent)
+        // Everything below (termination, the reported mask) reads the mask with the ceiling applied.
+        let mask = highestExponent < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: observation, largest: largestExponent)
+        self.mask = mask
         stepCount += 1
         totalScore &+= reward
         if let win = rules.winExponent, highestExponent >= win { hasWon = true }

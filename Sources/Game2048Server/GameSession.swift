@@ -192,7 +192,6 @@ public struct GameSession: Sendable {
             }
             let actions = try Self.parseActions(value, count: config.numEnvs)
             guard isReset else { throw .notReset }
-            try Self.refuseIllegalActions(actions, in: vector, config: config)
             let moves: [[TileMovement]]? = config.info.contains("moves")
                 ? (0..<vector.count).map { index in
                     let environment = vector.environment(at: index)
@@ -227,22 +226,6 @@ public struct GameSession: Sendable {
             throw .illegalAction(error.description)
         }
         return encoder.step(step, moves: step.info.invalid ? [] : moves)
-    }
-
-    /// Under `invalid_action: "reject"`, refuses a vector step in which a running environment's action is illegal.
-    ///
-    /// `VectorEnvironment.step` checks actions against the last reported masks, and those offer a move that
-    /// merges two tiles at the largest exponent, which the environment then refuses: a precondition failure in
-    /// the library. Checking against each environment's afterstates, which apply the ceiling, keeps that from
-    /// reaching it. Under `disabled` autoreset with finished environments, the library's own error comes first.
-    static func refuseIllegalActions(_ actions: [Direction], in vector: VectorEnvironment, config: ServerConfig) throws(RPCError) {
-        guard case .reject = config.rules.invalidAction else { return }
-        guard config.autoresetMode != .disabled || vector.finishedIndices.isEmpty else { return }
-        for index in 0..<vector.count {
-            let environment = vector.environment(at: index)
-            guard environment.currentPhase == .running, !environment.afterstate(actions[index]).legal else { continue }
-            throw .illegalAction("environment \(index): illegal action \(actions[index].name): it does not change the board")
-        }
     }
 
     /// One action: 0…3 or a direction name.

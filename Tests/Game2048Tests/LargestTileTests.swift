@@ -21,7 +21,8 @@ struct LargestTileTests {
             == "board cell 3 must hold at most 32 (2^5, the largest tile this board size can make), got 2^6")
         // The same board is fine where the ceiling is higher.
         var wide = Environment(rules: try Rules(rows: 2, cols: 3))
-        #expect(throws: Never.self) { try wide.reset(board: try Board(rows: 2, cols: 3, values: [2, 0, 0, 64, 0, 0])) }
+        let wideBoard = try Board(rows: 2, cols: 3, values: [2, 0, 0, 64, 0, 0])
+        #expect(throws: Never.self) { try wide.reset(board: wideBoard) }
     }
 
     @Test func twoCeilingTilesDoNotMerge() throws {
@@ -43,6 +44,28 @@ struct LargestTileTests {
         let start = try env.reset(board: try Board(rows: 2, cols: 2, values: [32, 32, 32, 32]))
         #expect(start.info.actionMask.isEmpty)
         #expect(env.isOver)
+    }
+
+    @Test func theMaskAfterAStepLeavesOutCeilingMergesAndEndsTheEpisodeWhenNothingElseIsLeft() throws {
+        // 4×4, ceiling 2^17: after "up" the two 131072 tiles still sit side by side in the top row.
+        var env = Environment(rules: Rules())
+        try env.reset(seed: 1, board: try Board(rows: 4, cols: 4, values: [
+            131072, 131072, 256, 16,
+            256, 0, 0, 4096,
+            0, 0, 0, 65536,
+            8, 0, 8, 0]))
+        let step = try env.step(.up)
+        #expect(step.observation[row: 0, col: 0] == 17 && step.observation[row: 0, col: 1] == 17)
+        #expect(!step.info.actionMask.contains(.right) && !step.info.actionMask.contains(.left))
+        #expect(env.actionMask == step.info.actionMask)
+        // 2×2, ceiling 32, only 2s spawn: down makes 0 32 / 32 4, the spawn fills the empty cell with a 2,
+        // and the only pair left is the two 32s: the episode is over.
+        var full = Environment(rules: try Rules(rows: 2, cols: 2, spawnFourProbability: 0))
+        try full.reset(seed: 3, board: try Board(rows: 2, cols: 2, values: [32, 32, 0, 4]))
+        let last = try full.step(.down)
+        #expect(last.observation.values == [2, 32, 32, 4])
+        #expect(last.info.actionMask.isEmpty)
+        #expect(last.terminated && full.isOver)
     }
 
     @Test func aMoveThatAlsoSlidesOtherTilesIsStillIllegalWhenItMergesCeilingTiles() throws {
