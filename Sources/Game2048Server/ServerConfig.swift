@@ -202,6 +202,8 @@ enum Params {
 
     /// A short rendering of a received value for error messages, truncated to stay one line.
     static func describe(_ value: JSONValue) -> String {
+        // JSON has no spelling for NaN or infinity (a number like 1e999 parses to infinity): name them, not `null`.
+        if case .double(let number) = value, !number.isFinite { return "\(number)" }
         let text = value.serialized
         return text.count <= 40 ? text : String(text.prefix(37)) + "..."
     }

@@ -88,6 +88,8 @@ struct DispatcherTests {
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
          "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"),
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602, "invalid params: win_tile must be a power of two from 4 to 2^50, got 100"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"spawn_four_probability":1e999}}"#, -32602,
+         "invalid params: spawn_four_probability must be between 0.0 and 1.0, got inf"),
         (#"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
          "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"),
         (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset before step, afterstates or render"),

@@ -132,4 +132,10 @@ struct G2048Tests {
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(#"error: --observation must be one of "exponents", "values", "onehot", "base64", got "bits""#))
     }
+
+    @Test func serveNamesNonFiniteNumbers() throws {
+        let result = try Self.run(["serve", "--spawn-four-probability", "nan"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("error: --spawn-four-probability must be between 0.0 and 1.0, got nan\n"))
+    }
 }
