@@ -225,6 +225,10 @@ public struct GameSession: Sendable {
                     // An environment about to be autoreset ignores its action.
                     return environment.currentPhase == .running ? environment.movements(actions[index]) : []
                 } : nil
+            // Stepped with the session's copy released, so its buffers are stepped in place rather than
+            // copied (copy-on-write) at every step; a failed step changes nothing and is put back as it was.
+            self.vector = nil
+            defer { self.vector = vector }
             do {
                 try vector.step(actions)
             } catch {
@@ -235,7 +239,6 @@ public struct GameSession: Sendable {
                         + "ended; with autoreset_mode \"disabled\" call reset first")
                 }
             }
-            self.vector = vector
             return encoder.vectorStep(vector, moves: moves)
         }
         try Self.allowOnly(members, ["action"], "step")
