@@ -262,8 +262,10 @@ class G2048:
         otherwise as a list, so the server answers a bad entry with its own message (G2048ParamsError).
         """
         if isinstance(actions, str):
-            digits: Optional[str] = actions if actions.isdigit() and actions.isascii() else None
-            entries: list[Any] = list(actions)
+            if not (actions.isdigit() and actions.isascii()):  # JSON-escaped, for the server to judge
+                return self.call("step", {"actions": actions})  # type: ignore[no-any-return]
+            digits: Optional[str] = actions
+            entries: Any = actions
         else:
             entries = list(actions)
             try:
@@ -272,7 +274,8 @@ class G2048:
                     digits = None
             except (KeyError, TypeError):
                 digits = None
-        if digits is None:
+        if digits is None or len(digits) != self.spec_info["num_envs"]:
+            # As a list, so that the server's message speaks of the entries the caller gave.
             return self.call("step", {"actions": entries})  # type: ignore[no-any-return]
         self._next_id += 1
         line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)

@@ -154,6 +154,7 @@ def test_close_is_idempotent_and_stops_the_server():
 
 
 def test_a_dropped_env_leaves_no_process():
+    gc.collect()
     before = server_children()
     env = gymnasium.make("Gym2048-v0")
     env.reset(seed=1)

@@ -125,3 +125,35 @@ def test_protocol_benchmark_smoke():
     figures = json.loads(out)
     for key in ("pipe_round_trips_per_second", "single_steps_per_second", "vector_steps_per_second", "peer_steps_per_second"):
         assert figures[key] > 0
+
+
+def test_a_bad_vector_action_gets_the_servers_message_not_a_client_exception():
+    with G2048(num_envs=4) as env:
+        env.reset(seed=1)
+        for actions, message in (([0, 1, 2, 9], "actions[3] must be 0..3 or up/right/down/left, got 9"),
+                                 ([0, 1, 2, -1], "actions[3] must be 0..3 or up/right/down/left, got -1"),
+                                 ([0, 1, 2], "actions must have 4 entries, got 3"),
+                                 ("01x3", "actions[2] must be a digit 0..3, got 'x'")):
+            with pytest.raises(G2048ParamsError) as error:
+                env.step_vector(actions)
+            assert error.value.code == -32602 and message in error.value.message
+            assert isinstance(error.value, ValueError)
+        assert env.step_vector([0, 1, 2, 3])["info"][0]["steps"] == 1  # the failures changed nothing
+
+
+@pytest.mark.parametrize("content", [None, "not a program"])
+def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path, monkeypatch, content):
+    path = tmp_path / "g2048"
+    if content is not None:
+        path.write_text(content)  # a file, but not executable
+    monkeypatch.setenv("G2048_BIN", str(path))
+    with pytest.raises(G2048Error, match=f"G2048_BIN is '{path}', which is not an executable file"):
+        find_binary()
+    with pytest.raises(G2048Error, match="G2048_BIN"):
+        G2048()
+
+
+def test_g2048_bin_overrides(monkeypatch):
+    binary = find_binary()
+    monkeypatch.setenv("G2048_BIN", binary)
+    assert find_binary() == binary
