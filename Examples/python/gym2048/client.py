@@ -248,7 +248,7 @@ class G2048:
 
     def step(self, action: Union[int, str]) -> dict[str, Any]:
         """One step of a single environment; `action` is 0..3 or a name. Returns the result dict."""
-        digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None  # type: ignore[call-overload]
+        digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None
         if digit is None:  # anything but 0..3: the server checks it and answers with its message
             return self.call("step", {"action": action})  # type: ignore[no-any-return]
         self._next_id += 1

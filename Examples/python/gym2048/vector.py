@@ -103,29 +103,33 @@ class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray
         list of `num_envs` ints or None (environment i starts as `Gym2048Env.reset(seed=seed[i])`; None keeps
         its stream) or None. `options={"board": rows×cols tile values}` starts every environment there."""
         seeds: Optional[list[Optional[int]]] = None
-        if isinstance(seed, (list, tuple, np.ndarray)):
+        base: Optional[int] = None
+        if isinstance(seed, (int, np.integer)):
+            base = int(seed)
+            super().reset(seed=base)
+        elif isinstance(seed, (list, tuple, np.ndarray)):
             seeds = [None if s is None else int(s) for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"seed is a list of {len(seeds)} seeds, but there are {self.num_envs} environments")
             super().reset(seed=None)
-            seed = None
         elif seed is not None:
-            super().reset(seed=int(seed))
+            raise TypeError(f"seed must be an int, a list of {self.num_envs} ints or None, or None; "
+                            f"got {type(seed).__name__}")
         elif not self._reset_once:
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
-            seed = int(self.np_random.integers(0, 2**63))
+            base = int(self.np_random.integers(0, 2**63))
         board = (options or {}).get("board")
         server = self._server()
         if self._single:
             if seeds is not None:
                 single_seed = seeds[0]
             else:
-                single_seed = None if seed is None else splitmix64(int(seed), 1)[0]
+                single_seed = None if base is None else splitmix64(base, 1)[0]
             result = server.reset(seed=single_seed, board=board)
             self._finished = bool(result.get("terminated"))
             self._reset_once = True
             return self._one(result)
-        result = server.reset(seed=None if seed is None else int(seed), seeds=seeds, board=board)
+        result = server.reset(seed=base, seeds=seeds, board=board)
         self._reset_once = True
         return self._decoder.observations(result["observation"]), self._decoder.infos(result["info"])
 

@@ -93,8 +93,9 @@ class Decoder:
     def flags(raw: Any) -> npt.NDArray[np.bool_]:
         """A vector's terminated or truncated flags, bool."""
         if isinstance(raw, str):
-            return decode_bytes(raw) != 0
-        return np.asarray(raw, dtype=bool)
+            flags: npt.NDArray[np.bool_] = decode_bytes(raw) != 0
+            return flags
+        return np.asarray(raw, dtype=np.bool_)
 
     # -- infos ------------------------------------------------------------------------------------------
     def info(self, raw: Mapping[str, Any]) -> dict[str, Any]:
