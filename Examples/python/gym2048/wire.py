@@ -128,7 +128,8 @@ class Decoder:
                 return mask_from_bits(decode_bytes(value)), everyone
             if key == "afterstate":
                 boards = decode_bytes(value).reshape((n, *self.board_shape))
-                return boards, everyone
+                # All zeros stands for "none" (after a reset): a real afterstate always holds a tile.
+                return boards, boards.reshape(n, -1).any(axis=1)
             if key in INT64_COLUMNS:
                 return np.frombuffer(base64.b64decode(value), dtype="<i8").copy(), everyone
             if key in FLAG_COLUMNS:
