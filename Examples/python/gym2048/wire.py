@@ -129,7 +129,8 @@ class Decoder:
             if key == "afterstate":
                 boards = decode_bytes(value).reshape((n, *self.board_shape))
                 # All zeros stands for "none" (after a reset): a real afterstate always holds a tile.
-                return boards, boards.reshape(n, -1).any(axis=1)
+                present: npt.NDArray[np.bool_] = boards.reshape(n, -1).any(axis=1)
+                return boards, present
             if key in INT64_COLUMNS:
                 return np.frombuffer(base64.b64decode(value), dtype="<i8").copy(), everyone
             if key in FLAG_COLUMNS:
