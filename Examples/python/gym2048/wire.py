@@ -129,7 +129,7 @@ class Decoder:
             if key == "afterstate":
                 boards = decode_bytes(value).reshape((n, *self.board_shape))
                 # All zeros stands for "none" (after a reset): a real afterstate always holds a tile.
-                present: npt.NDArray[np.bool_] = boards.reshape(n, -1).any(axis=1)
+                present = np.asarray(boards.reshape(n, -1).any(axis=1), dtype=np.bool_)
                 return boards, present
             if key in INT64_COLUMNS:
                 return np.frombuffer(base64.b64decode(value), dtype="<i8").copy(), everyone
