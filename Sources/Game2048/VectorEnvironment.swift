@@ -57,6 +57,9 @@ public struct VectorEnvironment: Sendable {
     /// Under ``AutoresetMode/sameStep``: the final board of each environment reset
     /// during the last step, `nil` for the others.
     public private(set) var finalObservations: [Board?]
+    /// Under ``AutoresetMode/sameStep``: the info of the final step of each environment
+    /// reset during the last step (its final score, steps, …), `nil` for the others.
+    public private(set) var finalInfos: [StepInfo?]
 
     /// Creates `count` environments. Call ``reset(seed:)`` before the first step.
     ///
@@ -74,6 +77,7 @@ public struct VectorEnvironment: Sendable {
         truncations = Array(repeating: false, count: count)
         infos = environments.map(\.info)
         finalObservations = Array(repeating: nil, count: count)
+        finalInfos = Array(repeating: nil, count: count)
     }
 
     /// The per-environment seeds derived from one base seed.
@@ -148,6 +152,7 @@ public struct VectorEnvironment: Sendable {
         record(index, observation: start.observation, reward: 0,
                terminated: environments[index].isOver, truncated: false, info: start.info)
         finalObservations[index] = nil
+        finalInfos[index] = nil
     }
 
     /// The environments whose episodes are over, waiting for a reset.
@@ -180,6 +185,7 @@ public struct VectorEnvironment: Sendable {
         }
         for index in 0..<count {
             finalObservations[index] = nil
+            finalInfos[index] = nil
             if environments[index].isOver {
                 reset(index: index)
                 continue
@@ -196,6 +202,7 @@ public struct VectorEnvironment: Sendable {
             if (step.terminated || step.truncated) && autoresetMode == .sameStep {
                 let start = environments[index].reset()
                 finalObservations[index] = step.observation
+                finalInfos[index] = step.info
                 start.observation.copyExponents(into: &observations, at: index * rules.cellCount)
                 infos[index] = start.info
             }

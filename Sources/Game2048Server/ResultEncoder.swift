@@ -297,6 +297,12 @@ struct ResultEncoder {
                 if index > 0 { w.punctuation(",") }
                 if let board { write(observation: board, to: &w) } else { w.raw("null") }
             }
+            // The final step's info (its score, steps, …): `info` already holds the new episode's.
+            w.raw("],\"final_info\":[")
+            for (index, info) in vector.finalInfos.enumerated() {
+                if index > 0 { w.punctuation(",") }
+                if let info { write(info: info, moves: nil, to: &w) } else { w.raw("null") }
+            }
             w.punctuation("]")
         }
         w.punctuation("}")
@@ -377,8 +383,8 @@ extension ResultEncoder {
         if config.info.contains("afterstate") { info += observation }
         if config.info.contains("moves") { info += cells * 40 + 2 }   // {"from":63,"to":63,"merged":false},
         let reset = observation + info + 8                            // and a "terminated" flag
-        // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation.
-        let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + 1 : 0)
+        // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation and info.
+        let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + info + 2 : 0)
         // Four {"action":"right","legal":false,"reward":…,"afterstate":…} objects.
         let afterstates = 4 * (observation + 80) + 2
         // An ANSI-coloured cell is at most 55 bytes of JSON (escapes and a 19-digit tile); rows end in "\n".

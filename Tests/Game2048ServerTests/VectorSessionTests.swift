@@ -81,4 +81,22 @@ struct VectorSessionTests {
         #expect(reset["terminated"] == .bool(true))
         #expect(try T.error(Self.run(&d, 2, "step", #"{"action":0}"#)).code == -32002)
     }
+
+    @Test func sameStepReportsTheFinalInfoOfEachEndedEpisode() throws {
+        var d = T.dispatcher()
+        _ = try T.result(Self.run(&d, 1, "make", #"{"num_envs":2,"autoreset_mode":"same_step","max_steps":2,"info":["score","steps"]}"#))
+        _ = try T.result(Self.run(&d, 2, "reset", #"{"seed":3}"#))
+        let first = try T.result(Self.run(&d, 3, "step", #"{"actions":"33"}"#))
+        #expect(first["final_info"] == .array([.null, .null]))
+        let second = try T.result(Self.run(&d, 4, "step", #"{"actions":"00"}"#))
+        var vector = VectorEnvironment(rules: try Rules(maxSteps: 2), count: 2, autoresetMode: .sameStep)
+        vector.reset(seed: 3)
+        try vector.step([.left, .left])
+        try vector.step([.up, .up])
+        let expected: [JSONValue] = vector.finalInfos.map { info in
+            .object([("score", .integer(Int128(info!.score))), ("steps", 2)])
+        }
+        #expect(second["final_info"] == .array(expected))
+        #expect(second["info"]?.array?.allSatisfy { $0["steps"] == .integer(0) } == true)
+    }
 }

@@ -211,12 +211,15 @@ struct VectorEnvironmentTests {
         var singles = Self.singles(rules: rules, seed: 4, count: 3)
         try envs.step([.left, .left, .left])
         #expect(envs.finalObservations == [nil, nil, nil])
+        #expect(envs.finalInfos == [nil, nil, nil])
         for i in 0..<3 { _ = try singles[i].step(.left) }
         try envs.step([.up, .up, .up])
         for i in 0..<3 {
             let last = try singles[i].step(.up)
             let start = singles[i].reset()
             #expect(envs.finalObservations[i] == last.observation)
+            // The final step's info keeps what the new episode's info no longer has: its score and steps.
+            #expect(envs.finalInfos[i] == last.info)
             #expect(envs.observation(at: i) == start.observation)
             #expect(envs.rewards[i] == last.reward)
             #expect(envs.truncations[i])

@@ -57,6 +57,11 @@ def mask_from_bits(bits: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]:
     return masks
 
 
+# What stands for a field of an environment that has no info object (null in a same_step `final_info`).
+_ABSENT: dict[str, Any] = {"action_mask": [0, 0, 0, 0], "score": 0, "max_tile": 0, "steps": 0, "invalid": False,
+                           "won": False, "afterstate": None, "spawn": None, "moves": None}
+
+
 class Decoder:
     """Turns the results of one server configuration (its `spec`) into numpy arrays."""
 
@@ -118,15 +123,17 @@ class Decoder:
     def infos(self, raw: Any) -> dict[str, Any]:
         """A vector's info in Gymnasium's vector form: one array per key (first axis = environment) and a
         boolean `_key` array saying which environments have it. Accepts both info layouts."""
-        if isinstance(raw, list):  # info_layout "rows": one object per environment
-            keys = raw[0].keys() if raw else ()
-            raw = {key: [entry[key] for entry in raw] for key in keys}
         n = self.num_envs
+        given = np.ones(n, dtype=bool)
+        if isinstance(raw, list):  # info_layout "rows": one object per environment, or null (same_step final_info)
+            given = np.array([entry is not None for entry in raw], dtype=bool)
+            sample = next((entry for entry in raw if entry is not None), {})
+            raw = {key: [entry[key] if entry is not None else _ABSENT.get(key) for entry in raw] for key in sample}
         infos: dict[str, Any] = {}
         for key, value in raw.items():
             array, present = self._column(key, value, n)
             infos[key] = array
-            infos["_" + key] = present
+            infos["_" + key] = present & given
         return infos
 
     def _column(self, key: str, value: Any, n: int) -> tuple[Any, npt.NDArray[np.bool_]]:

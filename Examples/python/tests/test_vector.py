@@ -151,8 +151,10 @@ def test_same_step_autoreset_reports_final_obs(num_envs):
     obs, infos = envs.reset(seed=3)
     rng = np.random.default_rng(1)
     finished = 0
+    scores = np.zeros(num_envs)
     for _ in range(80):
         obs, rewards, terminations, truncations, infos = envs.step(legal_actions(infos["action_mask"], rng))
+        scores += rewards
         done = terminations | truncations
         assert infos["action_mask"].any(axis=1).all()  # never an all-zero mask: finished envs restarted at once
         if done.any():
@@ -162,6 +164,11 @@ def test_same_step_autoreset_reports_final_obs(num_envs):
                 final = infos["final_obs"][index]
                 assert final.shape == (2, 2) and (final > 0).all()  # a full 2×2 board: no move left
                 assert (obs[index] > 0).sum() == 2 and infos["steps"][index] == 0
+                # The ended episode's own info: its score is the sum of its rewards, its mask is empty.
+                assert infos["final_info"]["_score"][index]
+                assert infos["final_info"]["score"][index] == scores[index] and scores[index] > 0
+                assert not infos["final_info"]["action_mask"][index].any()
+                scores[index] = 0
             finished += done.sum()
         else:
             assert "final_obs" not in infos or not infos["_final_obs"].any()
