@@ -12,9 +12,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import G2048, G2048ParamsError, splitmix64
-from .env import DEFAULT_INFO, observation_space
+from .env import observation_space
 from .render import parse_text, render_board
 from .wire import Decoder
+
+# What a vector step reports by default: the masks an agent needs, and the scores a logger wants. Every
+# other info field (max_tile, steps, invalid, won, afterstate, spawn, moves) costs wire bytes for each
+# environment on every step, so it is there when asked for: `info=["action_mask", "score", "max_tile"]`.
+VECTOR_DEFAULT_INFO = ("action_mask", "score")
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -28,8 +33,9 @@ class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray
     Every keyword but `num_envs`, `render_mode`, `binary` and `max_episode_steps` (Gymnasium's name for the
     server's `max_steps`) is a server option, checked by the server (unknown name: TypeError, bad value:
     ValueError, with its message). The defaults differ from a single environment's for speed:
-    `observation="base64_batch"` (the whole batch in one string; decodes to uint8 exponents) and
-    `info_layout="columns"`.
+    `observation="base64_batch"` (the whole batch in one string; decodes to uint8 exponents),
+    `info_layout="columns"`, and `info=["action_mask", "score"]` (ask for more, e.g. `info=["action_mask",
+    "score", "max_tile", "steps"]`).
 
     Observations: (num_envs, *single shape). Infos: Gymnasium's vector form, one array per key (first axis =
     environment) and a boolean `_key` array; `infos["action_mask"]` is (num_envs, 4) int8.
@@ -63,7 +69,7 @@ class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray
             options["max_steps"] = max_episode_steps
         self.render_mode = render_mode
         self._client: Optional[G2048] = None
-        settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(DEFAULT_INFO), **options}
+        settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(VECTOR_DEFAULT_INFO), **options}
         self._client = G2048(binary=binary, num_envs=num_envs, **settings)
         self.spec_info: dict[str, Any] = self._client.spec_info
         self.num_envs = num_envs

@@ -40,6 +40,7 @@ def test_make_vec_default_encoding_is_base64_batch_with_columns():
     config = envs.unwrapped.spec_info["config"]
     assert config["info_layout"] == "columns"
     assert config["observation"] == "base64_batch"
+    assert config["info"] == ["action_mask", "score"]
     envs.close()
 
 
@@ -123,7 +124,7 @@ def test_same_seed_same_observations_and_steps(num_envs):
 
 @pytest.mark.parametrize("num_envs", SIZES)
 def test_next_step_autoreset(num_envs):
-    envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=2)
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=2, info=["action_mask", "score", "steps"])
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
     obs, infos = envs.reset(seed=3)
     rng = np.random.default_rng(1)
@@ -146,7 +147,7 @@ def test_next_step_autoreset(num_envs):
 @pytest.mark.parametrize("num_envs", SIZES)
 def test_same_step_autoreset_reports_final_obs(num_envs):
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=2, autoreset_mode="same_step",
-                              observation="exponents")
+                              observation="exponents", info=["action_mask", "score", "steps"])
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     obs, infos = envs.reset(seed=3)
     rng = np.random.default_rng(1)
