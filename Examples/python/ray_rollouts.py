@@ -6,7 +6,7 @@
 Each actor makes `gymnasium.make_vec("Gym2048-v0", num_envs=N)` (one `g2048 serve` process in vector mode,
 whatever N) and steps it for `--seconds` with a numpy random legal-action agent, or with the policy named by
 `--policy module:function` (called as `policy(observations, action_masks, rng)` and returning one action
-per environment). Every actor reports its finished episodes' scores and its env-steps/s; the script prints
+per environment; the module must be importable, e.g. on PYTHONPATH, on every machine that runs actors). Every actor reports its finished episodes' scores and its env-steps/s; the script prints
 each actor's figures and the total (all actors' steps over the common measuring time). Actors start their
 servers and reset before the clock starts, so start-up is not counted.
 
