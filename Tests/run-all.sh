@@ -2,8 +2,8 @@
 # Every test of the repository, as README.md gives it and CI runs it:
 #   1. the Swift test suites (swift test),
 #   2. the release build the examples use,
-#   3. the Python and Node.js example tests, in a virtualenv (.venv) with numpy, gymnasium,
-#      gymnasium-2048 and pytest, created on first run.
+#   3. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
+#      pytest, moviepy for the video test and gymnasium-2048 for the benchmark) and the Node.js example tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +17,9 @@ echo "== Python and Node.js examples"
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check numpy gymnasium gymnasium-2048 pytest
+# Editable: the tests run the package's sources and the release build above (pip's own build step is then
+# an incremental no-op).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./Examples/python[test]" gymnasium-2048
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
 fi

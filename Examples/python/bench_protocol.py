@@ -67,7 +67,7 @@ def bench_pipe(seconds):
 
 
 def bench_single(seconds, seed, **options):
-    from g2048 import G2048
+    from gym2048.client import G2048
     rng = random.Random(seed)
     with G2048(**options) as env:
         info = env.reset(seed=seed)["info"]
@@ -89,8 +89,8 @@ def bench_single(seconds, seed, **options):
 def bench_vector(seconds, seed, num_envs):
     import base64
     import numpy as np
-    from g2048 import G2048
-    from gymnasium_env import decode_batch
+    from gym2048.client import G2048
+    from gym2048.wire import decode_rows as decode_batch
     rng = np.random.default_rng(seed)
     bits = np.arange(4, dtype=np.uint8)
     with G2048(num_envs=num_envs, observation="base64", info_layout="columns", info=["action_mask"]) as env:

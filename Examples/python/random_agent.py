@@ -1,4 +1,4 @@
-"""Random legal play through `g2048 serve`, with nothing but the standard library.
+"""Random legal play through `g2048 serve`, with nothing but the standard library (the package's client).
 
     python3 Examples/python/random_agent.py --episodes 20 --seed 42 [--rows 4 --cols 4]
 """
@@ -6,7 +6,7 @@
 import argparse
 import random
 
-from g2048 import G2048
+from gym2048.client import G2048  # the package folder beside this script, or the installed one
 
 
 def main():

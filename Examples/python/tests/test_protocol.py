@@ -1,4 +1,4 @@
-"""End-to-end tests of `g2048 serve` and the Python clients (run by Tests/run-all.sh with pytest)."""
+"""End-to-end tests of `g2048 serve` through the protocol client `gym2048.client` (run by Tests/run-all.sh)."""
 
 import json
 import os
@@ -6,17 +6,14 @@ import resource
 import shutil
 import subprocess
 import sys
-import warnings
 
-import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.dirname(HERE)
 REPO = os.path.dirname(os.path.dirname(EXAMPLES))
-sys.path.insert(0, EXAMPLES)
 
-from g2048 import G2048, G2048Error, find_binary  # noqa: E402
+from gym2048.client import G2048, G2048Error, G2048ParamsError, find_binary
 
 
 def test_client_speaks_every_method():
@@ -109,56 +106,6 @@ def test_unterminated_last_line_and_end_of_input_exit_cleanly():
     assert json.loads(process.stdout)["id"] == 1
 
 
-def test_gymnasium_env_passes_check_env_without_warnings():
-    import gymnasium
-    from gymnasium.utils.env_checker import check_env
-    import gymnasium_env  # noqa: F401  (registers Gym2048-v0)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        env = gymnasium.make("Gym2048-v0", render_mode="ansi")
-        check_env(env.unwrapped)
-        env.close()
-    assert [str(w.message) for w in caught] == []
-
-
-def test_gymnasium_env_steps_and_masks():
-    from gymnasium_env import G2048Env
-    env = G2048Env(rows=3, cols=3, render_mode="ansi")
-    obs, info = env.reset(seed=5)
-    assert obs.shape == (3, 3) and obs.dtype == np.uint8
-    assert env.observation_space.contains(obs)
-    total, done = 0.0, False
-    rng = np.random.default_rng(0)
-    while not done:
-        legal = np.flatnonzero(info["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
-        total += reward
-        done = terminated or truncated
-    assert info["score"] == total
-    assert info["action_mask"].sum() == 0
-    assert "\n" in env.render()
-    env.close()
-
-
-def test_vector_env_autoresets_on_the_next_step():
-    from gymnasium_env import G2048VectorEnv
-    envs = G2048VectorEnv(4, rows=2, cols=2)
-    obs, infos = envs.reset(seed=3)
-    assert obs.shape == (4, 2, 2) and infos["action_mask"].shape == (4, 4)
-    rng = np.random.default_rng(1)
-    pending = np.zeros(4, dtype=bool)
-    for _ in range(60):
-        masks = infos["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-        obs, rewards, terminations, truncations, infos = envs.step(actions)
-        # The step after a terminal step resets: reward 0, flags false, a fresh two-tile board.
-        assert (rewards[pending] == 0).all() and not terminations[pending].any()
-        assert ((obs[pending] > 0).sum(axis=(1, 2)) == 2).all()
-        assert (infos["steps"][pending] == 0).all()
-        pending = terminations | truncations
-    envs.close()
-
-
 def test_random_agent_example_runs():
     out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "random_agent.py"), "--episodes", "3"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
@@ -178,3 +125,35 @@ def test_protocol_benchmark_smoke():
     figures = json.loads(out)
     for key in ("pipe_round_trips_per_second", "single_steps_per_second", "vector_steps_per_second", "peer_steps_per_second"):
         assert figures[key] > 0
+
+
+def test_a_bad_vector_action_gets_the_servers_message_not_a_client_exception():
+    with G2048(num_envs=4) as env:
+        env.reset(seed=1)
+        for actions, message in (([0, 1, 2, 9], "actions[3] must be 0..3 or up/right/down/left, got 9"),
+                                 ([0, 1, 2, -1], "actions[3] must be 0..3 or up/right/down/left, got -1"),
+                                 ([0, 1, 2], "actions must have 4 entries, got 3"),
+                                 ("01x3", "actions[2] must be a digit 0..3, got 'x'")):
+            with pytest.raises(G2048ParamsError) as error:
+                env.step_vector(actions)
+            assert error.value.code == -32602 and message in error.value.message
+            assert isinstance(error.value, ValueError)
+        assert env.step_vector([0, 1, 2, 3])["info"][0]["steps"] == 1  # the failures changed nothing
+
+
+@pytest.mark.parametrize("content", [None, "not a program"])
+def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path, monkeypatch, content):
+    path = tmp_path / "g2048"
+    if content is not None:
+        path.write_text(content)  # a file, but not executable
+    monkeypatch.setenv("G2048_BIN", str(path))
+    with pytest.raises(G2048Error, match=f"G2048_BIN is '{path}', which is not an executable file"):
+        find_binary()
+    with pytest.raises(G2048Error, match="G2048_BIN"):
+        G2048()
+
+
+def test_g2048_bin_overrides(monkeypatch):
+    binary = find_binary()
+    monkeypatch.setenv("G2048_BIN", binary)
+    assert find_binary() == binary

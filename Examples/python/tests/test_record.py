@@ -3,14 +3,10 @@
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-
-from g2048 import RecordMismatch, find_binary, read_record, replay_record  # noqa: E402
+from gym2048 import RecordMismatch, find_binary, read_record, replay_record
 
 
 def play(tmp_path, *arguments, keys=None):

@@ -1,182 +1,15 @@
-"""A stdlib-only client for `g2048 serve`: the Gym2048 environment over JSON-RPC 2.0 on a pipe.
+"""Recorded episodes: read a `g2048 play --record` file and check it through the server.
 
-    from g2048 import G2048
-    with G2048(rows=4, cols=4) as env:
-        result = env.reset(seed=42)
-        step = env.step("left")            # or 0..3: up, right, down, left
-        print(step["reward"], step["info"]["action_mask"])
-
-    with G2048(num_envs=256, observation="base64") as envs:   # the vector form
-        envs.reset(seed=1)
-        envs.step_vector([0] * 256)
-
-    replay_record("game.jsonl")            # check a `g2048 play --record` file through the server
-
-The server binary is found from $G2048_BIN, then the package's release and debug
-build folders, then `g2048` on the PATH. Build it with `swift build -c release`.
+    from gym2048 import replay_record
+    replay_record("game.jsonl")            # raises RecordMismatch at the first difference
 """
 
+from __future__ import annotations
+
 import json
-import os
-import shutil
-import subprocess
+from typing import Any, Optional
 
-ACTIONS = ("up", "right", "down", "left")
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_REPO = os.path.dirname(os.path.dirname(_HERE))
-
-
-class G2048Error(Exception):
-    """A JSON-RPC error returned by the server: `code` and `message`."""
-
-    def __init__(self, code, message):
-        super().__init__(f"{message} (code {code})")
-        self.code = code
-        self.message = message
-
-
-def find_binary():
-    """The path of the g2048 executable, or raise FileNotFoundError saying how to build it."""
-    candidates = [os.environ.get("G2048_BIN")]
-    candidates += [os.path.join(_REPO, ".build", config, "g2048") for config in ("release", "debug")]
-    candidates.append(shutil.which("g2048"))
-    for path in candidates:
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    raise FileNotFoundError("g2048 not found: run `swift build -c release` in the repository, or set G2048_BIN")
-
-
-class G2048:
-    """One `g2048 serve` child process and the protocol's methods.
-
-    Keyword options are the protocol's `make` options (rows, cols, num_envs,
-    spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action,
-    invalid_action_penalty, observation, onehot_channels, info, info_layout,
-    autoreset_mode); they are applied with one `make` call after start-up.
-    """
-
-    def __init__(self, binary=None, **options):
-        self._process = subprocess.Popen(
-            [binary or find_binary(), "serve"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        self._in = self._process.stdin.fileno()
-        self._out = self._process.stdout.fileno()
-        self._buffer = b""
-        self._next_id = 0
-        self.spec_info = self.make(**options) if options else self.spec()
-
-    # -- transport -----------------------------------------------------------------
-    def _send(self, line):
-        data = line.encode()
-        written = os.write(self._in, data)
-        while written < len(data):  # a pipe may take a large request in pieces
-            data = data[written:]
-            written = os.write(self._in, data)
-
-    def _readline(self):
-        if not self._buffer:
-            # The common case: one read returns exactly one response line.
-            chunk = os.read(self._out, 65536)
-            if chunk.endswith(b"\n") and chunk.count(b"\n") == 1:
-                return chunk[:-1]
-            self._buffer = chunk
-            if not chunk:
-                raise ConnectionError("g2048 serve exited (see its stderr)")
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                return line
-            # 64 KiB: a larger request makes Python allocate (mmap) that much on every read.
-            chunk = os.read(self._out, 65536)
-            if not chunk:
-                raise ConnectionError("g2048 serve exited (see its stderr)")
-            self._buffer += chunk
-
-    def request_line(self, line):
-        """Send one raw request line (without newline) and return the raw response line."""
-        self._send(line + "\n")
-        return self._readline()
-
-    def _result(self, line):
-        """Send a request line and return its result, or raise G2048Error."""
-        response = json.loads(self.request_line(line))
-        if "error" in response:
-            raise G2048Error(response["error"]["code"], response["error"]["message"])
-        return response["result"]
-
-    def call(self, method, params=None):
-        """Call `method` with `params` (a dict) and return its result, or raise G2048Error."""
-        self._next_id += 1
-        request = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
-        if params:
-            request["params"] = params
-        return self._result(json.dumps(request, separators=(",", ":")))
-
-    # -- methods ---------------------------------------------------------------------
-    def spec(self):
-        """Shapes, bounds, action names and the full configuration."""
-        return self.call("spec")
-
-    def make(self, **options):
-        """Change the configuration (any subset of the options); returns the new spec. Reset afterwards."""
-        self.spec_info = self.call("make", options)
-        return self.spec_info
-
-    def reset(self, seed=None, board=None):
-        """Start new episodes: {"observation", "info"} (lists of them in vector mode)."""
-        params = {}
-        if seed is not None:
-            params["seed"] = int(seed)
-        if board is not None:
-            params["options"] = {"board": [[int(v) for v in row] for row in board]}
-        return self.call("reset", params)
-
-    def step(self, action):
-        """One step of a single environment; `action` is 0..3 or a name. Returns the result dict."""
-        self._next_id += 1
-        if isinstance(action, str):
-            action = json.dumps(action)
-        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (self._next_id, action)
-        return self._result(line)
-
-    def step_vector(self, actions):
-        """One step of every environment of a vector; `actions` has one entry (0..3) per environment.
-
-        Sent as the protocol's compact form, a string of digits ("0312…").
-        """
-        self._next_id += 1
-        digits = actions if isinstance(actions, str) else "".join("0123"[int(a)] for a in actions)
-        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)
-        return self._result(line)
-
-    def afterstates(self):
-        """For each action: legal, reward and the afterstate, without changing anything."""
-        return self.call("afterstates")["afterstates"]
-
-    def render(self, ansi=False):
-        """The board as text."""
-        return self.call("render", {"ansi": True} if ansi else None)["text"]
-
-    def close(self):
-        """Ask the server to exit and wait for it."""
-        if self._process.poll() is None:
-            try:
-                self.call("close")
-            except (ConnectionError, BrokenPipeError, OSError):
-                pass
-            self._process.stdin.close()
-            self._process.wait(timeout=10)
-        self._process.stdout.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-# -- recorded episodes -----------------------------------------------------------------
+from .client import G2048
 
 RECORD_FORMAT = "gym2048-episode"
 RECORD_VERSION = 2
@@ -191,14 +24,14 @@ _END_MEMBERS = {"type", "steps", "score", "outcome", "last_episode"}
 class RecordMismatch(Exception):
     """A recorded episode that the server does not reproduce: `episode` (1-based), `step` (0 = the start) and why."""
 
-    def __init__(self, episode, step, message):
+    def __init__(self, episode: int, step: int, message: str) -> None:
         where = "start" if step == 0 else f"step {step}"
         super().__init__(f"episode {episode}, {where}: {message}")
         self.episode = episode
         self.step = step
 
 
-def _only(path, number, members, allowed, prefix=""):
+def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str = "") -> None:
     """Refuse a member not in `allowed`, naming it (a misspelt member must not fall back to a default)."""
     for name in members:
         if name not in allowed:
@@ -206,9 +39,9 @@ def _only(path, number, members, allowed, prefix=""):
                              f"(expected one of {', '.join(sorted(allowed))})")
 
 
-def _no_duplicates(pairs):
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A json.loads object hook that refuses a member given twice."""
-    seen = {}
+    seen: dict[str, Any] = {}
     for name, value in pairs:
         if name in seen:
             raise ValueError(f"\"{name}\" appears twice")
@@ -216,7 +49,7 @@ def _no_duplicates(pairs):
     return seen
 
 
-def read_record(path):
+def read_record(path: str) -> list[dict[str, Any]]:
     """The episodes of a `g2048 play --record` file: a list of {"header": dict, "steps": [dict, ...], "end": dict}.
 
     The file is JSON Lines (CRLF accepted): a header line ({"type": "header", "format": "gym2048-episode",
@@ -229,7 +62,7 @@ def read_record(path):
     """
     with open(path, "rb") as file:
         data = file.read()
-    episodes = []
+    episodes: list[dict[str, Any]] = []
     lines = data.split(b"\n")
     last_line = 0
     for number, raw in enumerate(lines, start=1):
@@ -319,7 +152,7 @@ def read_record(path):
     return episodes
 
 
-def replay_record(path, binary=None):
+def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any]]:
     """Replay a `g2048 play --record` file through `g2048 serve` and check that it reproduces exactly.
 
     For each episode: `make` with the header's config, `reset` with its seed (the observation must be the

@@ -1,0 +1,52 @@
+"""gym2048: the game 2048 as a Gymnasium environment, served by the Swift `g2048 serve` process.
+
+    import gymnasium, gym2048
+    env = gymnasium.make("Gym2048-v0", rows=4, cols=4)                      # one board
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=256)                   # 256 boards, one server process
+
+Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`).
+The client (`gym2048.client`) needs only the standard library; the environments need numpy and gymnasium,
+and are imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .client import G2048, G2048Error, G2048OptionError, G2048ParamsError, find_binary
+from .records import RecordMismatch, read_record, replay_record
+
+if TYPE_CHECKING:
+    from .env import Gym2048Env
+    from .vector import Gym2048VectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = ["G2048", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
+           "RecordMismatch", "find_binary", "read_record", "replay_record", "__version__"]
+
+ENV_ID = "Gym2048-v0"
+
+
+def __getattr__(name: str) -> Any:
+    # The environments import numpy and gymnasium: only when asked for, so the client stays stdlib-only.
+    if name == "Gym2048Env":
+        from .env import Gym2048Env
+        return Gym2048Env
+    if name == "Gym2048VectorEnv":
+        from .vector import Gym2048VectorEnv
+        return Gym2048VectorEnv
+    raise AttributeError(f"module 'gym2048' has no attribute {name!r}")
+
+
+def _register() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # a script using only the client, run from the repository without gymnasium
+        return
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="gym2048.env:Gym2048Env",
+                           vector_entry_point="gym2048.vector:Gym2048VectorEnv")
+
+
+_register()

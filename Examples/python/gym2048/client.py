@@ -1,0 +1,330 @@
+"""The protocol client for `g2048 serve`: the Gym2048 environment over JSON-RPC 2.0 on a pipe.
+
+Standard library only, so scripts can use it without numpy or gymnasium::
+
+    from gym2048.client import G2048
+    with G2048(rows=4, cols=4) as env:
+        result = env.reset(seed=42)
+        step = env.step("left")            # or 0..3: up, right, down, left
+        print(step["reward"], step["info"]["action_mask"])
+
+    with G2048(num_envs=256, observation="base64") as envs:   # the vector form
+        envs.reset(seed=1)
+        envs.step_vector([0] * 256)
+
+The server binary is found by :func:`find_binary`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import weakref
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+ACTIONS = ("up", "right", "down", "left")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+#: The JSON-RPC code of "invalid params": a bad option, action, seed or board.
+INVALID_PARAMS = -32602
+
+
+class G2048Error(Exception):
+    """An error from the server (`code` is its JSON-RPC code) or about starting it (`code` is None).
+
+    `message` is the server's message, unchanged.
+    """
+
+    def __init__(self, code: Union[int, str, None], message: Optional[str] = None) -> None:
+        # The one-argument form (a message, code None) lets callers that re-raise `type(error)(text)` work,
+        # as gymnasium.make does for a TypeError from an environment's constructor.
+        if message is None:
+            code, message = None, str(code)
+        assert not isinstance(code, str)
+        super().__init__(message if code is None else f"{message} (code {code})")
+        self.code: Optional[int] = code
+        self.message: str = message
+
+
+class G2048ParamsError(G2048Error, ValueError):
+    """The server refused a parameter (-32602): a bad option value, action, seed or board. Also a ValueError."""
+
+
+class G2048OptionError(G2048ParamsError, TypeError):
+    """The server does not know an option given as a keyword. Also a TypeError, like any unexpected keyword."""
+
+
+def _error(code: int, message: str) -> G2048Error:
+    """The exception class that fits a server error."""
+    if code == INVALID_PARAMS:
+        if "unknown option" in message:
+            return G2048OptionError(code, message)
+        return G2048ParamsError(code, message)
+    return G2048Error(code, message)
+
+
+def find_repository(start: str = _PACKAGE) -> Optional[str]:
+    """The nearest folder at or above `start` that holds the Swift package's Package.swift, or None."""
+    folder = os.path.abspath(start)
+    while True:
+        if os.path.isfile(os.path.join(folder, "Package.swift")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_binary() -> str:
+    """The path of the `g2048` executable the clients start.
+
+    In order: `$G2048_BIN` (which must then be an executable file), the binary installed inside the package
+    (`gym2048/bin/g2048`, put there by `pip install`), the repository's `.build/release/g2048` (for
+    `pip install -e` and scripts run from a clone). Raises G2048Error (code None) saying what to do otherwise.
+    """
+    override = os.environ.get("G2048_BIN")
+    if override is not None:
+        if not _executable(override):
+            raise G2048Error(None, f"G2048_BIN is {override!r}, which is not an executable file: "
+                                   "point it at a built g2048 or unset it")
+        return override
+    installed = os.path.join(_PACKAGE, "bin", "g2048")
+    if _executable(installed):
+        return installed
+    repository = find_repository()
+    if repository is not None:
+        built = os.path.join(repository, ".build", "release", "g2048")
+        if _executable(built):
+            return built
+        raise G2048Error(None, f"g2048 is not built: run `swift build -c release --product g2048` in {repository}, "
+                               "or set G2048_BIN to a built g2048")
+    raise G2048Error(None, "g2048 not found: install gym2048 with pip (it builds the server), "
+                           "or set G2048_BIN to a built g2048")
+
+
+def _stop(process: "subprocess.Popen[bytes]") -> None:
+    """End a server process: close its input (the server exits at end of input), then wait; kill if it hangs.
+
+    Used by close() and by the finalizer of a client dropped without close(), so it must not refer to the client.
+    """
+    if process.poll() is None:
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+            process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+_DIGITS = {0: "0", 1: "1", 2: "2", 3: "3"}
+
+
+class G2048:
+    """One `g2048 serve` child process and the protocol's methods.
+
+    Keyword options are the protocol's `make` options (see `spec()["config"]` for their names); the server
+    checks them, and a refused one raises G2048OptionError (unknown name, a TypeError) or G2048ParamsError
+    (bad value, a ValueError) with the server's message. The process ends on close(), at the end of a
+    `with` block, or when the client is garbage-collected.
+    """
+
+    def __init__(self, binary: Optional[str] = None, **options: Any) -> None:
+        self._process = subprocess.Popen(
+            [binary or find_binary(), "serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        # An env dropped without close() must not leave its server running: the finalizer stops it.
+        self._finalizer = weakref.finalize(self, _stop, self._process)
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._in = self._process.stdin.fileno()
+        self._out = self._process.stdout.fileno()
+        self._buffer = b""
+        self._next_id = 0
+        try:
+            self.spec_info: dict[str, Any] = self.make(**options) if options else self.spec()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        return self._process.pid
+
+    @property
+    def closed(self) -> bool:
+        """True once close() ran (or the finalizer did)."""
+        return not self._finalizer.alive
+
+    # -- transport -----------------------------------------------------------------
+    def _send(self, line: str) -> None:
+        if not self._finalizer.alive:
+            raise G2048Error(None, "the g2048 server is closed")
+        data = line.encode()
+        written = os.write(self._in, data)
+        while written < len(data):  # a pipe may take a large request in pieces
+            data = data[written:]
+            written = os.write(self._in, data)
+
+    def _readline(self) -> bytes:
+        if not self._buffer:
+            # The common case: one read returns exactly one response line.
+            chunk = os.read(self._out, 65536)
+            if chunk.endswith(b"\n") and chunk.count(b"\n") == 1:
+                return chunk[:-1]
+            self._buffer = chunk
+            if not chunk:
+                raise ConnectionError("g2048 serve exited (see its stderr)")
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
+                return line
+            # 64 KiB: a larger request makes Python allocate (mmap) that much on every read.
+            chunk = os.read(self._out, 65536)
+            if not chunk:
+                raise ConnectionError("g2048 serve exited (see its stderr)")
+            self._buffer += chunk
+
+    def request_line(self, line: str) -> bytes:
+        """Send one raw request line (without newline) and return the raw response line."""
+        self._send(line + "\n")
+        return self._readline()
+
+    def _result(self, line: str) -> Any:
+        """Send a request line and return its result, or raise G2048Error."""
+        response = json.loads(self.request_line(line))
+        if "error" in response:
+            raise _error(response["error"]["code"], response["error"]["message"])
+        return response["result"]
+
+    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
+        """Call `method` with `params` (a dict) and return its result, or raise G2048Error."""
+        self._next_id += 1
+        request: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        if params:
+            request["params"] = params
+        return self._result(json.dumps(request, separators=(",", ":"), default=_json_default))
+
+    # -- methods ---------------------------------------------------------------------
+    def spec(self) -> dict[str, Any]:
+        """Shapes, bounds, action names and the full configuration."""
+        result: dict[str, Any] = self.call("spec")
+        return result
+
+    def make(self, **options: Any) -> dict[str, Any]:
+        """Change the configuration (any subset of the options); returns the new spec. Reset afterwards."""
+        self.spec_info = self.call("make", options)
+        return self.spec_info
+
+    def reset(self, seed: Optional[int] = None, board: Optional[Sequence[Sequence[int]]] = None,
+              seeds: Optional[Sequence[Optional[int]]] = None) -> dict[str, Any]:
+        """Start new episodes: {"observation", "terminated", "info"} (lists of them in vector mode).
+
+        `seed` seeds every environment from one number (environment i of a vector gets the i+1-th output of
+        SplitMix64 seeded with it); `seeds` gives one seed (or None: continue its stream) per environment.
+        `board` (tile values) starts from a custom board.
+        """
+        params: dict[str, Any] = {}
+        if seed is not None:
+            params["seed"] = seed
+        if seeds is not None:
+            params["seeds"] = list(seeds)
+        if board is not None:
+            params["options"] = {"board": board}
+        result: dict[str, Any] = self.call("reset", params)
+        return result
+
+    def step(self, action: Union[int, str]) -> dict[str, Any]:
+        """One step of a single environment; `action` is 0..3 or a name. Returns the result dict."""
+        digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None
+        if digit is None:  # anything but 0..3: the server checks it and answers with its message
+            return self.call("step", {"action": action})  # type: ignore[no-any-return]
+        self._next_id += 1
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (self._next_id, digit)
+        return self._result(line)  # type: ignore[no-any-return]
+
+    def step_vector(self, actions: Union[str, Iterable[Any]]) -> dict[str, Any]:
+        """One step of every environment of a vector; `actions` has one entry (0..3) per environment.
+
+        Sent as the protocol's compact form, a string of digits ("0312…"), when every entry is 0..3;
+        otherwise as a list, so the server answers a bad entry with its own message (G2048ParamsError).
+        """
+        if isinstance(actions, str):
+            if not (actions.isdigit() and actions.isascii()):  # JSON-escaped, for the server to judge
+                return self.call("step", {"actions": actions})  # type: ignore[no-any-return]
+            digits: Optional[str] = actions
+            entries: Any = actions
+        else:
+            entries = list(actions)
+            try:
+                digits = "".join([_DIGITS[a] for a in entries if not isinstance(a, bool)])
+                if len(digits) != len(entries):
+                    digits = None
+            except (KeyError, TypeError):
+                digits = None
+        if digits is None or len(digits) != self.spec_info["num_envs"]:
+            # As a list, so that the server's message speaks of the entries the caller gave.
+            return self.call("step", {"actions": entries})  # type: ignore[no-any-return]
+        self._next_id += 1
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)
+        return self._result(line)  # type: ignore[no-any-return]
+
+    def afterstates(self) -> Any:
+        """For each action: legal, reward and the afterstate, without changing anything."""
+        return self.call("afterstates")["afterstates"]
+
+    def render(self, ansi: bool = False) -> str:
+        """The board as text (a vector's boards separated by blank lines)."""
+        text: str = self.call("render", {"ansi": True} if ansi else None)["text"]
+        return text
+
+    def close(self) -> None:
+        """Ask the server to exit and wait for it. Calling it again does nothing."""
+        if not self._finalizer.alive:
+            return
+        if self._process.poll() is None:
+            try:
+                self.call("close")
+            except (ConnectionError, OSError, G2048Error, ValueError):
+                pass
+        self._finalizer()
+
+    def __enter__(self) -> "G2048":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _json_default(value: Any) -> Any:
+    """numpy scalars and arrays in parameters become plain JSON numbers and lists."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not a valid parameter value")
+
+
+def splitmix64(seed: int, count: int) -> list[int]:
+    """The first `count` outputs of SplitMix64 seeded with `seed`: the per-environment seeds a vector reset
+    with one `seed` gives (environment i gets output i+1, i.e. index i of this list)."""
+    mask = (1 << 64) - 1
+    state = seed & mask
+    out = []
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return out
