@@ -75,8 +75,8 @@ class RolloutWorker:
         self.rng = np.random.default_rng(seed)
         self.envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs,
                                        info=["action_mask", "score", "max_tile"])
-        # Environment i starts from seed * num_envs + i, so no two environments of the run share a seed.
-        self.observations, self.infos = self.envs.reset(seed=[seed * num_envs + i for i in range(num_envs)])
+        # One int seeds the whole vector: each environment gets its own seed derived from it.
+        self.observations, self.infos = self.envs.reset(seed=seed)
 
     def where(self) -> str:
         """The host name and process id this actor runs in."""
