@@ -7,7 +7,9 @@ Measures, in one run and with the same random legal-action agent:
              the physical limit of any protocol over a pipe on this machine
   single     one environment through the pipe (base64 observation, info: action_mask)
   single-full one environment with the default configuration (nested-list observation, every info field)
-  vector     256 environments per request (base64 observations, columnar info)
+  vector     256 environments per request (base64 observations, columnar info), raw client
+  make_vec   gymnasium.make_vec("Gym2048-v0", num_envs=256): the package's vector env (base64_batch, columns),
+             a numpy random legal-action agent (one table lookup per step)
   peer       gymnasium-2048 (PyPI, pure Python) stepped in-process, legality from its own apply_action
 Installs numpy and gymnasium-2048 into the repository's .venv on first use.
 """
@@ -108,6 +110,39 @@ def bench_vector(seconds, seed, num_envs):
         return steps, time.perf_counter() - start
 
 
+def legal_picker(np):
+    """A table for a uniformly random legal action per environment in one lookup: row b (a mask byte, bit i =
+    action i) holds its legal actions repeated over 12 columns (12 is a multiple of 1, 2, 3 and 4, so a uniform
+    column is a uniform legal action). The all-zero mask of an environment awaiting autoreset picks 0, which
+    the environment ignores."""
+    table = np.zeros((16, 12), dtype=np.int64)
+    for b in range(16):
+        legal = [a for a in range(4) if b >> a & 1]
+        if legal:
+            table[b] = [legal[k % len(legal)] for k in range(12)]
+    return table
+
+
+def bench_make_vec(seconds, seed, num_envs):
+    import gymnasium
+    import numpy as np
+    import gym2048  # noqa: F401  (registers Gym2048-v0)
+    rng = np.random.default_rng(seed)
+    table, weights = legal_picker(np), np.array([1, 2, 4, 8], dtype=np.int64)
+    env = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+    try:
+        _, infos = env.reset(seed=seed)
+        steps, start = 0, time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            actions = table[infos["action_mask"] @ weights, rng.integers(0, 12, num_envs)]
+            _, _, _, _, infos = env.step(actions)
+            steps += num_envs
+        return steps, time.perf_counter() - start
+    finally:
+        env.close()
+
+
 def bench_peer(seconds, seed):
     import gymnasium as gym
     import gymnasium_2048  # noqa: F401
@@ -161,6 +196,7 @@ def main():
             "single", lambda t: bench_single(t, args.seed, observation="base64", info=["action_mask"]), s, reps),
         "single_full_steps_per_second": measure("single-full", lambda t: bench_single(t, args.seed), s, reps),
         "vector_steps_per_second": measure("vector", lambda t: bench_vector(t, args.seed, args.envs), s, reps),
+        "make_vec_steps_per_second": measure("make_vec", lambda t: bench_make_vec(t, args.seed, args.envs), s, reps),
         "peer_steps_per_second": measure("peer", lambda t: bench_peer(t, args.seed), s, reps),
         "vector_envs": args.envs,
     }
@@ -168,6 +204,7 @@ def main():
     f["single_vs_pipe"] = f["single_steps_per_second"] / f["pipe_round_trips_per_second"]
     f["single_vs_peer"] = f["single_steps_per_second"] / f["peer_steps_per_second"]
     f["vector_vs_peer"] = f["vector_steps_per_second"] / f["peer_steps_per_second"]
+    f["make_vec_vs_peer"] = f["make_vec_steps_per_second"] / f["peer_steps_per_second"]
     if args.json:
         print(json.dumps(f, indent=2))
         return
@@ -177,6 +214,7 @@ bare pipe round trip (1 byte each way) {f['pipe_round_trips_per_second']:>12,.0f
 single env, base64 + action_mask       {f['single_steps_per_second']:>12,.0f}     {f['single_vs_pipe']:.2f} of the pipe, {f['single_vs_peer']:.1f}x the peer
 single env, default config             {f['single_full_steps_per_second']:>12,.0f}
 vector, {args.envs} envs, base64            {f['vector_steps_per_second']:>12,.0f}     {f['vector_vs_peer']:.0f}x the peer
+gymnasium.make_vec, {args.envs} envs        {f['make_vec_steps_per_second']:>12,.0f}     {f['make_vec_vs_peer']:.0f}x the peer
 gymnasium-2048 in-process (peer)       {f['peer_steps_per_second']:>12,.0f}""")
 
 

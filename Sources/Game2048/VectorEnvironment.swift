@@ -101,8 +101,7 @@ public struct VectorEnvironment: Sendable {
     ///
     /// - Parameter seed: seeds the batch (see the type's discussion); `nil` continues each stream.
     public mutating func reset(seed: UInt64? = nil) {
-        let seeds = seed.map { VectorEnvironment.seeds(from: $0, count: count) }
-        for index in 0..<count { reset(index: index, seed: seeds?[index]) }
+        reset(seeds: seed.map { VectorEnvironment.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count))
     }
 
     /// Resets every environment to the same given board (tests, curricula, search).
@@ -111,12 +110,30 @@ public struct VectorEnvironment: Sendable {
     /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
     ///   nothing changes then.
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {
+        try reset(seeds: seed.map { VectorEnvironment.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count), board: board)
+    }
+
+    /// Resets every environment with its own seed: environment `i` starts exactly as a single
+    /// ``Environment/reset(seed:)`` with `seeds[i]` would (Gymnasium's `reset(seed=[…])`);
+    /// a `nil` entry continues that environment's stream.
+    ///
+    /// - Precondition: `seeds.count == count`.
+    public mutating func reset(seeds: [UInt64?]) {
+        precondition(seeds.count == count, "expected \(count) seeds, got \(seeds.count)")
+        for index in 0..<count { reset(index: index, seed: seeds[index]) }
+    }
+
+    /// Resets every environment to the same given board, each with its own seed as ``reset(seeds:)`` does.
+    ///
+    /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
+    ///   nothing changes then.
+    /// - Precondition: `seeds.count == count`.
+    public mutating func reset(seeds: [UInt64?], board: Board) throws(RulesError) {
+        precondition(seeds.count == count, "expected \(count) seeds, got \(seeds.count)")
         try Environment.validate(board, for: rules)
-        let seeds = seed.map { VectorEnvironment.seeds(from: $0, count: count) }
         for index in 0..<count {
             // Validated above, so this cannot throw.
-            let start = try environments[index].reset(seed: seeds?[index], board: board)
-            begin(index, start)
+            begin(index, try environments[index].reset(seed: seeds[index], board: board))
         }
     }
 

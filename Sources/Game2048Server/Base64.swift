@@ -2,6 +2,13 @@
 enum Base64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// The two characters of every 12-bit value, as the bytes of one `UInt16` in memory order: encoding
+    /// writes two characters per lookup, which halves the work of the one-character table.
+    static let pairs: [UInt16] = (0..<4096).map { value in
+        let first = UInt16(alphabet[value >> 6]), second = UInt16(alphabet[value & 63])
+        return (first | second << 8).littleEndian
+    }
+
     /// Appends the base64 text of `bytes` to `output`.
     ///
     /// Grows `output` once and writes through a pointer: appending character by
@@ -15,14 +22,15 @@ enum Base64 {
             output.withUnsafeMutableBufferPointer { buffer in
                 var out = start
                 var index = 0
-                while index + 3 <= bytes.count {
-                    let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                    buffer[out] = table[Int(n >> 18)]
-                    buffer[out + 1] = table[Int(n >> 12 & 63)]
-                    buffer[out + 2] = table[Int(n >> 6 & 63)]
-                    buffer[out + 3] = table[Int(n & 63)]
-                    index += 3
-                    out += 4
+                pairs.withUnsafeBufferPointer { pairs in
+                    let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                    while index + 3 <= bytes.count {
+                        let n = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
+                        target.storeBytes(of: pairs[n >> 12], toByteOffset: out, as: UInt16.self)
+                        target.storeBytes(of: pairs[n & 0xFFF], toByteOffset: out + 2, as: UInt16.self)
+                        index += 3
+                        out += 4
+                    }
                 }
                 let rest = bytes.count - index
                 if rest > 0 {

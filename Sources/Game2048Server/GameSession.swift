@@ -81,7 +81,7 @@ public struct GameSession: Sendable {
         let high = Int(config.rules.largestExponent)
         let shape: [Int], dtype: String, low: JSONValue, highValue: JSONValue
         switch config.encoding {
-        case .exponents, .base64: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
+        case .exponents, .base64, .base64Batch: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
         case .values: (shape, dtype, low, highValue) = ([rows, cols], "int64", 0, .integer(Int128(1) << high))
         case .onehot: (shape, dtype, low, highValue) = ([config.onehotChannels, rows, cols], "uint8", 0, 1)
         }
@@ -113,12 +113,14 @@ public struct GameSession: Sendable {
     // MARK: reset
 
     mutating func reset(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        try Self.allowOnly(members, ["seed", "options"], "reset")
+        try Self.allowOnly(members, ["seed", "seeds", "options"], "reset")
         var seed: UInt64? = nil
+        var seeds: [UInt64?]? = nil
         var board: Board? = nil
         for (name, value) in members {
             switch name {
             case "seed": seed = value == .null ? nil : try Params.seed(value)
+            case "seeds": seeds = value == .null ? nil : try parseSeeds(value)
             default:
                 guard case .object(let options) = value else {
                     if value == .null { continue }
@@ -130,23 +132,48 @@ public struct GameSession: Sendable {
                 }
             }
         }
+        if seed != nil && seeds != nil {
+            throw .invalidParams("seed and seeds cannot be given together: seed seeds every environment from one number, "
+                + "seeds gives one seed per environment")
+        }
         isReset = true
         if var vector {
+            // One seed for the batch becomes the per-environment seeds it stands for.
+            let perEnvironment = seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) }
+                ?? Array(repeating: nil, count: vector.count)
             if let board {
                 // parseBoard validated the board against the rules, so this cannot throw.
-                try? vector.reset(seed: seed, board: board)
+                try? vector.reset(seeds: perEnvironment, board: board)
             } else {
-                vector.reset(seed: seed)
+                vector.reset(seeds: perEnvironment)
             }
             self.vector = vector
             return ResultEncoder(config: config).vectorReset(vector)
         }
+        if let seeds { seed = seeds[0] }
         // parseBoard validated the board against the rules, so this cannot throw.
         let start = board.flatMap { try? single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
         let encoder = ResultEncoder(config: config)
         return .object([("observation", encoder.observation(start.observation)),
                         ("terminated", .bool(single.isOver)),
                         ("info", encoder.info(start.info, moves: []))])
+    }
+
+    /// `num_envs` seeds, each an unsigned 64-bit integer or null (that environment continues its stream).
+    func parseSeeds(_ value: JSONValue) throws(RPCError) -> [UInt64?] {
+        let count = config.numEnvs
+        guard let list = value.array else {
+            throw .invalidParams("seeds must be a list of \(count) seeds (unsigned 64-bit integers or null), got \(Params.describe(value))")
+        }
+        guard list.count == count else {
+            throw .invalidParams("seeds must have \(count) \(count == 1 ? "entry" : "entries") (one per environment), got \(list.count)")
+        }
+        var seeds: [UInt64?] = []
+        seeds.reserveCapacity(count)
+        for (index, item) in list.enumerated() {
+            seeds.append(item == .null ? nil : try Params.seed(item, name: "seeds[\(index)]", orNull: true))
+        }
+        return seeds
     }
 
     /// A rows×cols list of tile values (a flat list of rows·cols values is accepted too).
@@ -198,6 +225,10 @@ public struct GameSession: Sendable {
                     // An environment about to be autoreset ignores its action.
                     return environment.currentPhase == .running ? environment.movements(actions[index]) : []
                 } : nil
+            // Stepped with the session's copy released, so its buffers are stepped in place rather than
+            // copied (copy-on-write) at every step; a failed step changes nothing and is put back as it was.
+            self.vector = nil
+            defer { self.vector = vector }
             do {
                 try vector.step(actions)
             } catch {
@@ -208,7 +239,6 @@ public struct GameSession: Sendable {
                         + "ended; with autoreset_mode \"disabled\" call reset first")
                 }
             }
-            self.vector = vector
             return encoder.vectorStep(vector, moves: moves)
         }
         try Self.allowOnly(members, ["action"], "step")

@@ -45,12 +45,51 @@ struct ResultEncoder {
                 w.punctuation("]")
             }
             w.punctuation("]")
-        case .base64:
-            w.punctuation("\"")
-            let exponents = board.exponents
-            exponents.withUnsafeBytes { Base64.encode($0, into: &w.bytes) }
-            w.punctuation("\"")
+        case .base64, .base64Batch:
+            board.exponents.withUnsafeBytes { write(base64: $0, to: &w) }
         }
+    }
+
+    /// `bytes` as one JSON string of base64.
+    func write(base64 bytes: UnsafeRawBufferPointer, to w: inout JSONWriter) {
+        w.punctuation("\"")
+        Base64.encode(bytes, into: &w.bytes)
+        w.punctuation("\"")
+    }
+
+    /// Whether every per-environment column of a vector result travels as one base64 string.
+    var batchesColumns: Bool { config.encoding == .base64Batch }
+
+    /// One column of a vector result: a JSON list of `count` entries, or under ``batchesColumns``
+    /// one base64 string of `width` little-endian bytes per entry, which `packed` writes.
+    func write(column count: Int, width: Int, to w: inout JSONWriter,
+               packed: (inout [UInt8], Int) -> Void, each: (Int, inout JSONWriter) -> Void) {
+        if batchesColumns {
+            var bytes = [UInt8](repeating: 0, count: count * width)
+            for index in 0..<count { packed(&bytes, index) }
+            bytes.withUnsafeBytes { write(base64: $0, to: &w) }
+            return
+        }
+        w.punctuation("[")
+        for index in 0..<count {
+            if index > 0 { w.punctuation(",") }
+            each(index, &w)
+        }
+        w.punctuation("]")
+    }
+
+    /// A column of 64-bit integers (little-endian int64 under ``batchesColumns``).
+    func write(integers count: Int, to w: inout JSONWriter, _ value: (Int) -> Int64) {
+        write(column: count, width: 8, to: &w, packed: { bytes, index in
+            let bits = UInt64(bitPattern: value(index))
+            for byte in 0..<8 { bytes[index * 8 + byte] = UInt8(truncatingIfNeeded: bits >> (8 * byte)) }
+        }, each: { index, w in w.write(integer: value(index)) })
+    }
+
+    /// A column of flags (bytes 0 or 1 under ``batchesColumns``).
+    func write(flags count: Int, to w: inout JSONWriter, _ value: (Int) -> Bool) {
+        write(column: count, width: 1, to: &w, packed: { bytes, index in bytes[index] = value(index) ? 1 : 0 },
+              each: { index, w in w.write(bool: value(index)) })
     }
 
     func observation(_ board: Board) -> JSONValue {
@@ -144,6 +183,9 @@ struct ResultEncoder {
     /// The observation of every environment of a vector.
     func write(observations vector: VectorEnvironment, to w: inout JSONWriter) {
         let cells = vector.rules.cellCount
+        if batchesColumns {
+            return vector.observations.withUnsafeBytes { write(base64: $0, to: &w) }
+        }
         w.punctuation("[")
         if config.encoding == .base64 {
             vector.observations.withUnsafeBytes { bytes in
@@ -178,13 +220,12 @@ struct ResultEncoder {
             for (fieldIndex, field) in config.info.enumerated() {
                 if fieldIndex > 0 { w.punctuation(",") }
                 w.key(field)
-                if field == "action_mask" && config.encoding == .base64 {
+                if field == "action_mask" && (config.encoding == .base64 || batchesColumns) {
                     // One byte per environment, bit i = action i.
-                    w.punctuation("\"")
-                    vector.infos.map(\.actionMask.rawValue).withUnsafeBytes { Base64.encode($0, into: &w.bytes) }
-                    w.punctuation("\"")
+                    vector.infos.map(\.actionMask.rawValue).withUnsafeBytes { write(base64: $0, to: &w) }
                     continue
                 }
+                if batchesColumns, write(batchedField: field, of: vector, to: &w) { continue }
                 w.punctuation("[")
                 for index in 0..<vector.count {
                     if index > 0 { w.punctuation(",") }
@@ -196,6 +237,27 @@ struct ResultEncoder {
         }
     }
 
+    /// Under ``batchesColumns``, the numeric info column `field` as one base64 string;
+    /// false (nothing written) for the fields that stay JSON lists (`spawn`, `moves`).
+    func write(batchedField field: String, of vector: VectorEnvironment, to w: inout JSONWriter) -> Bool {
+        let count = vector.count, infos = vector.infos
+        switch field {
+        case "score": write(integers: count, to: &w) { infos[$0].score }
+        case "max_tile": write(integers: count, to: &w) { Int64(infos[$0].maxTile) }
+        case "steps": write(integers: count, to: &w) { Int64(infos[$0].steps) }
+        case "invalid": write(flags: count, to: &w) { infos[$0].invalid }
+        case "won": write(flags: count, to: &w) { infos[$0].won }
+        case "afterstate":
+            // All zero where there is none (after a reset): no real afterstate is an empty board.
+            let cells = vector.rules.cellCount
+            var bytes = [UInt8](repeating: 0, count: count * cells)
+            for index in 0..<count { infos[index].afterstate?.copyExponents(into: &bytes, at: index * cells) }
+            bytes.withUnsafeBytes { write(base64: $0, to: &w) }
+        default: return false
+        }
+        return true
+    }
+
     /// A vector reset's result.
     func vectorReset(_ vector: VectorEnvironment) -> JSONValue {
         var w = JSONWriter()
@@ -205,12 +267,10 @@ struct ResultEncoder {
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
         // True for an environment whose episode is over at once (a dead custom board, a win tile at the start).
-        w.raw(",\"terminated\":[")
-        for (index, flag) in vector.terminations.enumerated() {
-            if index > 0 { w.punctuation(",") }
-            w.write(bool: flag)
-        }
-        w.raw("],\"info\":")
+        w.raw(",\"terminated\":")
+        let terminations = vector.terminations
+        write(flags: vector.count, to: &w) { terminations[$0] }
+        w.raw(",\"info\":")
         write(infos: vector, moves: nil, to: &w)
         w.punctuation("}")
         return .raw(w.bytes)
@@ -222,19 +282,14 @@ struct ResultEncoder {
         w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
-        w.raw(",\"reward\":[")
-        for (index, reward) in vector.rewards.enumerated() {
-            if index > 0 { w.punctuation(",") }
-            w.write(integer: reward)
-        }
+        w.raw(",\"reward\":")
+        let rewards = vector.rewards
+        write(integers: vector.count, to: &w) { rewards[$0] }
         for (name, flags) in [("terminated", vector.terminations), ("truncated", vector.truncations)] {
-            w.raw("],\"\(name)\":[")
-            for (index, flag) in flags.enumerated() {
-                if index > 0 { w.punctuation(",") }
-                w.write(bool: flag)
-            }
+            w.raw(",\"\(name)\":")
+            write(flags: vector.count, to: &w) { flags[$0] }
         }
-        w.raw("],\"info\":")
+        w.raw(",\"info\":")
         write(infos: vector, moves: moves, to: &w)
         if vector.autoresetMode == .sameStep {
             w.raw(",\"final_observation\":[")
@@ -305,7 +360,10 @@ extension ResultEncoder {
         case .exponents: return cells * 3 + grid                       // exponents have at most 2 digits
         case .values: return cells * 20 + grid                         // a 64-bit tile value has at most 19 digits
         case .onehot: return config.onehotChannels * (cells * 2 + grid + 1) + 2
-        case .base64: return 4 * ((cells + 2) / 3) + 2
+        // base64_batch: one string for the batch is never longer than one string per environment
+        // (numeric columns as base64 are shorter than as digits), up to the quotes and padding
+        // of a few strings, which the 1 024 bytes of ``largestResultBytes(_:)`` cover.
+        case .base64, .base64Batch: return 4 * ((cells + 2) / 3) + 2
         }
     }
 

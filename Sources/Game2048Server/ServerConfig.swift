@@ -16,6 +16,10 @@ public struct ServerConfig: Hashable, Sendable {
         case onehot
         /// The base64 text of the rows×cols exponent bytes, row-major.
         case base64
+        /// In vector mode every per-environment column (observations, rewards, flags, numeric
+        /// info columns) is one base64 string of the whole batch, so a client decodes a step
+        /// with a handful of calls; a single environment gets exactly ``base64``.
+        case base64Batch = "base64_batch"
     }
 
     /// How a vector environment's info travels.
@@ -23,7 +27,8 @@ public struct ServerConfig: Hashable, Sendable {
         /// A list with one info object per environment.
         case rows
         /// One object whose members are lists (Gymnasium's vector info layout); with
-        /// base64 encoding the action masks are one base64 string of N mask bytes.
+        /// base64 encoding the action masks are one base64 string of N mask bytes, and with
+        /// base64_batch every numeric column is one base64 string.
         case columns
     }
 
@@ -193,9 +198,10 @@ enum Params {
         return s
     }
 
-    static func seed(_ value: JSONValue) throws(RPCError) -> UInt64 {
+    /// A seed; `orNull` only adds "or null" to the message, for callers that accept null themselves.
+    static func seed(_ value: JSONValue, name: String = "seed", orNull: Bool = false) throws(RPCError) -> UInt64 {
         guard case .integer(let i) = value, i >= 0, i <= Int128(UInt64.max) else {
-            throw .invalidParams("seed must be an unsigned 64-bit integer (0 to \(UInt64.max)), got \(describe(value))")
+            throw .invalidParams("\(name) must be an unsigned 64-bit integer (0 to \(UInt64.max))\(orNull ? " or null" : ""), got \(describe(value))")
         }
         return UInt64(i)
     }

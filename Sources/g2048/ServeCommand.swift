@@ -15,7 +15,7 @@ struct ServeCommand: Command {
         ("max-steps", "max_steps", "n", "Truncate episodes after this many steps.", "off"),
         ("invalid-action", "invalid_action", "policy", "noop, terminate or reject.", "noop"),
         ("penalty", "invalid_action_penalty", "n", "Penalty of an illegal action under terminate.", "0"),
-        ("observation", "observation", "encoding", "exponents, values, onehot or base64.", "exponents"),
+        ("observation", "observation", "encoding", "exponents, values, onehot, base64 or base64_batch.", "exponents"),
         ("onehot-channels", "onehot_channels", "n", "Planes of the onehot encoding.", "rows*cols+2"),
         ("info", "info", "fields", "Comma-separated info fields to report.", ServerConfig.defaultInfoFields.joined(separator: ",")),
         ("info-layout", "info_layout", "layout", "Vector info as rows (one object per env) or columns.", "rows"),

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Game2048Server
 
@@ -14,5 +15,13 @@ struct Base64Tests {
         #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
         #expect(Base64.decode("Zm9=v") == nil)
         #expect(Base64.decode("Z===") == nil)
+    }
+
+    /// Every byte value in every position of a group of three, at every length of padding, as Foundation encodes it.
+    @Test func base64MatchesFoundationOnEveryByteValue() {
+        for length in [765, 766, 767] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 256) }
+            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
+        }
     }
 }

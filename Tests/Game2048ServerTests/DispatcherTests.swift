@@ -307,6 +307,67 @@ struct DispatcherTests {
         #expect(Base64.decode(text) == [1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0])
     }
 
+    /// Environment `i` of a vector reset with `seeds[i] = s` starts as a single environment's `reset(seed: s)`;
+    /// null continues that environment's stream.
+    @Test func perEnvironmentSeedsStartEachEnvironmentAsASingleResetWithThatSeed() throws {
+        var vector = Self.dispatcher()
+        _ = try Self.result(vector.handle(Self.request(1, "make", #"{"num_envs":4}"#)))
+        _ = try Self.result(vector.handle(Self.request(2, "reset", #"{"seed":1}"#)))
+        let seeded = try Self.result(vector.handle(Self.request(3, "reset", #"{"seeds":[7,null,18446744073709551615,7]}"#)))
+        let observations = try #require(seeded["observation"]?.array)
+        let infos = try #require(seeded["info"]?.array)
+        for (index, seed) in [(0, UInt64(7)), (2, UInt64.max), (3, UInt64(7))] {
+            var single = Self.dispatcher()
+            let start = try Self.result(single.handle(Self.request(1, "reset", #"{"seed":\#(seed)}"#)))
+            #expect(observations[index] == start["observation"])
+            #expect(infos[index] == start["info"])
+        }
+        // Environment 1 continued the stream the batch seed 1 gave it.
+        var continued = VectorEnvironment(count: 4)
+        continued.reset(seed: 1)
+        continued.reset()
+        let exponents = continued.observation(at: 1).exponents
+        #expect(observations[1] == .array((0..<4).map { r in .array((0..<4).map { .integer(Int128(exponents[r * 4 + $0])) }) }))
+        // With a board, every environment starts from it with its own generator.
+        let board = #""options":{"board":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#
+        _ = try Self.result(vector.handle(Self.request(4, "reset", #"{"seeds":[1,2,3,4],\#(board)}"#)))
+        let stepped = try Self.result(vector.handle(Self.request(5, "step", #"{"actions":"3333"}"#)))
+        var single = Self.dispatcher()
+        _ = try Self.result(single.handle(Self.request(1, "reset", #"{"seed":3,\#(board)}"#)))
+        let alone = try Self.result(single.handle(Self.request(2, "step", #"{"action":3}"#)))
+        #expect(stepped["observation"]?.array?[2] == alone["observation"])
+    }
+
+    @Test(arguments: [
+        (#"{"seed":1,"seeds":[1,2,3]}"#, "invalid params: seed and seeds cannot be given together: seed seeds every environment from one number, seeds gives one seed per environment"),
+        (#"{"seeds":[1,2]}"#, "invalid params: seeds must have 3 entries (one per environment), got 2"),
+        (#"{"seeds":[1,2,3,4]}"#, "invalid params: seeds must have 3 entries (one per environment), got 4"),
+        (#"{"seeds":7}"#, "invalid params: seeds must be a list of 3 seeds (unsigned 64-bit integers or null), got 7"),
+        (#"{"seeds":[1,-1,3]}"#, "invalid params: seeds[1] must be an unsigned 64-bit integer (0 to 18446744073709551615) or null, got -1"),
+        (#"{"seeds":[1,2,18446744073709551616]}"#, "invalid params: seeds[2] must be an unsigned 64-bit integer (0 to 18446744073709551615) or null, got 18446744073709551616"),
+    ])
+    func badSeedsAreRefusedAndChangeNothing(params: String, message: String) throws {
+        var dispatcher = Self.dispatcher()
+        _ = try Self.result(dispatcher.handle(Self.request(1, "make", #"{"num_envs":3}"#)))
+        _ = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":1}"#)))
+        let before = dispatcher.handle(Self.request(3, "render"))
+        let error = try Self.error(dispatcher.handle(Self.request(4, "reset", params)))
+        #expect(error.code == -32602)
+        #expect(error.message == message)
+        #expect(dispatcher.handle(Self.request(3, "render")) == before)
+    }
+
+    @Test func aSingleEnvironmentTakesAOneEntrySeedList() throws {
+        var listed = Self.dispatcher(), plain = Self.dispatcher()
+        #expect(try Self.result(listed.handle(Self.request(1, "reset", #"{"seeds":[42]}"#)))
+            == Self.result(plain.handle(Self.request(1, "reset", #"{"seed":42}"#))))
+        #expect(try Self.error(listed.handle(Self.request(2, "reset", #"{"seeds":[1,2]}"#))).message
+            == "invalid params: seeds must have 1 entry (one per environment), got 2")
+        // null continues the stream, as a reset without a seed does.
+        #expect(try Self.result(listed.handle(Self.request(3, "reset", #"{"seeds":[null]}"#)))
+            == Self.result(plain.handle(Self.request(3, "reset"))))
+    }
+
     @Test func vectorModeFollowsNextStepAutoreset() throws {
         var dispatcher = Self.dispatcher()
         _ = dispatcher.handle(Self.request(1, "make", #"{"num_envs":4,"max_steps":2}"#))

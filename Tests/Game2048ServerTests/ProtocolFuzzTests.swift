@@ -46,6 +46,7 @@ struct ProtocolFuzzTests {
             #expect(totals.steps > 10_000)
             #expect(Set(totals.codes).isSuperset(of: [-32700, -32600, -32601, -32602, -32001, -32002, -32003]))
             #expect(totals.deadResets > 0 && totals.wonResets > 0 && totals.ceilingBoards > 0 && totals.autoresets > 0)
+            #expect(totals.seededEnvironments > 100 && totals.batchedResults > 100 && totals.finalObservations > 50)
         }
     }
 
@@ -99,7 +100,7 @@ struct ProtocolFuzzTests {
 struct ProtocolFuzzer {
     struct Totals {
         var requests = 0, steps = 0, errors = 0, failures = 0
-        var deadResets = 0, wonResets = 0, ceilingBoards = 0, autoresets = 0
+        var deadResets = 0, wonResets = 0, ceilingBoards = 0, autoresets = 0, seededEnvironments = 0, batchedResults = 0, finalObservations = 0
         /// Masks that offer a move merging two tiles at the largest exponent, a move the step then refuses.
         var ceilingMaskMismatches = 0
         var codes: Set<Int> = []
@@ -108,6 +109,8 @@ struct ProtocolFuzzer {
             requests += other.requests; steps += other.steps; errors += other.errors; failures += other.failures
             deadResets += other.deadResets; wonResets += other.wonResets; ceilingBoards += other.ceilingBoards
             autoresets += other.autoresets
+            seededEnvironments += other.seededEnvironments; batchedResults += other.batchedResults
+            finalObservations += other.finalObservations
             ceilingMaskMismatches += other.ceilingMaskMismatches
             codes.formUnion(other.codes)
         }
@@ -324,7 +327,7 @@ struct ProtocolFuzzer {
 
     var expectedHigh: JSONValue {
         switch config.encoding {
-        case .exponents, .base64: .integer(Int128(largest))
+        case .exponents, .base64, .base64Batch: .integer(Int128(largest))
         case .values: .integer(Int128(1) << largest)
         case .onehot: 1
         }
@@ -368,18 +371,39 @@ struct ProtocolFuzzer {
 
     mutating func reset() {
         var members: [String] = []
-        if chance(70) { members.append(#""seed":\#(pick(["0", "1", "42", "18446744073709551615", String(rng.next() >> 1), "null"]))"#) }
+        var seeds: [UInt64?]? = nil
+        var badSeeds = false
+        if chance(25) {
+            // Per-environment seeds; now and then a list of the wrong length, a bad entry, or seed beside seeds.
+            var list: [UInt64?] = (0..<numEnvs).map { _ in chance(25) ? nil : pick([0, 1, 42, UInt64.max, rng.next()]) }
+            var texts = list.map { $0.map(String.init) ?? "null" }
+            switch random(12) {
+            case 0: texts.append("1"); list.append(1); badSeeds = true
+            case 1 where numEnvs > 1: texts.removeLast(); list.removeLast(); badSeeds = true
+            case 2: texts[random(numEnvs)] = pick(["-1", "1.5", "\"7\"", "18446744073709551616", "[]"]); badSeeds = true
+            case 3: members.append(#""seed":\#(pick(["0", "5"]))"#); badSeeds = true
+            default: break
+            }
+            members.append(chance(5) ? #""seeds":7"# : #""seeds":[\#(texts.joined(separator: ","))]"#)
+            if members.last == #""seeds":7"# { badSeeds = true }
+            seeds = list
+        } else if chance(70) {
+            members.append(#""seed":\#(pick(["0", "1", "42", "18446744073709551615", String(rng.next() >> 1), "null"]))"#)
+        }
         var board: (text: String, exponents: [UInt8], kind: String)? = nil
+        var options: String? = nil
         if chance(35) {
             board = randomBoard()
-            members.append(#""options":{"board":\#(board!.text)}"#)
+            options = #""options":{"board":\#(board!.text)}"#
+            members.append(options!)
         }
         guard let response = call("reset", members.isEmpty && chance(50) ? nil : "{" + members.joined(separator: ",") + "}"),
               !closed else { return }
         if let board, board.kind == "above" || board.kind == "shape" {
             return expect(code: -32602, in: response, "a board \(board.kind == "above" ? "above the largest tile" : "of the wrong shape")")
         }
-        guard let result = response["result"] else {
+        if badSeeds { return expect(code: -32602, in: response, "reset with bad seeds") }
+        guard let result = response["result"].flatMap({ unbatched($0) }) else {
             if board?.kind != "empty" { fail("reset failed") }
             return
         }
@@ -393,6 +417,12 @@ struct ProtocolFuzzer {
         over = terminated.map { $0 == true }
         for index in 0..<numEnvs {
             let board = Self.board(observations, index)
+            // A seeded environment starts as a single environment reset with its seed would.
+            if let seed = seeds?[index], let board, options == nil {
+                var single = Environment(rules: config.rules)
+                if single.reset(seed: seed).observation.exponents != board { fail("environment \(index) does not start as reset(seed: \(seed))") }
+                totals.seededEnvironments += 1
+            }
             boards[index] = board
             scores[index] = infos?[index]["score"]?.integer
             if let mask = infos?[index]["action_mask"], let board {
@@ -439,7 +469,8 @@ struct ProtocolFuzzer {
             params = chance(30) ? #"{"actions":"\#(actions.map(String.init).joined())"}"# : #"{"actions":[\#(texts.joined(separator: ","))]}"#
         }
         guard let response = call("step", params), !closed else { return }
-        guard let result = response["result"] else {
+        guard let result = response["result"].flatMap({ unbatched($0) }) else {
+            if response["result"] != nil { return }   // a malformed batch, already failed
             let code = response["error"]?["code"]?.integer
             let endedRefused = numEnvs == 1 || config.autoresetMode == .disabled
             if !isReset {
@@ -470,6 +501,7 @@ struct ProtocolFuzzer {
         guard let rewards, let terminated, let truncated, rewards.count == numEnvs, terminated.count == numEnvs, truncated.count == numEnvs
         else { return fail("step result lists have the wrong length") }
         let penalty: Int128 = if case .terminate(let p) = config.rules.invalidAction { Int128(p) } else { 0 }
+        checkFinalObservations(result["final_observation"], terminated: terminated, truncated: truncated, infos: infos)
         var nextOver: [Bool] = []
         for index in 0..<numEnvs {
             guard let reward = rewards[index].integer, let ended = terminated[index].bool, let cut = truncated[index].bool else {
@@ -670,7 +702,8 @@ struct ProtocolFuzzer {
                 }
                 exponents.append(v == 0 ? 0 : UInt8(v.trailingZeroBitCount))
             }
-        case .base64:
+        case .base64, .base64Batch:
+            // base64_batch results arrive here split per environment by `unbatched(_:)`.
             guard let text = observation.string, let bytes = Base64.decode(text), bytes.count == rows * cols,
                   bytes.allSatisfy({ Int($0) <= largest }) else { fail("base64 observation outside the spec"); return nil }
             exponents = bytes
@@ -695,6 +728,94 @@ struct ProtocolFuzzer {
         return .some(exponents)
     }
 
+    /// Under same_step, one entry per environment: the final board of each that ended, null for the others.
+    mutating func checkFinalObservations(_ value: JSONValue?, terminated: [JSONValue], truncated: [JSONValue], infos: [JSONValue]?) {
+        guard numEnvs > 1, config.autoresetMode == .sameStep else {
+            if value != nil { fail("final_observation outside same_step vector mode") }
+            return
+        }
+        guard let list = value?.array, list.count == numEnvs else { return fail("final_observation is not a list of \(numEnvs)") }
+        for (index, entry) in list.enumerated() {
+            let ended = terminated[index] == true || truncated[index] == true
+            if entry == .null {
+                // Only an environment that restarted in this step (it was over, perhaps unknown to the fuzzer: a new
+                // episode can be over at once) ends without a final observation, and it reports a new episode.
+                if ended, let steps = infos?[index]["steps"], steps != 0 {
+                    fail("environment \(index) ended after \(steps.serialized) steps without a final observation")
+                }
+                continue
+            }
+            if !ended { fail("environment \(index) has a final observation but did not end") }
+            guard let board = decode(entry) else { return }
+            totals.finalObservations += 1
+            if let board, board.allSatisfy({ $0 == 0 }) { fail("an empty final board") }
+        }
+    }
+
+    /// A vector result of base64_batch split back into per-environment entries (observations as base64 strings, JSON
+    /// lists of rewards, flags and info columns, the mask string kept), so the checks read every encoding alike; each
+    /// batched string is checked for its exact length and values first. Other results pass unchanged; `nil` (with a
+    /// failure recorded) when a batched column is malformed.
+    mutating func unbatched(_ result: JSONValue) -> JSONValue? {
+        guard config.encoding == .base64Batch, numEnvs > 1, let members = result.object else { return result }
+        totals.batchedResults += 1
+        let cells = config.rules.cellCount
+        func bytes(_ value: JSONValue?, _ width: Int, _ name: String) -> [UInt8]? {
+            guard let text = value?.string, let bytes = Base64.decode(text), bytes.count == numEnvs * width else {
+                fail("\(name) is not one base64 string of \(numEnvs * width) bytes: \(value?.serialized.prefix(80) ?? "absent")")
+                return nil
+            }
+            return bytes
+        }
+        func boards(_ value: JSONValue?, _ name: String, emptyIsNull: Bool) -> JSONValue? {
+            guard let all = bytes(value, cells, name) else { return nil }
+            return .array((0..<numEnvs).map { index in
+                let board = Array(all[(index * cells)..<((index + 1) * cells)])
+                return emptyIsNull && board.allSatisfy { $0 == 0 } ? .null : .string(Base64.encode(board))
+            })
+        }
+        func integers(_ value: JSONValue?, _ name: String) -> JSONValue? {
+            guard let all = bytes(value, 8, name) else { return nil }
+            return .array((0..<numEnvs).map { index in
+                .integer(Int128(Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(all[index * 8 + $1]) << (8 * $1) })))
+            })
+        }
+        func flags(_ value: JSONValue?, _ name: String) -> JSONValue? {
+            guard let all = bytes(value, 1, name) else { return nil }
+            guard all.allSatisfy({ $0 <= 1 }) else { fail("\(name) holds a byte other than 0 and 1"); return nil }
+            return .array(all.map { .bool($0 == 1) })
+        }
+        var split: [(String, JSONValue)] = []
+        for (name, value) in members {
+            let column: JSONValue?
+            switch name {
+            case "observation": column = boards(value, name, emptyIsNull: false)
+            case "reward": column = integers(value, name)
+            case "terminated", "truncated": column = flags(value, name)
+            case "final_observation": column = value
+            case "info" where config.infoLayout == .columns:
+                guard let fields = value.object else { fail("columns info is not an object"); return nil }
+                var info: [(String, JSONValue)] = []
+                for (field, entries) in fields {
+                    let entry: JSONValue?
+                    switch field {
+                    case "score", "max_tile", "steps": entry = integers(entries, field)
+                    case "invalid", "won": entry = flags(entries, field)
+                    case "afterstate": entry = boards(entries, field, emptyIsNull: true)
+                    default: entry = entries   // action_mask (a string), spawn and moves (lists)
+                    }
+                    guard let entry else { return nil }
+                    info.append((field, entry))
+                }
+                column = .object(info)
+            default: column = value
+            }
+            guard let column else { return nil }
+            split.append((name, column))
+        }
+        return .object(split)
+    }
+
     /// Every environment's info as an object with exactly the configured fields.
     mutating func checkInfos(_ value: JSONValue?) -> [JSONValue]? {
         guard let value else { fail("no info"); return nil }
@@ -708,7 +829,7 @@ struct ProtocolFuzzer {
             for index in 0..<numEnvs {
                 var members: [(String, JSONValue)] = []
                 for (name, column) in columns {
-                    if name == "action_mask", config.encoding == .base64, let text = column.string {
+                    if name == "action_mask", config.encoding == .base64 || config.encoding == .base64Batch, let text = column.string {
                         guard let bytes = Base64.decode(text), bytes.count == numEnvs else { fail("packed masks"); return nil }
                         members.append((name, .array((0..<4).map { .bool(bytes[index] >> $0 & 1 == 1) })))
                         continue

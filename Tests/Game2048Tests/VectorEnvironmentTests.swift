@@ -54,6 +54,32 @@ struct VectorEnvironmentTests {
         #expect(envs.observations.count == 8 * rules.cellCount)
     }
 
+    @Test(arguments: [Rules(), try! Rules(rows: 3, cols: 5)])
+    func perEnvironmentSeedsStartEachAsASingleResetWithThatSeedAndNilContinues(rules: Rules) throws {
+        var envs = VectorEnvironment(rules: rules, count: 4)
+        envs.reset(seed: 3)
+        var continued = Self.singles(rules: rules, seed: 3, count: 4)
+        let seeds: [UInt64?] = [7, nil, UInt64.max, 7]
+        envs.reset(seeds: seeds)
+        for i in 0..<4 {
+            var single = Environment(rules: rules)
+            let start = seeds[i].map { single.reset(seed: $0) } ?? continued[i].reset()
+            #expect(Self.reported(envs, i) == Expected(
+                observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info, finalObservation: nil))
+            #expect(envs.environment(at: i).rng == (seeds[i] == nil ? continued[i].rng : single.rng))
+        }
+        // The same seeds with a board: each environment as a single reset to that board with its seed.
+        let board = try Board(rows: rules.rows, cols: rules.cols, values: [2, 2] + Array(repeating: 0, count: rules.cellCount - 2))
+        try envs.reset(seeds: [1, 2, 3, nil], board: board)
+        for i in 0..<3 {
+            var single = Environment(rules: rules)
+            _ = try single.reset(seed: UInt64(i + 1), board: board)
+            #expect(envs.environment(at: i).rng == single.rng)
+            #expect(envs.observation(at: i) == board)
+        }
+        #expect(throws: RulesError.self) { try envs.reset(seeds: [1, 2, 3, 4], board: Board(rows: 2, cols: 2)) }
+    }
+
     @Test func initializerSeedMatchesAResetWithThatSeed() {
         var fromInit = VectorEnvironment(count: 5, seed: 9)
         var fromReset = VectorEnvironment(count: 5)

@@ -64,14 +64,7 @@ class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray
         self.render_mode = render_mode
         self._client: Optional[G2048] = None
         settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(DEFAULT_INFO), **options}
-        try:
-            self._client = G2048(binary=binary, num_envs=num_envs, **settings)
-        except G2048ParamsError as error:
-            # A server without the base64_batch encoding: fall back to base64 (only when not asked for explicitly).
-            if "observation" in options or "base64_batch" not in error.message:
-                raise
-            settings["observation"] = "base64"
-            self._client = G2048(binary=binary, num_envs=num_envs, **settings)
+        self._client = G2048(binary=binary, num_envs=num_envs, **settings)
         self.spec_info: dict[str, Any] = self._client.spec_info
         self.num_envs = num_envs
         self._decoder = Decoder(self.spec_info)

@@ -8,7 +8,7 @@ action masks as one byte per environment (bit i = action i).
 
 from __future__ import annotations
 
-import base64
+import binascii
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -16,7 +16,8 @@ import numpy.typing as npt
 
 _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _LOOKUP = bytes.maketrans(_ALPHABET + b"=", bytes(range(64)) + b"\0")
-_BITS = np.arange(4, dtype=np.uint8)
+#: Row b is the action mask of mask byte b (bit i = action i), for b in 0..255 (high bits ignored).
+_MASKS = ((np.arange(256)[:, None] >> np.arange(4)) & 1).astype(np.int8)
 
 #: Info columns that base64_batch sends as little-endian int64.
 INT64_COLUMNS = frozenset({"score", "max_tile", "steps"})
@@ -26,7 +27,12 @@ FLAG_COLUMNS = frozenset({"invalid", "won"})
 
 def decode_bytes(text: str) -> npt.NDArray[np.uint8]:
     """The bytes of one base64 string, as uint8."""
-    return np.frombuffer(base64.b64decode(text), dtype=np.uint8)
+    return np.frombuffer(binascii.a2b_base64(text), dtype=np.uint8)
+
+
+def decode_int64(text: str) -> npt.NDArray[np.int64]:
+    """Little-endian int64 values of one base64 string (a writable array)."""
+    return np.frombuffer(binascii.a2b_base64(text), dtype="<i8").astype(np.int64)
 
 
 def decode_rows(texts: Sequence[str], size: int) -> npt.NDArray[np.uint8]:
@@ -46,7 +52,9 @@ def decode_rows(texts: Sequence[str], size: int) -> npt.NDArray[np.uint8]:
 
 def mask_from_bits(bits: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]:
     """Action masks from one byte per environment (bit i = action i): shape (n, 4), int8 0/1."""
-    return ((bits[:, None] >> _BITS) & 1).astype(np.int8)
+    # One table lookup: several times cheaper than shifting a (n, 4) array, on every vector step.
+    masks: npt.NDArray[np.int8] = _MASKS.take(bits, axis=0)
+    return masks
 
 
 class Decoder:
@@ -86,7 +94,7 @@ class Decoder:
     def rewards(raw: Any) -> npt.NDArray[np.float64]:
         """A vector's rewards, float64."""
         if isinstance(raw, str):
-            return np.frombuffer(base64.b64decode(raw), dtype="<i8").astype(np.float64)
+            return np.frombuffer(binascii.a2b_base64(raw), dtype="<i8").astype(np.float64)
         return np.asarray(raw, dtype=np.float64)
 
     @staticmethod
@@ -132,7 +140,7 @@ class Decoder:
                 present = np.asarray(boards.reshape(n, -1).any(axis=1), dtype=np.bool_)
                 return boards, present
             if key in INT64_COLUMNS:
-                return np.frombuffer(base64.b64decode(value), dtype="<i8").copy(), everyone
+                return decode_int64(value), everyone
             if key in FLAG_COLUMNS:
                 return decode_bytes(value) != 0, everyone
             return np.full(n, value, dtype=object), everyone

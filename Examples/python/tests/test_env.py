@@ -13,9 +13,9 @@ from gymnasium.utils.env_checker import check_env
 
 import gym2048
 from gym2048 import G2048Error, G2048OptionError, G2048ParamsError, Gym2048Env
-from conftest import HAS_BASE64_BATCH, server_children
+from conftest import server_children
 
-ENCODINGS = ["exponents", "values", "onehot", "base64"] + (["base64_batch"] if HAS_BASE64_BATCH else [])
+ENCODINGS = ["exponents", "values", "onehot", "base64", "base64_batch"]
 
 
 @pytest.mark.parametrize("observation", ENCODINGS)
