@@ -1,0 +1,84 @@
+"""Opt-in end-to-end runs of the RL examples: MaskablePPO training and Ray rollouts, each with a tiny budget.
+
+They need torch, sb3-contrib and ray, and take a minute, so they run only with G2048_RL_TESTS=1:
+`bash Examples/python/rl-examples.sh` installs everything into `.venv-rl` and runs them.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.dirname(HERE)
+
+_missing = [name for name in ("gym2048", "sb3_contrib", "torch", "ray") if importlib.util.find_spec(name) is None]
+if os.environ.get("G2048_RL_TESTS") != "1":
+    pytest.skip("RL example tests are opt-in: run `bash Examples/python/rl-examples.sh` "
+                "(or set G2048_RL_TESTS=1 in a venv with torch, sb3-contrib and ray)", allow_module_level=True)
+if _missing:
+    pytest.skip(f"RL example tests need {', '.join(_missing)}: run `bash Examples/python/rl-examples.sh`",
+                allow_module_level=True)
+
+
+def run_script(name, *args, timeout=600):
+    """Run an example script with this Python; returns its parsed --json output."""
+    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, name), *args, "--json"],
+                             capture_output=True, text=True, timeout=timeout)
+    assert process.returncode == 0, f"{name} failed:\n{process.stderr[-4000:]}"
+    return json.loads(process.stdout), process.stderr
+
+
+def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds():
+    result, stderr = run_script("train_maskable_ppo.py", "--timesteps", "1024", "--envs", "2",
+                                "--eval-episodes", "3", "--seed", "3")
+    assert "[train] done" in stderr
+    assert result["timesteps"] >= 1024
+    for agent in ("maskable_ppo", "random_legal"):
+        stats = result[agent]
+        assert stats["episodes"] == 3
+        assert math.isfinite(stats["mean_score"]) and stats["mean_score"] > 0
+        assert sum(stats["max_tiles"].values()) == 3
+        assert all(int(tile) >= 4 for tile in stats["max_tiles"])
+    assert [e["seed"] for e in result["maskable_ppo"]["episodes_detail"]] == \
+        [e["seed"] for e in result["random_legal"]["episodes_detail"]]
+
+
+def test_maskable_ppo_is_reproducible_with_its_seed():
+    args = ("--timesteps", "512", "--envs", "2", "--eval-episodes", "2", "--seed", "5")
+    first, _ = run_script("train_maskable_ppo.py", *args)
+    second, _ = run_script("train_maskable_ppo.py", *args)
+    assert first == second
+
+
+def test_maskable_ppo_refuses_a_bad_budget():
+    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, "train_maskable_ppo.py"), "--minutes", "0"],
+                             capture_output=True, text=True, timeout=120)
+    assert process.returncode == 2
+    assert "--minutes must be a positive number, got 0.0" in process.stderr
+
+
+def test_ray_rollouts_on_two_actors_each_step_and_finish_episodes():
+    result, _ = run_script("ray_rollouts.py", "--actors", "2", "--num-envs", "16", "--seconds", "2",
+                           "--cpus-per-actor", "0.5")
+    actors = result["actors"]
+    assert len(actors) == 2
+    assert len({a["where"] for a in actors}) == 2  # two actor processes, one server each
+    for actor in actors:
+        assert actor["steps"] > 0 and actor["steps"] % 16 == 0
+        assert actor["episodes"] > 0 and len(actor["scores"]) == actor["episodes"]
+        assert all(score > 0 for score in actor["scores"])
+    assert result["total"]["steps"] == sum(a["steps"] for a in actors)
+    assert result["total"]["steps_per_second"] > 0
+
+
+def test_ray_rollouts_says_when_the_cluster_is_too_small_instead_of_waiting():
+    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, "ray_rollouts.py"), "--actors", "4",
+                              "--cpus-per-actor", "1000", "--seconds", "1"],
+                             capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1
+    assert "error: --actors 4 × --cpus-per-actor 1000 needs 4000 CPUs" in process.stderr
