@@ -25,7 +25,23 @@ def observation_space(spec: dict[str, Any]) -> spaces.Box:
     return spaces.Box(observation["low"], observation["high"], shape=shape, dtype=np.dtype(observation["dtype"]))
 
 
-class Gym2048Env(gymnasium.Env[npt.NDArray[Any], np.int64]):
+class ServerOwner:
+    """What both environments do with the server process they own (`self._client`, None once closed)."""
+
+    _client: Optional[G2048]
+
+    @property
+    def server_pid(self) -> Optional[int]:
+        """The process id of the server, None once closed."""
+        return None if self._client is None or self._client.closed else self._client.pid
+
+    def _server(self) -> G2048:
+        if self._client is None:
+            raise gymnasium.error.Error(f"the {type(self).__name__} is closed")
+        return self._client
+
+
+class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
     """2048 on a rows×cols board, served by a `g2048 serve` child process.
 
     Every keyword but `render_mode` and `binary` is a server option (`rows`, `cols`, `observation`, `info`,
@@ -59,15 +75,6 @@ class Gym2048Env(gymnasium.Env[npt.NDArray[Any], np.int64]):
         self._mask: Optional[npt.NDArray[np.int8]] = None
         self._reset_once = False
 
-    @property
-    def server_pid(self) -> Optional[int]:
-        """The process id of the server, None once closed."""
-        return None if self._client is None or self._client.closed else self._client.pid
-
-    def _server(self) -> G2048:
-        if self._client is None:
-            raise gymnasium.error.Error("the environment is closed")
-        return self._client
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[dict[str, Any]] = None) -> tuple[npt.NDArray[Any], dict[str, Any]]:

@@ -7,12 +7,11 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.error import Error as GymnasiumError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import G2048, G2048ParamsError, splitmix64
-from .env import observation_space
+from .env import ServerOwner, observation_space
 from .render import parse_text, render_board
 from .wire import Decoder
 
@@ -27,7 +26,7 @@ _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": Autoreset
 Seed = Union[int, Sequence[Optional[int]], None]
 
 
-class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
+class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
     """`num_envs` boards stepped in one request to one server process, with Gymnasium 1.x autoreset.
 
     Every keyword but `num_envs`, `render_mode`, `binary` and `max_episode_steps` (Gymnasium's name for the
@@ -84,16 +83,6 @@ class Gym2048VectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray
         self._single = num_envs == 1
         self._finished = False
         self._reset_once = False
-
-    @property
-    def server_pid(self) -> Optional[int]:
-        """The process id of the server, None once closed."""
-        return None if self._client is None or self._client.closed else self._client.pid
-
-    def _server(self) -> G2048:
-        if self._client is None:
-            raise GymnasiumError("the vector environment is closed")
-        return self._client
 
     # -- reset --------------------------------------------------------------------------------------------
     def reset(self, *, seed: Seed = None,

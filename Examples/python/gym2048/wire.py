@@ -127,7 +127,7 @@ class Decoder:
         given = np.ones(n, dtype=bool)
         if isinstance(raw, list):  # info_layout "rows": one object per environment, or null (same_step final_info)
             given = np.array([entry is not None for entry in raw], dtype=bool)
-            sample = next((entry for entry in raw if entry is not None), {})
+            sample: Mapping[str, Any] = next((entry for entry in raw if entry is not None), {})
             raw = {key: [entry[key] if entry is not None else _ABSENT.get(key) for entry in raw] for key in sample}
         infos: dict[str, Any] = {}
         for key, value in raw.items():
