@@ -3,7 +3,8 @@
 #   1. the Swift test suites (swift test),
 #   2. the release build the examples use,
 #   3. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
-#      pytest, moviepy for the video test and gymnasium-2048 for the benchmark) and the Node.js example tests.
+#      pytest, moviepy for the video test, mypy, and gymnasium-2048 for the benchmark): mypy --strict, then its
+#      tests and the Node.js example test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,4 +24,6 @@ fi
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
 fi
+echo "== mypy --strict on the gym2048 package (its public API is typed)"
+(cd Examples/python && ../../.venv/bin/python -m mypy --strict gym2048)
 .venv/bin/python -m pytest -q Examples/python/tests
