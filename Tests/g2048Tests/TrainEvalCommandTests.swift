@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Game2048
 import Game2048Learning
+import Game2048Play
 import Testing
 @testable import g2048
 
@@ -40,13 +41,15 @@ struct TrainEvalCommandTests {
 
     @Test(arguments: [
         (["--agent", "ntuple"], "--agent ntuple needs --weights <file>"),
-        (["--agent", "genius"], "--agent must be one of ntuple, random, greedy, montecarlo, expectimax, got 'genius'"),
-        (["--agent", "greedy", "--depth", "2"], "--depth applies to the ntuple and expectimax players, not greedy"),
+        (["--agent", "genius"], "--agent must be one of random, greedy, montecarlo, expectimax, ntuple, got 'genius'"),
+        (["--agent", "random", "--rows", "9"], "--rows must be between 2 and 8, got 9"),
+        (["--agent", "random", "--win-tile", "3"], "--win-tile must be a power of two from 4 to 2^50 or off, got 3"),
+        (["--agent", "greedy", "--depth", "2"], "--depth applies to the expectimax and ntuple players, not greedy"),
         (["--weights", "w.bin", "--agent", "random"], "--weights is only used by --agent ntuple"),
         (["--games", "0"], "--games must be between 1 and 10000000, got 0"),
         (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
         (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
-        (["--agent", "random", "--nodes", "10"], "--nodes applies to the ntuple and expectimax players, not random"),
+        (["--agent", "random", "--nodes", "10"], "--nodes applies to the expectimax and ntuple players, not random"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.eval(arguments) }
@@ -191,6 +194,30 @@ struct TrainEvalCommandTests {
         // The random player runs on 4×4 and the learner on 3×3, so only sanity is compared here.
         #expect(mean(learned.stdout) > 300)
         #expect(mean(random.stdout) > 300)
+    }
+
+    /// `eval --agent expectimax --rows 3` was refused: the built-in players now play on any board, under
+    /// the same rules flags as play, with the one list of players that play uses.
+    @Test func evalTakesTheRulesFlagsForBuiltInPlayers() throws {
+        let command = try Self.eval(["--agent", "expectimax", "--rows", "3", "--cols", "5", "--win-tile", "256"])
+        #expect(command.rules == (try Rules(rows: 3, cols: 5, winTile: 256)) && command.depth == 2)
+        #expect(try Self.eval(["--agent", "greedy"]).rules == Rules())
+        let result = try G2048Tests.run(["eval", "--agent", "greedy", "--rows", "3", "--win-tile", "64", "--games", "50", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["board"] as? String == "3x3")
+        #expect(EvalCommand.spec.help.contains(Agent.descriptions) && PlayCommand.spec.help.contains(Agent.descriptions))
+    }
+
+    @Test func theNetworkPlaysOnItsOwnBoardOnly() throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w.bin"
+        #expect(try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights]).status == 0)
+        let wrong = try G2048Tests.run(["eval", "--weights", weights, "--rows", "3", "--games", "5"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.hasPrefix("error: --rows/--cols say 3x3, but --weights \(weights) is for 2x2 boards\n"))
+        let right = try G2048Tests.run(["eval", "--weights", weights, "--rows", "2", "--games", "5", "--json"])
+        #expect(right.status == 0 && right.stdout.contains("\"board\": \"2x2\""))
     }
 
     @Test func evalOfACorruptedFileIsAOneLineError() throws {
