@@ -8,8 +8,7 @@ struct EvalCommand: Command {
         name: "eval",
         abstract: "Play seeded games with trained weights or a built-in player and report the scores.",
         discussion: """
-            Players (--agent): \(Agent.descriptions). With --weights the n-tuple network plays: --depth 0 is
-            greedy over afterstates, --depth 1 and more search that many spawn layers by expectimax (a 2 with
+            With --weights the n-tuple network plays: --depth 0 is greedy over afterstates, --depth 1 and more search that many spawn layers by expectimax (a 2 with
             0.9, a 4 with 0.1 on every empty cell) with a transposition cache; the heuristic expectimax searches
             2 layers by default. The built-in players play on any board (--rows, --cols); the network plays on
             the board it was trained for. --win-tile ends a game when that tile appears (default: games go on
@@ -21,6 +20,8 @@ struct EvalCommand: Command {
             ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
             G2048_PROGRESS=<seconds> sets the interval.
+
+            Players (--agent): \(Agent.descriptions).
             """,
         options: [
             .option("weights", "file", "A weights file written by 'g2048 train'."),

@@ -23,9 +23,11 @@ struct PlayCommand: Command {
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
             saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
-            Agents: \(Agent.descriptions); the searches look 2 spawn layers ahead with the heuristic, 1 with
-            the network. A game recorded with --record is shown again by 'g2048 replay --file <file>'; an
-            existing record is replaced only with --force.
+            The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
+            recorded with --record is shown again by 'g2048 replay --file <file>'; an existing record is
+            replaced only with --force.
+
+            Agents (--agent): \(Agent.descriptions).
             """,
         options: [
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or chosen on the start screen"),
