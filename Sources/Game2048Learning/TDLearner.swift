@@ -51,6 +51,13 @@ public struct GameResult: Hashable, Sendable {
 /// spawn rule and generator, so a seed gives the same training run every time
 /// (with one thread). Several threads may call ``trainGame(using:)`` on one
 /// learner at once: updates are lock-free ("Hogwild!").
+///
+/// The games follow the ``Rules``: their size, spawn distribution and initial tiles; a
+/// ``Rules/winTile`` ends a game as the environment does (the board that reaches it is
+/// terminal, its afterstate learns toward 0), and ``Rules/maxSteps`` truncates it (the last
+/// afterstate is left as it is: the game did not end, it was cut). ``Rules/invalidAction``
+/// never applies, as the learner plays only legal moves. ``stop`` ends the games in progress
+/// early, truncated the same way.
 public final class TDLearner: @unchecked Sendable {
     /// The network being trained.
     public let network: NTupleNetwork
@@ -68,9 +75,20 @@ public final class TDLearner: @unchecked Sendable {
         /// After the game, from its last afterstate back to its first.
         case backward
     }
+    /// Ends training early: checked every ``stopCheckInterval`` moves of a game, and by ``TrainingLoop`` between games.
+    public let stop = TrainingStop()
+    /// Moves between two looks at ``stop`` within a game: one comparison a move, a clock read every 4 096.
+    public static let stopCheckInterval = 4096
+
     @usableFromInline let step: Float
     @usableFromInline let fourThreshold: UInt64
     @usableFromInline let rowTable: Bitboard.MoveTable
+    /// The rules' step limit, `Int.max` for none.
+    @usableFromInline let maxSteps: Int
+    /// The reward a move that makes the win tile has at least (a merge into it scores its value), `Int64.max` for none.
+    @usableFromInline let winReward: Int64
+    /// The win tile's exponent (`UInt8.max` for none); a spawned 4 reaches it when it is 2.
+    @usableFromInline let winExponent: UInt8
 
     /// Creates a learner for `network` under `rules`.
     ///
@@ -84,6 +102,15 @@ public final class TDLearner: @unchecked Sendable {
         step = alpha / Float(network.featureCount)
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         rowTable = Bitboard.MoveTable()
+        maxSteps = rules.maxSteps ?? Int.max
+        winReward = rules.winTile.map(Int64.init) ?? Int64.max
+        winExponent = rules.winExponent ?? UInt8.max
+    }
+
+    /// Whether `board` holds the rules' win tile; checked only when a move or a spawn could have made it.
+    @inlinable @inline(__always)
+    func reachesWin(reward: Int64, _ board: some GameBoard) -> Bool {
+        (reward >= winReward || winExponent <= 2) && board.maxExponent >= winExponent
     }
 
     /// Plays one game with learning and returns its result.
@@ -103,7 +130,10 @@ public final class TDLearner: @unchecked Sendable {
         let backward = schedule == .backward
         var path: [(afterstate: Bitboard, reward: Float)] = []
         if backward { path.reserveCapacity(4096) }
-        while true {
+        var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
+        // With a win tile of 4, the first tiles may already end the game.
+        let wonAtStart = reachesWin(reward: 0, board)
+        while !wonAtStart {
             var best = Bitboard(rawValue: 0), bestReward: Int64 = 0, bestValue = -Float.infinity
             var found = false
             for direction in Direction.allCases {
@@ -122,16 +152,32 @@ public final class TDLearner: @unchecked Sendable {
             if backward { path.append((best, Float(bestReward))) }
             score += bestReward
             moves += 1
+            // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward below).
+            if reachesWin(reward: bestReward, best) {
+                if !backward { network.update(best, by: -step * network.defaultOrCustomValue(best)) }
+                board = best
+                break
+            }
+            // The step limit or a stop truncates the game: its last afterstate is not updated.
+            if moves >= nextCheck {
+                if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best); break }
+                nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
+            }
             // Four bits hold 32 768 at most: a board with two of them ends the game here
             // (without a terminal update, so the network does not learn to fear it).
             if best.holdsLimitTile && Bitboard.countLimitTiles(best) >= 2 { break }
             previous = best
             board = best
             board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            if winExponent <= 2 && reachesWin(reward: 0, board) {
+                if !backward { network.update(best, by: -step * network.defaultOrCustomValue(best)) }
+                break
+            }
         }
         if backward {
-            // From the last afterstate (target 0: the game ended) back to the first.
+            // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
             var target: Float = 0
+            if truncated, let last = path.popLast() { target = last.reward + network.defaultOrCustomValue(last.afterstate) }
             for (afterstate, reward) in path.reversed() {
                 let value = network.defaultOrCustomValue(afterstate)
                 target = reward + network.updateAndValue(afterstate, by: step * (target - value))
@@ -148,7 +194,10 @@ public final class TDLearner: @unchecked Sendable {
         var score: Int64 = 0, moves = 0
         let backward = schedule == .backward
         var path: [(afterstate: Board, reward: Float)] = []
-        while true {
+        var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
+        // With a win tile of 4, the first tiles may already end the game.
+        let wonAtStart = reachesWin(reward: 0, board)
+        while !wonAtStart {
             var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
             for direction in Direction.allCases {
                 let outcome = board.moved(direction)
@@ -164,12 +213,26 @@ public final class TDLearner: @unchecked Sendable {
             if backward { path.append((best.afterstate, Float(best.reward))) }
             score += best.reward
             moves += 1
+            if reachesWin(reward: best.reward, best.afterstate) {
+                if !backward { network.update(best.afterstate, by: -step * network.value(of: best.afterstate)) }
+                board = best.afterstate
+                break
+            }
+            if moves >= nextCheck {
+                if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best.afterstate); break }
+                nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
+            }
             previous = best.afterstate
             board = best.afterstate
             board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            if winExponent <= 2 && reachesWin(reward: 0, board) {
+                if !backward { network.update(best.afterstate, by: -step * network.value(of: best.afterstate)) }
+                break
+            }
         }
         if backward {
             var target: Float = 0
+            if truncated, let last = path.popLast() { target = last.reward + network.value(of: last.afterstate) }
             for (afterstate, reward) in path.reversed() {
                 let value = network.value(of: afterstate)
                 target = reward + network.updateAndValue(afterstate, by: step * (target - value))

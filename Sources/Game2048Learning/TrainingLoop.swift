@@ -43,7 +43,10 @@ public struct TrainingLoop: Sendable {
         self.gamesBefore = gamesBefore
     }
 
-    /// Trains until the plan's limit; returns the number of games this run played.
+    /// Trains until the plan's limit or the learner's ``TDLearner/stop``; returns the number of games this run played.
+    ///
+    /// A time limit or a stop request also ends the games in progress (within
+    /// ``TDLearner/stopCheckInterval`` moves); those are reported, truncated.
     ///
     /// - Parameter onGame: called after every game, one call at a time (never
     ///   concurrently), with the result and the total number of games so far; return
@@ -52,9 +55,9 @@ public struct TrainingLoop: Sendable {
     public func run(_ plan: TrainingPlan, onGame: @escaping @Sendable (GameResult, Int) -> Bool) -> Int {
         let threads = max(1, plan.threads)
         let seeds = VectorEnvironment.seeds(from: plan.seed &+ UInt64(gamesBefore), count: threads)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = plan.seconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
+        // The learner's stop holds the deadline, so a long game in progress sees it too.
+        learner.stop.setDeadline(secondsFromNow: plan.seconds)
+        defer { learner.stop.setDeadline(secondsFromNow: nil) }
         let state = Mutex<(started: Int, finished: Int, stop: Bool)>((gamesBefore, gamesBefore, false))
         let learner = self.learner
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
@@ -63,7 +66,7 @@ public struct TrainingLoop: Sendable {
                 let go = state.withLock { s -> Bool in
                     if s.stop { return false }
                     if let games = plan.games, s.started >= games { return false }
-                    if let deadline, clock.now >= deadline { s.stop = true; return false }
+                    if learner.stop.isDue { s.stop = true; return false }
                     s.started += 1
                     return true
                 }

@@ -43,11 +43,15 @@ public struct TrainingMetrics: Sendable {
     var pendingReached = [Int](repeating: 0, count: MetricsRow.tiles.count)
     var lastRowMoves: Int
     var lastRowSeconds: Double = 0
+    // Where the last row's games started: the speed is measured from there.
+    var speedFromMoves: Int
+    var speedFromSeconds: Double = 0
     // The window: a ring of the last `windowSize` games.
     var recent: [GameResult] = []
     var recentNext = 0
     var windowScore: Int64 = 0
-    var window2048 = 0
+    /// Games of the window by the exponent of their largest tile.
+    var windowLargestTiles = [Int](repeating: 0, count: 64)
 
     /// Creates empty metrics.
     ///
@@ -70,6 +74,7 @@ public struct TrainingMetrics: Sendable {
         games = gamesBefore
         moves = movesBefore
         lastRowMoves = movesBefore
+        speedFromMoves = movesBefore
         self.secondsBefore = secondsBefore
         recent.reserveCapacity(windowSize)
     }
@@ -105,6 +110,7 @@ public struct TrainingMetrics: Sendable {
             meanScore: Double(pendingScore) / count,
             reachRates: pendingReached.map { Double($0) / count })
         rows.append(row)
+        (speedFromMoves, speedFromSeconds) = (lastRowMoves, lastRowSeconds)
         lastRowMoves = moves
         lastRowSeconds = elapsedSeconds
         pendingGames = 0
@@ -114,32 +120,54 @@ public struct TrainingMetrics: Sendable {
     }
 
     mutating func remember(_ result: GameResult) {
-        let reached = result.maxTile >= 2048 ? 1 : 0
         if recent.count < windowSize {
             recent.append(result)
         } else {
             let old = recent[recentNext]
             windowScore -= old.score
-            window2048 -= old.maxTile >= 2048 ? 1 : 0
+            windowLargestTiles[TrainingMetrics.exponent(of: old.maxTile)] -= 1
             recent[recentNext] = result
             recentNext = (recentNext + 1) % windowSize
         }
         windowScore += result.score
-        window2048 += reached
+        windowLargestTiles[TrainingMetrics.exponent(of: result.maxTile)] += 1
+    }
+
+    /// The exponent of a tile value (11 for 2048), 0 for anything that is not a tile.
+    static func exponent(of tile: Int) -> Int {
+        tile > 0 ? min(63, Int.bitWidth - 1 - tile.leadingZeroBitCount) : 0
     }
 
     /// The last `windowSize` games (fewer at the start), for progress lines.
     ///
     ///     let w = metrics.window
-    ///     print("games \(metrics.games)  mean \(Int(w.meanScore))  2048 \(Int(w.reach2048Rate * 100))%")
+    ///     print("games \(metrics.games)  mean \(Int(w.meanScore))", w.reachRates.map { "\($0.tile): \($0.rate)" })
+    ///
+    /// Its reach rates are those of the two largest tiles any game of the window reached (one when
+    /// the largest is a 2), smaller first: the tiles that matter on the board being trained, 64 and
+    /// 128 on 3×3, 8192 and 16384 late in a 4×4 run.
     ///
     /// - Complexity: O(1).
     public var window: WindowStatistics {
         let count = recent.count
-        return WindowStatistics(
-            games: count,
-            meanScore: count == 0 ? 0 : Double(windowScore) / Double(count),
-            reach2048Rate: count == 0 ? 0 : Double(window2048) / Double(count))
+        var rates: [TileReachRate] = []
+        if let largest = windowLargestTiles.lastIndex(where: { $0 > 0 }) {
+            for exponent in max(1, largest - 1)...max(1, largest) {
+                let reached = windowLargestTiles[exponent...].reduce(0, +)
+                rates.append(TileReachRate(tile: 1 << exponent, rate: Double(reached) / Double(count)))
+            }
+        }
+        return WindowStatistics(games: count, meanScore: count == 0 ? 0 : Double(windowScore) / Double(count), reachRates: rates)
+    }
+
+    /// Moves per second now: over the games of the last row and those since (over the whole run
+    /// until the first row), so it is right from the first game on, however few games a run has.
+    ///
+    /// - Parameter elapsedSeconds: seconds since this run started, as the caller's clock says.
+    /// - Returns: 0 when no time has passed.
+    public func movesPerSecond(elapsedSeconds: Double) -> Double {
+        let seconds = elapsedSeconds - speedFromSeconds
+        return seconds > 0 ? Double(moves - speedFromMoves) / seconds : 0
     }
 }
 
@@ -190,14 +218,28 @@ public struct WindowStatistics: Hashable, Sendable {
     public var games: Int
     /// Their mean score (0 with no games).
     public var meanScore: Double
-    /// The fraction of them whose largest tile reached 2048.
-    public var reach2048Rate: Double
+    /// The reach rates of the two largest tiles reached in the window, smaller tile first (empty with no games).
+    public var reachRates: [TileReachRate]
 
     /// Creates statistics.
-    public init(games: Int, meanScore: Double, reach2048Rate: Double) {
+    public init(games: Int, meanScore: Double, reachRates: [TileReachRate]) {
         self.games = games
         self.meanScore = meanScore
-        self.reach2048Rate = reach2048Rate
+        self.reachRates = reachRates
+    }
+}
+
+/// The fraction of games whose largest tile reached `tile`.
+public struct TileReachRate: Hashable, Sendable {
+    /// The tile's value, e.g. 2048.
+    public var tile: Int
+    /// The fraction, 0 to 1.
+    public var rate: Double
+
+    /// Creates a rate.
+    public init(tile: Int, rate: Double) {
+        self.tile = tile
+        self.rate = rate
     }
 }
 

@@ -1,7 +1,8 @@
 import Game2048
 import Game2048Learning
 
-/// The built-in players `g2048 play --agent` can watch.
+/// The one list of players: what `g2048 eval --agent` measures and `g2048 play --agent`
+/// shows, and what both commands' help says about them.
 ///
 ///     let agent = try #require(Agent(name: "greedy"))
 ///     var player = agent.makePlayer(seed: 1, network: nil)
@@ -27,21 +28,52 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
     /// Whether the agent needs a trained network.
     public var needsNetwork: Bool { self == .ntuple }
 
+    /// Whether the agent searches by expectimax, so that a depth and a node budget apply to it.
+    public var searches: Bool { self == .ntuple || self == .expectimax }
+
+    /// What the agent does, in a few words, for help texts.
+    public var summary: String {
+        switch self {
+        case .random: "a uniformly random legal move"
+        case .greedy: "the best one-step score"
+        case .montecarlo: "random rollouts from each move"
+        case .expectimax: "expectimax over a hand-written heuristic"
+        case .ntuple: "a trained n-tuple network, from --weights"
+        }
+    }
+
+    /// Every agent with its summary: "random (a uniformly random legal move), greedy (…), …".
+    public static let descriptions = allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ")
+
+    /// The search depth a player of this agent gets unless told otherwise: 2 for ``expectimax``,
+    /// 1 for ``ntuple`` (0 is greedy over afterstates), 0 for the rest, which do not search.
+    public var defaultDepth: Int {
+        switch self {
+        case .expectimax: 2
+        case .ntuple: 1
+        default: 0
+        }
+    }
+
     /// A player for this agent.
     ///
     /// - Parameters:
     ///   - seed: the player's own generator (random tie-breaks, rollouts).
     ///   - network: the trained network; required for ``ntuple``, ignored otherwise.
+    ///   - depth: the search depth of ``searches`` agents (default ``defaultDepth``); ignored by the others.
+    ///   - nodeBudget: the most chance nodes a search visits per move (see ``Expectimax/nodeBudget``).
     /// - Precondition: `network` is given when ``needsNetwork``.
-    public func makePlayer(seed: UInt64, network: NTupleNetwork?) -> any Player {
+    public func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
+                           nodeBudget: Int? = Expectimax.defaultNodeBudget) -> any Player {
+        let depth = depth ?? defaultDepth
         switch self {
         case .random: return RandomPlayer(seed: seed)
         case .greedy: return GreedyPlayer(seed: seed)
         case .montecarlo: return MonteCarloPlayer(seed: seed)
-        case .expectimax: return SearchPlayer(heuristicDepth: 2)
+        case .expectimax: return SearchPlayer(heuristicDepth: depth, nodeBudget: nodeBudget)
         case .ntuple:
             guard let network else { preconditionFailure("the ntuple agent needs a network") }
-            return SearchPlayer(network: network, depth: 1)
+            return SearchPlayer(network: network, depth: depth, nodeBudget: nodeBudget)
         }
     }
 

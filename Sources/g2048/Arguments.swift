@@ -129,6 +129,18 @@ struct ParsedArguments: Equatable {
         return value
     }
 
+    /// `--win-tile`: a power of two from 4 to 2^50, `off` for none, or `defaultValue` when absent.
+    ///
+    /// - Throws: ``UsageError`` quoting the value: "--win-tile must be a power of two from 4 to 2^50 or off, got 3".
+    func winTile(default defaultValue: Int?) throws(UsageError) -> Int? {
+        guard let text = values["win-tile"] else { return defaultValue }
+        if text == "off" { return nil }
+        let rule = "--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got"
+        guard let tile = Int(text) else { throw UsageError("\(rule) '\(text)'") }
+        do { _ = try Rules(winTile: tile) } catch { throw UsageError("\(rule) \(text)") }
+        return tile
+    }
+
     /// The board size from `--rows` and `--cols`, each checked under its own name; a size given alone
     /// stands for both (a square board). `nil` when neither is given.
     ///

@@ -1,18 +1,18 @@
 import Game2048
 import Game2048Learning
+import Game2048Play
 
 /// `g2048 eval`: measure a player over many seeded games.
 struct EvalCommand: Command {
-    static let agents = ["ntuple", "random", "greedy", "montecarlo", "expectimax"]
-
     static let spec = CommandSpec(
         name: "eval",
         abstract: "Play seeded games with trained weights or a built-in player and report the scores.",
         discussion: """
-            With --weights the n-tuple network plays: --depth 0 is greedy over afterstates, --depth 1 and more
-            search that many spawn layers by expectimax (a 2 with 0.9, a 4 with 0.1 on every empty cell) with a
-            transposition cache. Without weights choose a built-in player with --agent: random, greedy (best
-            one-step score), montecarlo (random rollouts), expectimax (hand-written heuristic, --depth, default 2).
+            With --weights the n-tuple network plays: --depth 0 is greedy over afterstates, --depth 1 and more search that many spawn layers by expectimax (a 2 with
+            0.9, a 4 with 0.1 on every empty cell) with a transposition cache; the heuristic expectimax searches
+            2 layers by default. The built-in players play on any board (--rows, --cols); the network plays on
+            the board it was trained for. --win-tile ends a game when that tile appears (default: games go on
+            until no move is left).
             A search visits at most --nodes chance nodes per move: it deepens one layer at a time up to --depth
             and plays the move of the deepest layer that fits, so every depth finishes in bounded time per move,
             and, as the budget counts nodes rather than seconds, the same seed gives the same games on any machine.
@@ -20,22 +20,31 @@ struct EvalCommand: Command {
             ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
             G2048_PROGRESS=<seconds> sets the interval.
+
+            Players (--agent): \(Agent.descriptions).
             """,
         options: [
             .option("weights", "file", "A weights file written by 'g2048 train'."),
-            .option("agent", "name", "ntuple, random, greedy, montecarlo or expectimax.", default: "ntuple with --weights, else expectimax"),
+            .option("agent", "name", "\(Agent.names).", default: "ntuple with --weights, else expectimax"),
             .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
             .option("nodes", "n", "Most chance nodes searched per move (1 to 10000000).", default: "\(Expectimax.defaultNodeBudget)"),
+            .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the network's"),
+            .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
+            .option("win-tile", "tile", "Tile that ends a game, or off.", default: "off"),
             .option("games", "n", "Games to play.", default: "1000"),
             .option("seed", "seed", "Seed of the games.", default: "1"),
             .option("threads", "n", "Games played at once.", default: "number of CPUs"),
             .flag("json", "Print the report as one JSON object."),
         ])
 
-    var agent: String
+    var agent: Agent
     var weightsPath: String?
     var depth: Int
     var nodes: Int
+    /// `--rows`/`--cols` as given, if given.
+    var size: (rows: Int, cols: Int)?
+    /// The rules of the built-in players' games (the network's games take their size from its file).
+    var rules: Rules
     var games: Int
     var seed: UInt64
     var threads: Int
@@ -43,20 +52,23 @@ struct EvalCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         weightsPath = arguments.string("weights")
-        agent = arguments.string("agent") ?? (weightsPath == nil ? "expectimax" : "ntuple")
-        guard EvalCommand.agents.contains(agent) else {
-            throw UsageError("--agent must be one of \(EvalCommand.agents.joined(separator: ", ")), got '\(agent)'")
-        }
-        if agent == "ntuple" && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
-        if agent != "ntuple" && weightsPath != nil { throw UsageError("--weights is only used by --agent ntuple") }
-        depth = try arguments.int("depth", default: agent == "expectimax" ? 2 : 0, in: 0...4)
-        if depth != 0 && !["ntuple", "expectimax"].contains(agent) {
-            throw UsageError("--depth applies to the ntuple and expectimax players, not \(agent)")
-        }
+        let name = arguments.string("agent") ?? (weightsPath == nil ? Agent.expectimax.rawValue : Agent.ntuple.rawValue)
+        guard let agent = Agent(name: name) else { throw UsageError("--agent must be one of \(Agent.names), got '\(name)'") }
+        self.agent = agent
+        if agent.needsNetwork && weightsPath == nil { throw UsageError("--agent \(agent.rawValue) needs --weights <file>") }
+        if !agent.needsNetwork && weightsPath != nil { throw UsageError("--weights is only used by --agent ntuple") }
+        // Greedy over afterstates is what the network was trained for; the heuristic needs a look ahead.
+        depth = try arguments.int("depth", default: agent == .ntuple ? 0 : agent.defaultDepth, in: 0...4)
+        let searchers = Agent.allCases.filter(\.searches).map(\.rawValue).joined(separator: " and ")
+        if depth != 0 && !agent.searches { throw UsageError("--depth applies to the \(searchers) players, not \(agent.rawValue)") }
         nodes = try arguments.int("nodes", default: Expectimax.defaultNodeBudget, in: 1...10_000_000)
-        if arguments.string("nodes") != nil && !["ntuple", "expectimax"].contains(agent) {
-            throw UsageError("--nodes applies to the ntuple and expectimax players, not \(agent)")
+        if arguments.string("nodes") != nil && !agent.searches {
+            throw UsageError("--nodes applies to the \(searchers) players, not \(agent.rawValue)")
         }
+        size = try arguments.boardSize()
+        let size = size ?? (4, 4)
+        let winTile = try arguments.winTile(default: nil)
+        do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(flag: "--\(error.field)", error) }
         games = try arguments.int("games", default: 1000, in: 1...10_000_000)
         seed = try arguments.uint64("seed", default: 1)
         threads = try arguments.int("threads", default: Machine.processorCount, in: 1...256)
@@ -64,23 +76,22 @@ struct EvalCommand: Command {
     }
 
     func run() throws -> Int32 {
-        var rules = Rules()
-        let makePlayer: @Sendable (Int) -> any Player
-        let seed = self.seed, depth = self.depth, nodes = self.nodes
-        switch agent {
-        case "ntuple":
-            let (network, metadata) = try WeightsFile.load(from: weightsPath!)
-            rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability)
-            Console.error("loaded \(weightsPath!): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games")
-            makePlayer = { _ in SearchPlayer(network: network, depth: depth, nodeBudget: nodes) }
-        case "random": makePlayer = { RandomPlayer(seed: seed &+ UInt64($0)) }
-        case "greedy": makePlayer = { GreedyPlayer(seed: seed &+ UInt64($0)) }
-        case "montecarlo": makePlayer = { MonteCarloPlayer(seed: seed &+ UInt64($0)) }
-        default: makePlayer = { _ in SearchPlayer(heuristicDepth: depth, nodeBudget: nodes) }
+        var rules = self.rules
+        var network: NTupleNetwork? = nil
+        if let weightsPath {
+            let (loaded, metadata) = try WeightsFile.load(from: weightsPath)
+            if let size, size != (loaded.rows, loaded.cols) {
+                throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(loaded.rows)x\(loaded.cols) boards")
+            }
+            rules = try Rules(rows: loaded.rows, cols: loaded.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
+            Console.error("loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games")
+            network = loaded
         }
+        let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
+        let makePlayer: @Sendable (Int) -> any Player = { agent.makePlayer(seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes) }
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
-        let slowMoves = agent == "montecarlo" || depth > 0
+        let slowMoves = agent == .montecarlo || depth > 0
         let report = Evaluation.run(rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer,
                                     progressEveryMove: slowMoves) { done in
             progress.update(done.games, detail: "\(done.moves) moves")

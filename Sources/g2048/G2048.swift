@@ -73,16 +73,20 @@ enum G2048 {
     /// Parses, validates and runs one subcommand.
     static func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
         let spec = command.spec
-        do {
+        do throws(UsageError) {
             let parsed = try parseArguments(arguments, spec: spec)
             if parsed.helpRequested {
                 Console.output(spec.help)
                 return ExitCode.success
             }
             let instance = try command.init(parsed)
-            do {
-                return try instance.run()
-            } catch {
+            let outcome: Result<Int32, any Error>
+            do { outcome = .success(try instance.run()) } catch { outcome = .failure(error) }
+            switch outcome {
+            case .success(let code): return code
+            // A contradiction only the input files reveal (a --resume file of another size) is still a usage error.
+            case .failure(let error as UsageError): throw error
+            case .failure(let error):
                 Console.error("error: \(error)")
                 return ExitCode.failure
             }

@@ -23,9 +23,11 @@ struct PlayCommand: Command {
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
             saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
-            Agents: random, greedy, montecarlo, expectimax (heuristic, depth 2) and ntuple (--weights,
-            depth 1). A game recorded with --record is shown again by 'g2048 replay --file <file>'; an
-            existing record is replaced only with --force.
+            The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
+            recorded with --record is shown again by 'g2048 replay --file <file>'; an existing record is
+            replaced only with --force.
+
+            Agents (--agent): \(Agent.descriptions).
             """,
         options: [
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or chosen on the start screen"),
@@ -55,16 +57,7 @@ struct PlayCommand: Command {
         let size = try arguments.boardSize()
         (rows, cols) = (size?.rows, size?.cols)
         seed = try arguments.uint64("seed", default: PlayConfiguration.clockSeed())
-        switch arguments.string("win-tile") {
-        case "off": winTile = nil
-        case nil: winTile = 2048
-        case let text?:
-            guard let tile = Int(text) else { throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got '\(text)'") }
-            do { _ = try Rules(winTile: tile) } catch {
-                throw UsageError("--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got \(text)")
-            }
-            winTile = tile
-        }
+        winTile = try arguments.winTile(default: 2048)
         hint = arguments.flag("hint")
         if let name = arguments.string("agent") {
             guard let agent = Agent(name: name) else { throw UsageError("--agent must be one of \(Agent.names), got '\(name)'") }

@@ -12,6 +12,8 @@ import Synchronization
 /// of seconds (`0` = every update) sets the interval, on a terminal or not.
 final class Progress: Sendable {
     let total: Int?
+    /// The time limit of the work, in seconds, if it has one (`train --seconds`): it gives an ETA too.
+    let seconds: Double?
     let unit: String
     let isTerminal: Bool
     /// Seconds between two lines; `nil` shows nothing.
@@ -22,9 +24,10 @@ final class Progress: Sendable {
     /// The name of the environment variable that sets the pace.
     static let variable = "G2048_PROGRESS"
 
-    init(total: Int?, unit: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1,
+    init(total: Int?, seconds: Double? = nil, unit: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1,
          setting: String? = getenv(Progress.variable).map { String(cString: $0) }) {
         self.total = total
+        self.seconds = seconds
         self.unit = unit
         self.isTerminal = isTerminal
         interval = Progress.interval(setting: setting, isTerminal: isTerminal)
@@ -57,10 +60,14 @@ final class Progress: Sendable {
         var text = total.map { "\(done)/\($0) \(unit)" } ?? "\(done) \(unit)"
         if !detail.isEmpty { text += ", " + detail }
         text += ", \(Progress.duration(elapsed)) elapsed"
+        // The work ends at the total or at the time limit, whichever comes first.
+        var remaining: [Double] = []
         if let total, done > 0, done < total {
             // Doubles, so a total near Int.max gives a huge ETA rather than an overflow.
-            text += ", ETA \(Progress.duration(elapsed / Double(done) * (Double(total) - Double(done))))"
+            remaining.append(elapsed / Double(done) * (Double(total) - Double(done)))
         }
+        if let seconds, total.map({ done < $0 }) ?? true { remaining.append(max(0, seconds - elapsed)) }
+        if let eta = remaining.min() { text += ", ETA \(Progress.duration(eta))" }
         return text
     }
 

@@ -24,12 +24,13 @@ final class TrainingReport: Sendable {
 
     var elapsed: Double { Stopwatch.now(CLOCK_MONOTONIC) - start }
 
-    /// Records a game; returns the progress detail (moves/s, mean score and 2048-rate over the last 1 000 games).
+    /// Records a game; returns the progress detail (moves/s, mean score and the reach rates of the
+    /// two largest tiles over the last 1 000 games).
     func record(_ result: GameResult) -> String {
         let seconds = elapsed
         let (row, window, rate) = state.withLock { metrics in
             let row = metrics.record(result, elapsedSeconds: seconds)
-            return (row, metrics.window, metrics.rows.last?.movesPerSecond ?? 0)
+            return (row, metrics.window, metrics.movesPerSecond(elapsedSeconds: seconds))
         }
         if let row, let file {
             do { try file.write(row) } catch { failure.withLock { $0 = $0 ?? error } }
@@ -37,14 +38,17 @@ final class TrainingReport: Sendable {
         return TrainingReport.summary(window, movesPerSecond: rate)
     }
 
+    /// "1.83 M moves/s, last 1000: mean score 2345, 128 in 41.0 %, 256 in 0.3 %".
     static func summary(_ window: WindowStatistics, movesPerSecond: Double) -> String {
         "\(formatFixed(movesPerSecond / 1e6, digits: 2)) M moves/s, last \(window.games): mean score "
-            + "\(formatFixed(window.meanScore, digits: 0)), 2048 in \(formatFixed(100 * window.reach2048Rate, digits: 1)) %"
+            + "\(formatFixed(window.meanScore, digits: 0))"
+            + window.reachRates.map { ", \($0.tile) in \(formatFixed(100 * $0.rate, digits: 1)) %" }.joined()
     }
 
     /// The summary of the most recent games, for the final line.
     var recentSummary: String {
-        state.withLock { TrainingReport.summary($0.window, movesPerSecond: $0.rows.last?.movesPerSecond ?? 0) }
+        let seconds = elapsed
+        return state.withLock { TrainingReport.summary($0.window, movesPerSecond: $0.movesPerSecond(elapsedSeconds: seconds)) }
     }
 
     /// Every learning-curve row so far.

@@ -72,15 +72,23 @@ struct TrainingMetricsTests {
         #expect(row?.meanScore == 20)
     }
 
-    @Test func windowCoversOnlyTheLastGames() {
+    static func rates(_ pairs: (Int, Double)...) -> [TileReachRate] { pairs.map { TileReachRate(tile: $0.0, rate: $0.1) } }
+
+    /// The window reports the two largest tiles its games reached, whatever the board: not always 2048.
+    @Test func windowCoversOnlyTheLastGamesAndItsTwoLargestTiles() {
         var metrics = TrainingMetrics(interval: 100, windowSize: 3)
-        #expect(metrics.window == WindowStatistics(games: 0, meanScore: 0, reach2048Rate: 0))
+        #expect(metrics.window == WindowStatistics(games: 0, meanScore: 0, reachRates: []))
         metrics.record(Self.game(30_000, tile: 2048), elapsedSeconds: 1)
-        #expect(metrics.window == WindowStatistics(games: 1, meanScore: 30_000, reach2048Rate: 1))
+        #expect(metrics.window == WindowStatistics(games: 1, meanScore: 30_000, reachRates: Self.rates((1024, 1), (2048, 1))))
         for score in [Int64(3_000), 6_000, 9_000] { metrics.record(Self.game(score, tile: 512), elapsedSeconds: 1) }
-        #expect(metrics.window == WindowStatistics(games: 3, meanScore: 6_000, reach2048Rate: 0))
+        #expect(metrics.window == WindowStatistics(games: 3, meanScore: 6_000, reachRates: Self.rates((256, 1), (512, 1))))
         metrics.record(Self.game(60_000, tile: 4096), elapsedSeconds: 1)
-        #expect(metrics.window == WindowStatistics(games: 3, meanScore: 25_000, reach2048Rate: 1.0 / 3))
+        #expect(metrics.window == WindowStatistics(games: 3, meanScore: 25_000, reachRates: Self.rates((2048, 1.0 / 3), (4096, 1.0 / 3))))
+        var tiny = TrainingMetrics(windowSize: 2)
+        tiny.record(Self.game(0, tile: 2), elapsedSeconds: 1)
+        #expect(tiny.window.reachRates == Self.rates((2, 1)))
+        tiny.record(Self.game(4, tile: 8), elapsedSeconds: 1)
+        #expect(tiny.window.reachRates == Self.rates((4, 0.5), (8, 0.5)))
     }
 
     @Test func windowDefaultsToTheLastThousandGames() {
@@ -88,9 +96,27 @@ struct TrainingMetricsTests {
         for index in 0..<2_500 {
             metrics.record(Self.game(index < 1_500 ? 0 : 1_000, tile: index < 1_500 ? 2 : 2048), elapsedSeconds: 1)
         }
-        #expect(metrics.window == WindowStatistics(games: 1_000, meanScore: 1_000, reach2048Rate: 1))
+        #expect(metrics.window == WindowStatistics(games: 1_000, meanScore: 1_000, reachRates: Self.rates((1024, 1), (2048, 1))))
         #expect(metrics.rows.count == 2)
         #expect(metrics.rows[1].meanScore == 500)
+    }
+
+    /// Long games (8×8 runs play millions of moves a game) never complete a row, and the speed
+    /// once read 0 until they did; it is now measured from the run's start until the first row.
+    @Test func speedIsRightBeforeTheFirstRowAndAfterIt() {
+        var metrics = TrainingMetrics(interval: 1_000, movesBefore: 500)
+        #expect(metrics.movesPerSecond(elapsedSeconds: 0) == 0)
+        metrics.record(Self.game(10, tile: 8, moves: 2_000_000), elapsedSeconds: 4)
+        #expect(metrics.movesPerSecond(elapsedSeconds: 4) == 500_000)
+        var rows = TrainingMetrics(interval: 2)
+        rows.record(Self.game(10, tile: 8, moves: 100), elapsedSeconds: 1)
+        rows.record(Self.game(10, tile: 8, moves: 100), elapsedSeconds: 2)   // row 1: 200 moves in 2 s
+        rows.record(Self.game(10, tile: 8, moves: 400), elapsedSeconds: 3)
+        // From the start of the last row: 600 moves in 3 s.
+        #expect(rows.movesPerSecond(elapsedSeconds: 3) == 200)
+        rows.record(Self.game(10, tile: 8, moves: 200), elapsedSeconds: 4)  // row 2: 600 moves in 2 s
+        rows.record(Self.game(10, tile: 8, moves: 300), elapsedSeconds: 6)
+        #expect(rows.movesPerSecond(elapsedSeconds: 6) == 900.0 / 4)
     }
 
     // MARK: CSV

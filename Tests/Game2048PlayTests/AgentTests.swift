@@ -32,4 +32,13 @@ struct AgentTests {
         #expect(Agent.hintPlayer(network: network).name == "ntuple, expectimax depth 1")
         #expect(Agent.hintPlayer(network: nil).name == "expectimax (heuristic), depth 2")
     }
+
+    /// eval and play build their players from this one list, with eval's depth and node budget.
+    @Test func searchesTakeADepthTheOthersHaveNone() {
+        #expect(Agent.allCases.filter(\.searches) == [.expectimax, .ntuple])
+        #expect(Agent.expectimax.makePlayer(seed: 0, network: nil, depth: 3).name == "expectimax (heuristic), depth 3")
+        #expect(Agent.ntuple.makePlayer(seed: 0, network: NTupleNetwork(rows: 3, cols: 3), depth: 0).name == "ntuple, greedy")
+        #expect(Agent.allCases.map(\.defaultDepth) == [0, 0, 0, 2, 1])
+        #expect(Agent.descriptions.hasPrefix("random (a uniformly random legal move), greedy (the best one-step score), "))
+    }
 }

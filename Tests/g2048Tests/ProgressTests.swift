@@ -28,6 +28,18 @@ struct ProgressTests {
         #expect(progress.line(3, detail: "x", elapsed: 15) == "3/\(Int.max) games, x, 15s elapsed, ETA over 100000h")
     }
 
+    /// A run limited by time shows an ETA too, the sooner of the two limits when it has both.
+    @Test(arguments: [
+        (nil as Int?, 600.0, 10, 150.0, "10 games, x, 2m30s elapsed, ETA 7m30s"),
+        (100, 600.0, 50, 60.0, "50/100 games, x, 1m00s elapsed, ETA 1m00s"),
+        (100, 60.0, 10, 30.0, "10/100 games, x, 30s elapsed, ETA 30s"),
+        (nil, 10.0, 3, 12.0, "3 games, x, 12s elapsed, ETA 0s"),
+    ])
+    func etaComesFromTheTimeLimitToo(total: Int?, seconds: Double, done: Int, elapsed: Double, line: String) {
+        let progress = Progress(total: total, seconds: seconds, unit: "games", isTerminal: false, setting: nil)
+        #expect(progress.line(done, detail: "x", elapsed: elapsed) == line)
+    }
+
     @Test(arguments: [
         (nil, true, 0.2), (nil, false, 10.0), ("off", true, nil), ("0", false, 0.0), ("2.5", true, 2.5),
         ("soon", false, 10.0), ("-1", true, 0.2), ("inf", false, 10.0),

@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Game2048
 import Game2048Learning
+import Game2048Play
 import Testing
 @testable import g2048
 
@@ -29,6 +33,7 @@ struct TrainEvalCommandTests {
         (["--update", "sideways"], "--update must be backward or forward, got 'sideways'"),
         (["--patterns", "0,1,99"], "--patterns: pattern 1 has cell 99, outside a 4x4 board (cells 0...15)"),
         (["--resume", "w.bin", "--patterns", "0,1"], "--patterns cannot change a resumed network (the file has its own)"),
+        (["--resume", "w.bin", "--optimistic", "0"], "--optimistic sets the weights of a new network; --resume w.bin continues the weights it holds"),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.train(arguments) }
@@ -36,16 +41,125 @@ struct TrainEvalCommandTests {
 
     @Test(arguments: [
         (["--agent", "ntuple"], "--agent ntuple needs --weights <file>"),
-        (["--agent", "genius"], "--agent must be one of ntuple, random, greedy, montecarlo, expectimax, got 'genius'"),
-        (["--agent", "greedy", "--depth", "2"], "--depth applies to the ntuple and expectimax players, not greedy"),
+        (["--agent", "genius"], "--agent must be one of random, greedy, montecarlo, expectimax, ntuple, got 'genius'"),
+        (["--agent", "random", "--rows", "9"], "--rows must be between 2 and 8, got 9"),
+        (["--agent", "random", "--win-tile", "3"], "--win-tile must be a power of two from 4 to 2^50 or off, got 3"),
+        (["--agent", "greedy", "--depth", "2"], "--depth applies to the expectimax and ntuple players, not greedy"),
         (["--weights", "w.bin", "--agent", "random"], "--weights is only used by --agent ntuple"),
         (["--games", "0"], "--games must be between 1 and 10000000, got 0"),
         (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
         (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
-        (["--agent", "random", "--nodes", "10"], "--nodes applies to the ntuple and expectimax players, not random"),
+        (["--agent", "random", "--nodes", "10"], "--nodes applies to the expectimax and ntuple players, not random"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.eval(arguments) }
+    }
+
+    /// The default optimism once was 80 000 on every board, which slowed 3×3 learning down (greedy 1 516 against 2 152).
+    @Test(arguments: [(2, 2, 1_000.0), (2, 4, 1_000.0), (3, 3, 10_000.0), (3, 4, 10_000.0), (4, 4, 80_000.0), (8, 8, 80_000.0)])
+    func optimismDependsOnTheBoardSize(rows: Int, cols: Int, optimism: Double) throws {
+        #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)"]).optimism == optimism)
+        #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)", "--optimistic", "5"]).optimism == 5)
+    }
+
+    @Test func aResumedRunWritesBackToItsFile() throws {
+        let command = try Self.train(["--resume", "w3.bin"])
+        #expect(command.out == "w3.bin" && command.size == nil)
+        #expect(try Self.train(["--resume", "w3.bin", "--out", "next.bin"]).out == "next.bin")
+    }
+
+    /// A scratch folder for the end-to-end runs, removed at the end.
+    typealias Folder = PlayCommandTests.Scratch
+
+    /// `train --resume w3.bin` once demanded `--rows 3` again, wrote to weights-3x3.bin, and printed an
+    /// `optimistic` value that has no effect: it now takes all of that from the file and writes back to it.
+    @Test func resumeTakesTheNetworkFromTheFileAndRefusesAnotherSize() throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w3.bin"
+        let first = try G2048Tests.run(["train", "--rows", "3", "--games", "300", "--alpha", "0.05", "--seed", "9", "--out", weights])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("optimistic 10000"))
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.hasPrefix("wrote \(weights): 500 games"))
+        #expect(resumed.stderr.contains("resuming \(weights) (300 games,") && resumed.stderr.contains("3x3"))
+        #expect(resumed.stderr.contains("α = 0.05") && resumed.stderr.contains("seed 9"))
+        #expect(!resumed.stderr.contains("optimistic"))
+        let (network, metadata) = try WeightsFile.load(from: weights)
+        #expect(network.rows == 3 && metadata.games == 500 && metadata.alpha == 0.05 && metadata.seed == 9)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["w3.bin"])
+        let conflict = try G2048Tests.run(["train", "--resume", weights, "--rows", "4", "--games", "600"])
+        #expect(conflict.status == 64)
+        #expect(conflict.stderr.hasPrefix("error: --rows/--cols say 4x4, but --resume \(weights) holds a 3x3 network; leave them out to continue it\n"))
+        #expect(try WeightsFile.load(from: weights).metadata.games == 500)
+    }
+
+    /// `train --out /no/such/dir/w.bin` once trained the whole run and then failed to write.
+    @Test func aMissingOutputFolderStopsTheRunBeforeItStarts() throws {
+        let folder = try Folder()
+        let out = folder.path + "/missing/w.bin"
+        let result = try G2048Tests.run(["train", "--rows", "3", "--games", "100000000", "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: --out \(out): the directory \(folder.path)/missing does not exist\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A long run under its own process; `stopWhen` is polled until it holds, then `signal` is sent.
+    static func interruptedTraining(_ arguments: [String], signal: Int32, when ready: () -> Bool) throws -> G2048Tests.Result {
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["G2048_PROGRESS": "off"]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var stderr = Data()
+        let reader = Thread { stderr = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        // A run that never gets ready is stopped anyway after a minute, so the test cannot hang.
+        for _ in 0..<6_000 where !ready() && process.isRunning { usleep(10_000) }
+        kill(process.processIdentifier, signal)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return G2048Tests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                 stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Ctrl-C or SIGTERM once lost the whole run: now the weights and the curve are saved, the run says
+    /// where, and exits 128 + the signal; the file left behind loads and resumes.
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    func aSignalSavesTheRunAndExitsWith128PlusIt(signal: Int32, name: String) throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w.bin", csv = folder.path + "/curve.csv"
+        let result = try Self.interruptedTraining(
+            ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--metrics", csv, "--metrics-every", "100"],
+            signal: signal) { ((try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 3 }
+        #expect(result.status == 128 + signal, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("wrote \(weights): "))
+        #expect(result.stderr.contains("\(name): stopping at once and saving"))
+        #expect(result.stderr.contains("stopped by \(name): the weights are in \(weights), the learning curve in \(csv)"))
+        let metadata = try WeightsFile.load(from: weights).metadata
+        #expect(metadata.games >= 200)
+        let rows = try TrainingMetrics.rows(fromCSVFile: csv)
+        #expect(rows.last.map { $0.games <= metadata.games } == true)
+        // No lock file or temporary file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["curve.csv", "w.bin"])
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "\(metadata.games + 10)", "--metrics", csv])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+    }
+
+    /// A kill -9 gives no chance to save: the last checkpoint is what is left, and it loads.
+    @Test func aKilledRunLeavesItsLastCheckpointLoadable() throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w.bin"
+        let result = try Self.interruptedTraining(
+            ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--checkpoint-every", "50"],
+            signal: SIGKILL) { (try? WeightsFile.load(from: weights).metadata.games).map { $0 >= 100 } ?? false }
+        #expect(result.status == SIGKILL)
+        let metadata = try WeightsFile.load(from: weights).metadata
+        #expect(metadata.games >= 100 && metadata.games % 50 == 0)
     }
 
     @Test func trainThenEvalEndToEnd() throws {
@@ -61,7 +175,7 @@ struct TrainEvalCommandTests {
         #expect(trained.stdout.hasPrefix("wrote \(weights): 1500 games"))
         #expect(trained.stderr.contains("training 3x3"))
         let (network, metadata) = try WeightsFile.load(from: weights)
-        #expect(network.rows == 3 && metadata.games == 1500 && metadata.initialValue == TrainCommand.defaultOptimism)
+        #expect(network.rows == 3 && metadata.games == 1500 && metadata.initialValue == TrainCommand.defaultOptimism(rows: 3, cols: 3))
         let curve = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
         #expect(curve.count == 4)  // header + 3 rows
         #expect(try String(contentsOfFile: svg, encoding: .utf8).hasPrefix("<svg"))
@@ -80,6 +194,30 @@ struct TrainEvalCommandTests {
         // The random player runs on 4×4 and the learner on 3×3, so only sanity is compared here.
         #expect(mean(learned.stdout) > 300)
         #expect(mean(random.stdout) > 300)
+    }
+
+    /// `eval --agent expectimax --rows 3` was refused: the built-in players now play on any board, under
+    /// the same rules flags as play, with the one list of players that play uses.
+    @Test func evalTakesTheRulesFlagsForBuiltInPlayers() throws {
+        let command = try Self.eval(["--agent", "expectimax", "--rows", "3", "--cols", "5", "--win-tile", "256"])
+        #expect(command.rules == (try Rules(rows: 3, cols: 5, winTile: 256)) && command.depth == 2)
+        #expect(try Self.eval(["--agent", "greedy"]).rules == Rules())
+        let result = try G2048Tests.run(["eval", "--agent", "greedy", "--rows", "3", "--win-tile", "64", "--games", "50", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["board"] as? String == "3x3")
+        #expect(EvalCommand.spec.help.contains(Agent.descriptions) && PlayCommand.spec.help.contains(Agent.descriptions))
+    }
+
+    @Test func theNetworkPlaysOnItsOwnBoardOnly() throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w.bin"
+        #expect(try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights]).status == 0)
+        let wrong = try G2048Tests.run(["eval", "--weights", weights, "--rows", "3", "--games", "5"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.hasPrefix("error: --rows/--cols say 3x3, but --weights \(weights) is for 2x2 boards\n"))
+        let right = try G2048Tests.run(["eval", "--weights", weights, "--rows", "2", "--games", "5", "--json"])
+        #expect(right.status == 0 && right.stdout.contains("\"board\": \"2x2\""))
     }
 
     @Test func evalOfACorruptedFileIsAOneLineError() throws {

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// SIGINT and SIGTERM during a long run: the first asks the run to stop, so it can save its work
+/// and exit with 128 + the signal (130, 143); a second exits at once with that code.
+///
+///     let watch = InterruptWatch { learner.stop.request() }
+///     defer { watch.cancel() }
+///     …                                  // the run; then save
+///     return watch.signal.map { 128 + $0 } ?? ExitCode.success
+///
+/// The signals are taken from the default action (which would kill the process without a
+/// save) and delivered to a dispatch source, so the handler may do anything, not only what is
+/// async-signal-safe. Files written atomically stay whole when the second signal cuts a save.
+final class InterruptWatch {
+    /// The signals watched.
+    static let signals = [SIGINT, SIGTERM]
+
+    let sources: [any DispatchSourceSignal]
+    let received = FirstSignal()
+
+    /// The first signal seen, shared with the handlers.
+    final class FirstSignal: Sendable {
+        let number = Mutex<Int32?>(nil)
+    }
+
+    /// Starts watching; `onFirst` runs once, on a dispatch queue, at the first signal.
+    init(onFirst: @escaping @Sendable () -> Void) {
+        let received = self.received
+        let queue = DispatchQueue(label: "g2048.interrupts")
+        sources = InterruptWatch.signals.map { number in
+            setAction(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                let first = received.number.withLock { seen -> Bool in
+                    guard seen == nil else { return false }
+                    seen = number
+                    return true
+                }
+                guard first else { _exit(128 + number) }
+                Console.error("\n\(InterruptWatch.name(number)): stopping at once and saving; "
+                              + "send it again to quit without saving (the last saved file stays whole)")
+                onFirst()
+            }
+            source.resume()
+            return source
+        }
+        // A parent may have started us with these signals blocked (the mask is inherited).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in InterruptWatch.signals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// The first signal received, or `nil`.
+    var signal: Int32? { received.number.withLock { $0 } }
+
+    /// Stops watching and gives the signals their default action back.
+    func cancel() {
+        for source in sources { source.cancel() }
+        for number in InterruptWatch.signals { setAction(number, SIG_DFL) }
+    }
+
+    /// `SIGINT`, `SIGTERM`, or `signal N`.
+    static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(number)"
+        }
+    }
+}
+
+/// `signal(2)`, out of reach of ``InterruptWatch/signal`` inside the class.
+private func setAction(_ number: Int32, _ action: sighandler_t?) {
+    signal(number, action)
+}
