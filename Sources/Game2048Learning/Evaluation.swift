@@ -42,8 +42,13 @@ public struct EvaluationReport: Sendable {
     }
     /// Moves played per wall-clock second.
     public var movesPerSecond: Double { seconds > 0 ? Double(games.reduce(0) { $0 + $1.moves }) / seconds : 0 }
-    /// The tiles whose reach rates are reported.
-    public static let milestones = [2048, 4096, 8192, 16384, 32768]
+    /// The tiles whose reach rates are reported: the largest tile any game reached and the four below it
+    /// (2048 … 32768 for a strong 4×4 player, 32 … 512 on 3×3), so the rates say something on every board.
+    public var milestones: [Int] {
+        let largest = max(games.map(\.maxTile).max() ?? 0, 32)
+        let exponent = largest.trailingZeroBitCount
+        return (max(1, exponent - 4)...exponent).map { 1 << $0 }
+    }
 }
 
 /// How far an evaluation has come: reported after every move, so a slow player still shows progress.

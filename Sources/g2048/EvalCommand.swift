@@ -110,7 +110,7 @@ struct EvalCommand: Command {
             "median score  \(formatFixed(report.medianScore, digits: 1))",
             "max score     \(report.maxScore)",
         ]
-        for tile in EvaluationReport.milestones {
+        for tile in report.milestones {
             lines.append("reached \(String(tile).padding(6))\(formatFixed(100 * report.reachRate(tile), digits: 1)) %")
         }
         lines.append("moves/s       \(formatFixed(report.movesPerSecond, digits: 0)) (\(formatFixed(report.seconds, digits: 1)) s)")
@@ -118,7 +118,7 @@ struct EvalCommand: Command {
     }
 
     static func json(_ report: EvaluationReport, rules: Rules, depth: Int) -> String {
-        let rates = EvaluationReport.milestones.map { "\"\($0)\": \(report.reachRate($0))" }.joined(separator: ", ")
+        let rates = report.milestones.map { "\"\($0)\": \(report.reachRate($0))" }.joined(separator: ", ")
         return "{\"player\": \"\(report.player)\", \"board\": \"\(rules.sizeLabel)\", \"games\": \(report.games.count), "
             + "\"mean_score\": \(report.meanScore), \"standard_error\": \(report.standardError), "
             + "\"median_score\": \(report.medianScore), \"max_score\": \(report.maxScore), "

@@ -51,6 +51,10 @@ struct PlayerTests {
         #expect(report.reachRate(2048) == 0.75)
         #expect(report.reachRate(8192) == 0.25)
         #expect(report.movesPerSecond == 50)
+        // The reported tiles end at the largest one reached: 8192 and the four below it.
+        #expect(report.milestones == [512, 1024, 2048, 4096, 8192])
+        let small = EvaluationReport(player: "x", games: [GameResult(score: 20, maxTile: 16, moves: 9)], seconds: 1)
+        #expect(small.milestones == [2, 4, 8, 16, 32])
     }
 
     @Test func searchBeatsRandomOnFourByFour() {
