@@ -56,31 +56,35 @@ ours_train_rate() { awk -F, 'NR > 1 { m = $2; t = $3 } END { if (t > 0) printf "
 ours_eval_rate() { awk '/^moves\/s/ { print $2 }' "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "n/a" }'; }
 millions() { awk -v x="$1" 'BEGIN { printf "%.2f M", x / 1e6 }'; }
-train_ours() { "${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads 1 --seed 1 --force "$@"; }
+ours_train_cmd=("${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads 1 --seed 1 --force)
 # TDL2048 runs from its own folder (never copied); "$@" may start with a `timeout …` prefix.
 run_tdl() { (cd "$(dirname "$tdl")" && "$@"); }
 tdl_args=(-n 4x6patt -a 0.1)
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 echo "== training, ${seconds} s each, at the same time =="
-train_ours --seconds "$seconds" --out "$work/timed.bin" --metrics "$work/timed.csv" >"$work/ours-train.log" 2>/dev/null &
+# On a busy machine the wall figures depend on what else runs; GNU time, when present, gives each
+# process's CPU use, and the rate per CPU second (wall rate / CPU share) is printed beside them.
+timed() { if [[ -x /usr/bin/time ]]; then /usr/bin/time -f "%e %U %S" -o "$1" "${@:2}"; else "${@:2}"; fi; }
+per_cpu() { [[ -s "$2" ]] && awk -v r="$1" '{ if ($2 + $3 > 0) printf ", %.2f M per CPU second (%.0f %% of a CPU)", r * $1 / ($2 + $3) / 1e6, 100 * ($2 + $3) / $1 }' "$2"; }
+timed "$work/ours-train.time" "${ours_train_cmd[@]}" --seconds "$seconds" --out "$work/timed.bin" --metrics "$work/timed.csv" >"$work/ours-train.log" 2>/dev/null &
 ours=$!
 if [[ $have_tdl == 1 ]]; then
     # It saves nothing when cut off; the blocks it finished are in the log.
-    run_tdl timeout "$seconds" "${pin1[@]}" "./$(basename "$tdl")" "${tdl_args[@]}" -t 100000 -s 1 \
+    run_tdl timed "$work/tdl-train.time" timeout "$seconds" "${pin1[@]}" "./$(basename "$tdl")" "${tdl_args[@]}" -t 100000 -s 1 \
         >"$work/tdl-train.log" 2>&1 || true
 fi
 wait "$ours"
 ours_train=$(ours_train_rate "$work/timed.csv")
-echo "g2048 train   $(millions "$ours_train") moves/s   ($(tail -1 "$work/ours-train.log"))"
+echo "g2048 train   $(millions "$ours_train") moves/s$(per_cpu "$ours_train" "$work/ours-train.time")"
 if [[ $have_tdl == 1 ]]; then
     tdl_train=$(tdl_rate "$work/tdl-train.log")
-    echo "TDL2048       $(millions "$tdl_train") moves/s   ($(grep -c 'ops$' "$work/tdl-train.log") blocks of 1000 games)"
+    echo "TDL2048       $(millions "$tdl_train") moves/s$(per_cpu "$tdl_train" "$work/tdl-train.time")"
     echo "ratio         $(ratio "$ours_train" "$tdl_train") (g2048 / TDL2048)"
 fi
 
 echo "== training ${train_games} 000 games each for the evaluation, at the same time =="
-train_ours --games "$((train_games * 1000))" --out "$work/ours.bin" --metrics "$work/fixed.csv" >/dev/null 2>&1 &
+"${ours_train_cmd[@]}" --games "$((train_games * 1000))" --out "$work/ours.bin" --metrics "$work/fixed.csv" >/dev/null 2>&1 &
 ours=$!
 if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" "${tdl_args[@]}" -t "$train_games" -s 1 -o "$work/tdl.w" >"$work/tdl-fixed.log" 2>&1; fi
 wait "$ours"

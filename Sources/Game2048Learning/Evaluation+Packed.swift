@@ -43,15 +43,7 @@ extension Evaluation {
         var over = board.legalMoves.isEmpty || highest >= win
         while !over && highest < 15 {
             // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            var best = board, bestReward: Int64 = 0, bestMerge: UInt8 = 0, bestValue: Float = 0, found = false
-            for direction in Direction.allCases {
-                let outcome = table.move(board, direction)
-                guard outcome.changed else { continue }
-                let value = Float(outcome.reward) + network.defaultOrCustomValue(outcome.afterstate)
-                if !found || value > bestValue {
-                    (best, bestReward, bestMerge, bestValue, found) = (outcome.afterstate, outcome.reward, outcome.highestMerge, value, true)
-                }
-            }
+            let (best, bestReward, bestMerge, _, _) = network.greedyMove(on: board, table: table)
             // `over` is false only while some move is legal.
             highest = max(highest, bestMerge)
             board = best

@@ -104,7 +104,7 @@ public final class TDLearner: @unchecked Sendable {
         var path: [(afterstate: Bitboard, reward: Float)] = []
         if backward { path.reserveCapacity(4096) }
         while true {
-            let (best, bestReward, bestValue, found) = bestAfterstate(of: board)
+            let (best, bestReward, _, bestValue, found) = network.greedyMove(on: board, table: rowTable)
             if !backward, let previous {
                 let target: Float = found ? bestValue : 0
                 network.update(previous, by: step * (target - network.defaultOrCustomValue(previous)))
@@ -129,30 +129,6 @@ public final class TDLearner: @unchecked Sendable {
             }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
-    }
-
-    /// The greedy move's afterstate, reward and value `r + V(afterstate)`, and whether any move is legal.
-    ///
-    /// The four moves are made first and their values read after, with no branch in between: the
-    /// 128 table loads (random reads in hundreds of megabytes, each a likely cache miss) are all in
-    /// flight at once instead of one move's 32 at a time. The choice is the same as trying the
-    /// moves in order and keeping the first strictly best one.
-    @inlinable @inline(__always)
-    func bestAfterstate(of board: Bitboard) -> (afterstate: Bitboard, reward: Int64, value: Float, found: Bool) {
-        let up = rowTable.move(board, .up), right = rowTable.move(board, .right)
-        let down = rowTable.move(board, .down), left = rowTable.move(board, .left)
-        let values = (network.defaultOrCustomValue(up.afterstate), network.defaultOrCustomValue(right.afterstate),
-                      network.defaultOrCustomValue(down.afterstate), network.defaultOrCustomValue(left.afterstate))
-        var best = (afterstate: board, reward: Int64(0), value: -Float.infinity, found: false)
-        @inline(__always) func consider(_ outcome: MoveOutcome<Bitboard>, _ value: Float) {
-            let total = Float(outcome.reward) + value
-            if outcome.changed && total > best.value { best = (outcome.afterstate, outcome.reward, total, true) }
-        }
-        consider(up, values.0)
-        consider(right, values.1)
-        consider(down, values.2)
-        consider(left, values.3)
-        return best
     }
 
     /// Any other board size, on ``Board``.
