@@ -113,16 +113,18 @@ extension NTupleNetwork {
     /// afterstate, reward, largest merge and value, and whether any move is legal.
     ///
     /// The first legal move in ``Direction`` order is kept unless a later one is strictly better,
-    /// as in ``Expectimax``. The four moves are made first and their values read after, with no
-    /// branch in between: the 128 weight loads (random reads in hundreds of megabytes, most of
-    /// them cache misses) are in flight together instead of one move's 32 at a time.
+    /// as in ``Expectimax``. The four moves are made first and the values of the legal ones read
+    /// after, so that their weight loads (random reads in hundreds of megabytes, most of them
+    /// cache misses) are in flight together instead of one move's 32 at a time.
     @inlinable @inline(__always)
     func greedyMove(on board: Bitboard, table: Bitboard.MoveTable)
         -> (afterstate: Bitboard, reward: Int64, highestMerge: UInt8, value: Float, found: Bool) {
         let up = table.move(board, .up), right = table.move(board, .right)
         let down = table.move(board, .down), left = table.move(board, .left)
-        let values = (defaultOrCustomValue(up.afterstate), defaultOrCustomValue(right.afterstate),
-                      defaultOrCustomValue(down.afterstate), defaultOrCustomValue(left.afterstate))
+        @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Bitboard>) -> Float {
+            outcome.changed ? defaultOrCustomValue(outcome.afterstate) : 0
+        }
+        let values = (valueIfLegal(up), valueIfLegal(right), valueIfLegal(down), valueIfLegal(left))
         var best = (afterstate: board, reward: Int64(0), highestMerge: UInt8(0), value: Float(0), found: false)
         @inline(__always) func consider(_ outcome: MoveOutcome<Bitboard>, _ value: Float) {
             let total = Float(outcome.reward) + value
