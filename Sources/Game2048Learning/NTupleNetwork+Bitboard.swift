@@ -18,7 +18,9 @@ extension NTupleNetwork {
         }
         @inline(__always) func transpose(_ x: UInt64) -> UInt64 { Bitboard(rawValue: x).transposed.rawValue }
         let a = board, b = mirrorColumns(a), c = mirrorRows(a), d = mirrorRows(b)
-        return (a, b, c, d, transpose(a), transpose(b), transpose(c), transpose(d))
+        // One transpose: transposing a column mirror gives a row mirror of the transpose, and back.
+        let t = transpose(a), tc = mirrorColumns(t)
+        return (a, b, c, d, t, mirrorRows(t), tc, mirrorRows(tc))
     }
 
     /// The four 6-tuple indices of the default network in one orientation, table offsets included.
