@@ -23,17 +23,16 @@ set -euo pipefail
 seconds=60
 train_games=20
 eval_games=10
+# A positive whole number of at most six digits for flag $1, or exit 64 naming the flag.
+count() { [[ "${2-}" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "error: $1 needs a whole number from 1 to 999999, got '${2-}'" >&2; exit 64; }; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --seconds) seconds="$2"; shift 2 ;;
-        --train-games) train_games="$2"; shift 2 ;;
-        --eval-games) eval_games="$2"; shift 2 ;;
+        --seconds) count "$1" "${2-}"; seconds="$2"; shift 2 ;;
+        --train-games) count "$1" "${2-}"; train_games="$2"; shift 2 ;;
+        --eval-games) count "$1" "${2-}"; eval_games="$2"; shift 2 ;;
         -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$1' (expected --seconds N, --train-games N or --eval-games N)" >&2; exit 64 ;;
     esac
-done
-for value in "$seconds" "$train_games" "$eval_games"; do
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "error: '$value' is not a positive whole number" >&2; exit 64; }
 done
 [[ -f Package.swift ]] || { echo "error: run from the repository root (no Package.swift here)" >&2; exit 64; }
 
