@@ -18,7 +18,9 @@ extension NTupleNetwork {
         }
         @inline(__always) func transpose(_ x: UInt64) -> UInt64 { Bitboard(rawValue: x).transposed.rawValue }
         let a = board, b = mirrorColumns(a), c = mirrorRows(a), d = mirrorRows(b)
-        return (a, b, c, d, transpose(a), transpose(b), transpose(c), transpose(d))
+        // One transpose: transposing a column mirror gives a row mirror of the transpose, and back.
+        let t = transpose(a), tc = mirrorColumns(t)
+        return (a, b, c, d, t, mirrorRows(t), tc, mirrorRows(tc))
     }
 
     /// The four 6-tuple indices of the default network in one orientation, table offsets included.
@@ -107,6 +109,36 @@ extension NTupleNetwork {
             return (w[i0] + w[i1]) + (w[i2] + w[i3])
         }
         return ((four(o.0) + four(o.1)) + (four(o.2) + four(o.3))) + ((four(o.4) + four(o.5)) + (four(o.6) + four(o.7)))
+    }
+
+    /// The greedy move on a 4×4 bitboard, `argmax r + V(afterstate)` over the legal moves: its
+    /// afterstate, reward, largest merge and value, and whether any move is legal.
+    ///
+    /// The first legal move in ``Direction`` order is kept unless a later one is strictly better,
+    /// as in ``Expectimax``. The four moves are made first and the values of the legal ones read
+    /// after, so that their weight loads (random reads in hundreds of megabytes, most of them
+    /// cache misses) are in flight together instead of one move's 32 at a time.
+    @inlinable @inline(__always)
+    func greedyMove(on board: Bitboard, table: Bitboard.MoveTable)
+        -> (afterstate: Bitboard, reward: Int64, highestMerge: UInt8, value: Float, found: Bool) {
+        let up = table.move(board, .up), right = table.move(board, .right)
+        let down = table.move(board, .down), left = table.move(board, .left)
+        @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Bitboard>) -> Float {
+            outcome.changed ? defaultOrCustomValue(outcome.afterstate) : 0
+        }
+        let values = (valueIfLegal(up), valueIfLegal(right), valueIfLegal(down), valueIfLegal(left))
+        var best = (afterstate: board, reward: Int64(0), highestMerge: UInt8(0), value: Float(0), found: false)
+        @inline(__always) func consider(_ outcome: MoveOutcome<Bitboard>, _ value: Float) {
+            let total = Float(outcome.reward) + value
+            if outcome.changed && (!best.found || total > best.value) {
+                best = (outcome.afterstate, outcome.reward, outcome.highestMerge, total, true)
+            }
+        }
+        consider(up, values.0)
+        consider(right, values.1)
+        consider(down, values.2)
+        consider(left, values.3)
+        return best
     }
 
     /// Whether ``value(of:)-(Bitboard)`` applies to this network.

@@ -134,16 +134,7 @@ public final class TDLearner: @unchecked Sendable {
         // With a win tile of 4, the first tiles may already end the game.
         let wonAtStart = reachesWin(reward: 0, board)
         while !wonAtStart {
-            var best = Bitboard(rawValue: 0), bestReward: Int64 = 0, bestValue = -Float.infinity
-            var found = false
-            for direction in Direction.allCases {
-                let outcome = rowTable.move(board, direction)
-                guard outcome.changed else { continue }
-                let value = Float(outcome.reward) + network.defaultOrCustomValue(outcome.afterstate)
-                if value > bestValue {
-                    (best, bestReward, bestValue, found) = (outcome.afterstate, outcome.reward, value, true)
-                }
-            }
+            let (best, bestReward, _, bestValue, found) = network.greedyMove(on: board, table: rowTable)
             if !backward, let previous {
                 let target: Float = found ? bestValue : 0
                 network.update(previous, by: step * (target - network.defaultOrCustomValue(previous)))

@@ -1,0 +1,86 @@
+import Game2048
+
+// Greedy n-tuple evaluation on the packed board: the fast path of `Evaluation.play`.
+//
+// The generic path plays through `Environment`, unpacks every observation into a `Board`, and asks
+// an `any Player` for a move, which searches over `Board`s and packs each afterstate again to read
+// the network. A greedy n-tuple player on a 4×4 board needs none of that: this loop keeps the game
+// in one `UInt64`, reads the network straight from it, and draws from the same generator in the same
+// order as the environment, so it plays the very same games (the tests compare both paths seed by
+// seed). It hands over to the generic rules when a 32 768 tile appears, as the environment does.
+
+extension Evaluation {
+    /// The network of `player` when it plays greedily over afterstates of a packed 4×4 board
+    /// under `rules`, so that ``playPacked(network:rules:seed:start:onMove:)`` plays its games; otherwise `nil`.
+    static func packedGreedyNetwork(of player: some Player, rules: Rules) -> NTupleNetwork? {
+        guard rules.rows == 4, rules.cols == 4, let search = player as? SearchPlayer,
+              search.search.depth == 0, case .network(let network) = search.search.evaluator,
+              network.readsBitboards else { return nil }
+        // Depth 0 visits at most four chance nodes; a budget below that cuts the greedy layer short.
+        if let budget = search.search.nodeBudget, budget < 4 { return nil }
+        return network
+    }
+
+    /// One game of the greedy `network` player, the same game as ``play(rules:seed:player:onMove:)``
+    /// with `SearchPlayer(network: network, depth: 0)`.
+    ///
+    /// - Parameter start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
+    static func playPacked(network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
+                           onMove: (() -> Void)? = nil) -> GameResult {
+        let table = Bitboard.MoveTable()
+        let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        var rng = Xoshiro256StarStar(seed: seed)
+        var board = Bitboard(rawValue: 0)
+        if let start {
+            board = start
+        } else {
+            for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+        }
+        var highest = board.maxExponent
+        var score: Int64 = 0, moves = 0
+        let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
+        // The environment's episode ends when no move is legal, the win tile is there, or maxSteps is reached.
+        var over = board.legalMoves.isEmpty || highest >= win
+        while !over && highest < 15 {
+            // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
+            let (best, bestReward, bestMerge, _, _) = network.greedyMove(on: board, table: table)
+            // `over` is false only while some move is legal.
+            highest = max(highest, bestMerge)
+            board = best
+            if let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) { highest = max(highest, spawn.exponent) }
+            score &+= bestReward
+            moves += 1
+            onMove?()
+            over = board.legalMoves.isEmpty || highest >= win || moves >= maxSteps
+        }
+        guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
+        return playGenericContinuation(
+            network: network, rules: rules, board: Board(board), rng: rng, fourThreshold: fourThreshold,
+            highest: highest, score: score, moves: moves, onMove: onMove)
+    }
+
+    /// The rest of a game past the packed board's range: ``Environment``'s rules on ``Board``.
+    ///
+    /// On 4×4 no move can merge two tiles at ``Rules/largestExponent`` (two 131 072 tiles cannot
+    /// both appear), so every move the player picks is legal and no invalid-action policy applies.
+    static func playGenericContinuation(
+        network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar, fourThreshold: UInt64,
+        highest: UInt8, score: Int64, moves: Int, onMove: (() -> Void)?
+    ) -> GameResult {
+        var board = board, rng = rng, highest = highest, score = score, moves = moves
+        var player = SearchPlayer(network: network, depth: 0)
+        let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
+        while let action = player.action(on: board, rules: rules) {
+            let outcome = board.moved(action)
+            guard outcome.changed, outcome.highestMerge <= rules.largestExponent else { break }
+            board = outcome.afterstate
+            let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            highest = max(highest, outcome.highestMerge, spawn?.exponent ?? 0)
+            score &+= outcome.reward
+            moves += 1
+            onMove?()
+            if board.legalMoves.isEmpty || highest >= win || moves >= maxSteps { break }
+        }
+        return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves)
+    }
+}
