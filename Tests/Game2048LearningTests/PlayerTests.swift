@@ -38,6 +38,25 @@ struct PlayerTests {
         #expect(one.games.count == 40)
     }
 
+    /// Search players keep per-game caches; threads must still give one game per seed, whatever the schedule.
+    @Test func searchEvaluationIsTheSameOnAnyNumberOfThreads() {
+        let rules = try! Rules(rows: 3, cols: 3)
+        let network = NTupleNetwork(rows: 3, cols: 3)
+        let learner = TDLearner(network: network, rules: rules, alpha: 0.1)
+        var rng = Xoshiro256StarStar(seed: 5)
+        for _ in 0..<100 { learner.trainGame(using: &rng) }
+        for depth in [1, 2] {
+            let one = Evaluation.run(rules: rules, games: 4, seed: 4, threads: 1) { _ in
+                SearchPlayer(network: network, depth: depth, nodeBudget: 500)
+            }
+            let two = Evaluation.run(rules: rules, games: 4, seed: 4, threads: 2) { _ in
+                SearchPlayer(network: network, depth: depth, nodeBudget: 500)
+            }
+            #expect(one.games == two.games, "depth \(depth)")
+            #expect(one.games.allSatisfy { $0.moves > 0 })
+        }
+    }
+
     @Test func reportStatisticsMatchHandComputations() {
         let report = EvaluationReport(player: "x", games: [
             GameResult(score: 100, maxTile: 2048, moves: 10), GameResult(score: 300, maxTile: 1024, moves: 30),
