@@ -176,7 +176,7 @@ public struct Environment: Sendable {
     mutating func begin(_ board: Board) -> Reset {
         highestExponent = board.maxExponent
         state = Environment.representation(of: board, highestExponent: highestExponent)
-        mask = legalMoves(of: board, highest: highestExponent)
+        mask = ceilingApplied(board.legalMoves, of: board, highest: highestExponent)
         stepCount = 0
         totalScore = 0
         hasWon = rules.winExponent.map { highestExponent >= $0 } ?? false
@@ -247,7 +247,7 @@ public struct Environment: Sendable {
         // A spawned 4 can be the largest tile on a nearly empty board.
         highestExponent = max(highest, spawn?.exponent ?? 0)
         // Everything below (termination, the reported mask) reads the mask with the ceiling applied.
-        let mask = highestExponent < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: observation, largest: largestExponent)
+        let mask = ceilingApplied(mask, of: observation, highest: highestExponent)
         self.mask = mask
         stepCount += 1
         totalScore &+= reward
@@ -283,10 +283,11 @@ public struct Environment: Sendable {
         return Step(observation: current, reward: reward, terminated: terminated, truncated: truncated, info: info)
     }
 
-    /// The legal moves of `board`: the moves that change it, less those that
-    /// would merge two tiles at ``Rules/largestExponent``.
-    func legalMoves(of board: Board, highest: UInt8) -> ActionMask {
-        highest < largestExponent ? board.legalMoves : Environment.withoutCeilingMerges(board.legalMoves, of: board, largest: largestExponent)
+    /// `mask` (the moves that change `board`) less those that would merge two tiles
+    /// at ``Rules/largestExponent``; free unless `highest`, the board's largest tile, is there.
+    @inlinable @inline(__always)
+    func ceilingApplied(_ mask: ActionMask, of board: Board, highest: UInt8) -> ActionMask {
+        highest < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: board, largest: largestExponent)
     }
 
     /// `mask` less the moves that would merge two tiles at `largest`: the slow
