@@ -3,6 +3,7 @@
 # time, one per core, for the same seconds; then greedy evaluation of both, one thread each.
 #
 #     Benchmarks/learner.sh [--seconds N] [--eval-games N] [--train-games N]
+#     Benchmarks/learner.sh --strength N [--flags "g2048 train flags"] [--eval-games N]
 #
 # Run from the repository root. Both learners play plain TD(0), α = 0.1, on the 4 × 6-tuple network,
 # one thread each, pinned with taskset (g2048 on CPU 0, TDL2048 on CPU 1). TDL2048 is optional: the
@@ -15,6 +16,14 @@
 #      when it finishes, so the evaluation needs a run of fixed length;
 #   3. greedy evaluation of those weights over --eval-games thousand games (default 10).
 #
+# With --strength N the script compares strength instead: both learn for N seconds at the same time (g2048
+# with --flags, default the best single-thread flags the README gives; TDL2048 plain TD(0) α 0.1), then both
+# networks are evaluated greedily over --eval-games thousand games, one thread each. TDL2048 saves its
+# weights only when a run completes, so it trains in runs of 5 000 games, each loading and saving the
+# weights, until the time of its completed blocks adds up to N seconds (the loading and saving is not
+# counted: it gets at least N seconds of learning). Printed: each learner's games, the mean score of its
+# last 1000 games, and its greedy evaluation.
+#
 # Moves per wall second over the run's complete 1000-game blocks, for both: g2048 train's learning
 # curve (--metrics, a row every 1000 games) gives the moves and seconds at the last block; TDL2048
 # prints each block's milliseconds and moves per second (`ops`), whose time-weighted mean is taken.
@@ -23,6 +32,8 @@ set -euo pipefail
 seconds=60
 train_games=20
 eval_games=10
+strength=0
+flags="--learning otd+tc --stages 16384,32768"
 # A positive whole number of at most six digits for flag $1, or exit 64 naming the flag.
 count() { [[ "${2-}" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "error: $1 needs a whole number from 1 to 999999, got '${2-}'" >&2; exit 64; }; }
 while [[ $# -gt 0 ]]; do
@@ -30,8 +41,10 @@ while [[ $# -gt 0 ]]; do
         --seconds) count "$1" "${2-}"; seconds="$2"; shift 2 ;;
         --train-games) count "$1" "${2-}"; train_games="$2"; shift 2 ;;
         --eval-games) count "$1" "${2-}"; eval_games="$2"; shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "error: unknown argument '$1' (expected --seconds N, --train-games N or --eval-games N)" >&2; exit 64 ;;
+        --strength) count "$1" "${2-}"; strength="$2"; shift 2 ;;
+        --flags) [[ $# -ge 2 ]] || { echo "error: --flags needs the g2048 train flags in one argument" >&2; exit 64; }; flags="$2"; shift 2 ;;
+        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "error: unknown argument '$1' (expected --seconds, --train-games, --eval-games, --strength or --flags)" >&2; exit 64 ;;
     esac
 done
 [[ -f Package.swift ]] || { echo "error: run from the repository root (no Package.swift here)" >&2; exit 64; }
@@ -61,6 +74,50 @@ run_tdl() { (cd "$(dirname "$tdl")" && "$@"); }
 tdl_args=(-n 4x6patt -a 0.1)
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+if [[ $strength -gt 0 ]]; then
+    echo "== strength: ${strength} s of learning each, at the same time; g2048 train ${flags} =="
+    # shellcheck disable=SC2086 # the flags are words on purpose
+    "${pin0[@]}" "$g2048" train $flags --threads 1 --seed 1 --seconds "$strength" --force \
+        --out "$work/strength.bin" --metrics "$work/strength.csv" >"$work/strength.log" 2>&1 &
+    ours=$!
+    if [[ $have_tdl == 1 ]]; then
+        # Runs of 5 000 games until the blocks' own milliseconds add up to the time given.
+        tdl_ms=0 run=0
+        : >"$work/tdl-strength.log"
+        while [[ $tdl_ms -lt $((strength * 1000)) ]]; do
+            run=$((run + 1))
+            input=(); [[ $run -gt 1 ]] && input=(-i "$work/tdl-strength.w")
+            run_tdl "${pin1[@]}" "./$(basename "$tdl")" "${tdl_args[@]}" -t 5 -s "$run" "${input[@]}" -o "$work/tdl-strength.w" \
+                >>"$work/tdl-strength.log" 2>&1
+            tdl_ms=$(awk '/^[0-9]+\/[0-9]+ [0-9]+ms/ { t += $2 + 0 } END { printf "%d\n", t }' "$work/tdl-strength.log")
+        done
+    fi
+    wait "$ours" || { echo "error: g2048 train failed:" >&2; tail -5 "$work/strength.log" >&2; exit 1; }
+    ours_games=$(awk -F, 'NR > 1 { g = $1 } END { print g + 0 }' "$work/strength.csv")
+    ours_last=$(awk -F, 'NR > 1 { m = $5 } END { printf "%.0f\n", m }' "$work/strength.csv")
+    ours_secs=$(awk -F, 'NR > 1 { t = $3 } END { printf "%.0f\n", t }' "$work/strength.csv")
+    echo "g2048 train   ${ours_games} games in ${ours_secs} s; last 1000 games: mean ${ours_last}"
+    if [[ $have_tdl == 1 ]]; then
+        tdl_games=$(grep -cE '^[0-9]+/[0-9]+ [0-9]+ms' "$work/tdl-strength.log")
+        tdl_last=$(awk '/^local:/ { sub("avg=", "", $2); a = $2 } END { print a }' "$work/tdl-strength.log")
+        echo "TDL2048       ${tdl_games}000 games in $((tdl_ms / 1000)) s of blocks ($run runs of 5000); last 1000 games: mean ${tdl_last}"
+        echo "ratio         $(ratio "$ours_last" "$tdl_last") (last 1000 games, g2048 / TDL2048)"
+    fi
+    echo "== greedy evaluation of both networks, ${eval_games} 000 games each, one thread, at the same time =="
+    "${pin0[@]}" "$g2048" eval --weights "$work/strength.bin" --games "$((eval_games * 1000))" --threads 1 --seed 2 \
+        >"$work/ours-eval.log" 2>/dev/null &
+    ours=$!
+    if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$work/tdl-strength.w" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
+    wait "$ours"
+    ours_mean=$(awk '/^mean score/ { print $3 }' "$work/ours-eval.log")
+    echo "g2048 eval    mean ${ours_mean}; $(grep -E '^reached (8192|16384|32768) ' "$work/ours-eval.log" | sed 's/  */ /g' | paste -sd ';' -)"
+    if [[ $have_tdl == 1 ]]; then
+        tdl_mean=$(awk '/^total:/ { sub("avg=", "", $2); a = $2 } END { print a }' "$work/tdl-eval.log")
+        echo "TDL2048 -e    mean ${tdl_mean}"
+        echo "ratio         $(ratio "$ours_mean" "$tdl_mean") (greedy evaluation, g2048 / TDL2048)"
+    fi
+    exit 0
+fi
 echo "== training, ${seconds} s each, at the same time =="
 # On a busy machine the wall figures depend on what else runs; GNU time, when present, gives each
 # process's CPU use, and the rate per CPU second (wall rate / CPU share) is printed beside them.
