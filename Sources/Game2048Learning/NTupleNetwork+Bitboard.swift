@@ -111,6 +111,43 @@ extension NTupleNetwork {
         return ((four(o.0) + four(o.1)) + (four(o.2) + four(o.3))) + ((four(o.4) + four(o.5)) + (four(o.6) + four(o.7)))
     }
 
+    /// One TD(0) step on a 4×4 bitboard: adds `step · (target − V(board))` to its feature weights.
+    ///
+    /// The same as `update(board, by: step * (target - value(of: board)))`, bit for bit, but the
+    /// default network computes its 32 indices once for both the read and the write.
+    @inlinable @inline(__always)
+    func learn(_ board: Bitboard, toward target: Float, step: Float) {
+        guard packedLayout == .defaultSixTuples else {
+            update(board, by: step * (target - defaultOrCustomValue(board)))
+            return
+        }
+        let w = weights.base
+        let o = NTupleNetwork.orientations(of: board.rawValue)
+        let a = NTupleNetwork.defaultIndices(o.0), b = NTupleNetwork.defaultIndices(o.1)
+        let c = NTupleNetwork.defaultIndices(o.2), d = NTupleNetwork.defaultIndices(o.3)
+        let e = NTupleNetwork.defaultIndices(o.4), f = NTupleNetwork.defaultIndices(o.5)
+        let g = NTupleNetwork.defaultIndices(o.6), h = NTupleNetwork.defaultIndices(o.7)
+        @inline(__always) func four(_ i: (Int, Int, Int, Int)) -> Float { (w[i.0] + w[i.1]) + (w[i.2] + w[i.3]) }
+        // The sum in ``defaultValue(_:)``'s order, so that the value is the same Float.
+        let value = ((four(a) + four(b)) + (four(c) + four(d))) + ((four(e) + four(f)) + (four(g) + four(h)))
+        let delta = step * (target - value)
+        // Symmetric twins share a weight and get `delta` twice, as in ``update(_:by:)``.
+        @inline(__always) func add(_ i: (Int, Int, Int, Int)) {
+            w[i.0] += delta
+            w[i.1] += delta
+            w[i.2] += delta
+            w[i.3] += delta
+        }
+        add(a)
+        add(b)
+        add(c)
+        add(d)
+        add(e)
+        add(f)
+        add(g)
+        add(h)
+    }
+
     /// The greedy move on a 4×4 bitboard, `argmax r + V(afterstate)` over the legal moves: its
     /// afterstate, reward, largest merge and value, and whether any move is legal.
     ///

@@ -137,7 +137,7 @@ public final class TDLearner: @unchecked Sendable {
             let (best, bestReward, _, bestValue, found) = network.greedyMove(on: board, table: rowTable)
             if !backward, let previous {
                 let target: Float = found ? bestValue : 0
-                network.update(previous, by: step * (target - network.defaultOrCustomValue(previous)))
+                network.learn(previous, toward: target, step: step)
             }
             guard found else { break }
             if backward { path.append((best, Float(bestReward))) }

@@ -82,6 +82,32 @@ struct NTupleNetworkTests {
         }
     }
 
+    @Test(arguments: [false, true])
+    func learnIsTheUpdateTowardTheTargetBitForBit(customPatterns: Bool) {
+        // `learn` computes the default network's indices once for the read and the write; it must
+        // leave the very same Float32 weights as the value-then-update it replaces in training.
+        let patterns = customPatterns ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])] : nil
+        let learned = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
+        let updated = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
+        var rng = Xoshiro256StarStar(seed: 7)
+        // The empty board and a symmetric one make every feature a twin of another.
+        let symmetric = Bitboard(rawValue: 0x1221_2332_2332_1221)
+        let boards = [Bitboard(rawValue: 0), symmetric] + (0..<300).map { _ in Bitboard(Self.randomPackedBoard(&rng))! }
+        for board in boards {
+            var indices: [Int] = []
+            learned.forEachFeature(of: board) { indices.append($0) }
+            for index in indices {
+                let weight = Float(rng.uniform(below: 2001) - 1000) / 7
+                learned.weights[index] = weight
+                updated.weights[index] = weight
+            }
+            let target = Float(rng.uniform(below: 4001)) / 3, step: Float = 0.1 / 32
+            learned.learn(board, toward: target, step: step)
+            updated.update(board, by: step * (target - updated.value(of: board)))
+            #expect(indices.map { learned.weights[$0].bitPattern } == indices.map { updated.weights[$0].bitPattern })
+        }
+    }
+
     @Test func updateAddsDeltaOncePerFeature() throws {
         // Features that land on the same weight (symmetric twins) add up: V' = δ · Σ count².
         let network = NTupleNetwork(rows: 3, cols: 3)
