@@ -11,22 +11,24 @@ import Game2048
 
 extension Evaluation {
     /// The network of `player` when it plays greedily over afterstates of a packed 4×4 board
-    /// under `rules`, so that ``playPacked(network:rules:seed:start:onMove:)`` plays its games; otherwise `nil`.
-    static func packedGreedyNetwork(of player: some Player, rules: Rules) -> NTupleNetwork? {
+    /// under `rules`, so that ``playPacked(network:rules:seed:start:downgradeLimit:onMove:)`` plays its games; otherwise `nil`.
+    static func packedGreedyNetwork(of player: some Player, rules: Rules) -> (network: NTupleNetwork, downgradeLimit: UInt8?)? {
         guard rules.rows == 4, rules.cols == 4, let search = player as? SearchPlayer,
               search.search.depth == 0, case .network(let network) = search.search.evaluator,
               network.readsBitboards else { return nil }
         // Depth 0 visits at most four chance nodes; a budget below that cuts the greedy layer short.
         if let budget = search.search.nodeBudget, budget < 4 { return nil }
-        return network
+        return (network, search.search.downgradeLimit)
     }
 
     /// One game of the greedy `network` player, the same game as ``play(rules:seed:player:onMove:)``
     /// with `SearchPlayer(network: network, depth: 0)`.
     ///
-    /// - Parameter start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
+    /// - Parameters:
+    ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
+    ///   - downgradeLimit: the player's tile-downgrading limit (see ``TileDowngrade``), or `nil` for none.
     static func playPacked(network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
-                           onMove: (() -> Void)? = nil) -> GameResult {
+                           downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil) -> GameResult {
         let table = Bitboard.MoveTable()
         let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         var rng = Xoshiro256StarStar(seed: seed)
@@ -41,9 +43,17 @@ extension Evaluation {
         let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
         // The environment's episode ends when no move is legal, the win tile is there, or maxSteps is reached.
         var over = board.legalMoves.isEmpty || highest >= win
+        // From a tile one below the downgrading limit on, a move can make a tile at the limit, whose
+        // afterstate is valued downgraded: the packed search at depth 0 does that (more slowly).
+        let downgradeFrom = min(15, max(1, downgradeLimit ?? 16) - 1)
+        var downgrading = PackedExpectimax(network: network, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
         while !over && highest < 15 {
             // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            let (best, bestReward, bestMerge, _, _) = network.greedyMove(on: board, table: table)
+            var (best, bestReward, bestMerge, _, _) = network.greedyMove(on: board, table: table)
+            if highest >= downgradeFrom, let action = downgrading.maxNode(board, depth: 0, p: 0, reach: 1).action {
+                let outcome = table.move(board, action)
+                (best, bestReward, bestMerge) = (outcome.afterstate, outcome.reward, outcome.highestMerge)
+            }
             // `over` is false only while some move is legal.
             highest = max(highest, bestMerge)
             board = best
@@ -56,7 +66,7 @@ extension Evaluation {
         guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
         return playGenericContinuation(
             network: network, rules: rules, board: Board(board), rng: rng, fourThreshold: fourThreshold,
-            highest: highest, score: score, moves: moves, onMove: onMove)
+            highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove)
     }
 
     /// The rest of a game past the packed board's range: ``Environment``'s rules on ``Board``.
@@ -65,10 +75,10 @@ extension Evaluation {
     /// both appear), so every move the player picks is legal and no invalid-action policy applies.
     static func playGenericContinuation(
         network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar, fourThreshold: UInt64,
-        highest: UInt8, score: Int64, moves: Int, onMove: (() -> Void)?
+        highest: UInt8, score: Int64, moves: Int, downgradeLimit: UInt8?, onMove: (() -> Void)?
     ) -> GameResult {
         var board = board, rng = rng, highest = highest, score = score, moves = moves
-        var player = SearchPlayer(network: network, depth: 0)
+        var player = SearchPlayer(network: network, depth: 0, downgradeLimit: downgradeLimit)
         let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
         while let action = player.action(on: board, rules: rules) {
             let outcome = board.moved(action)

@@ -128,10 +128,10 @@ public enum Evaluation {
     /// One game of `player` on a fresh environment; `onMove` is called after each move.
     ///
     /// A greedy n-tuple player on a 4×4 board plays on the packed board instead, without the
-    /// environment (see ``playPacked(network:rules:seed:start:onMove:)``): the same game, faster.
+    /// environment (see ``playPacked(network:rules:seed:start:downgradeLimit:onMove:)``): the same game, faster.
     public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) -> GameResult {
-        if let network = packedGreedyNetwork(of: player, rules: rules) {
-            return playPacked(network: network, rules: rules, seed: seed, onMove: onMove)
+        if let (network, downgradeLimit) = packedGreedyNetwork(of: player, rules: rules) {
+            return playPacked(network: network, rules: rules, seed: seed, downgradeLimit: downgradeLimit, onMove: onMove)
         }
         return playThroughEnvironment(rules: rules, seed: seed, player: &player, onMove: onMove)
     }

@@ -1,6 +1,6 @@
 import Game2048
 
-/// Expectimax search over afterstates, with a transposition cache.
+/// Expectimax search over afterstates, with a transposition cache, chance-node pruning and tile-downgrading.
 ///
 ///     var search = Expectimax(evaluator: .network(network), depth: 1)
 ///     search.bestAction(on: board, spawnFourProbability: 0.1)
@@ -10,7 +10,9 @@ import Game2048
 /// ``Board/chanceOutcomes(spawnFourProbability:)``; at depth 0 a chance node is
 /// valued by the evaluator instead. A board with no legal move is worth 0.
 /// Chance nodes are cached by (afterstate, depth) for the duration of one
-/// decision, since different move orders reach the same afterstate.
+/// decision, since different move orders reach the same afterstate. On a 4×4 board
+/// with a network that reads bitboards, ``PackedExpectimax`` runs the same search on
+/// the packed board with a fixed ``TranspositionTable``: same values and moves, faster.
 ///
 /// With a ``nodeBudget`` the search deepens one layer at a time (0, 1, …, ``depth``)
 /// and stops deepening when a layer would take more chance nodes than the budget
@@ -34,6 +36,15 @@ public struct Expectimax {
     var cache: [CacheKey: Float] = [:]
     /// The most chance nodes one decision may visit, or `nil` for no limit.
     public let nodeBudget: Int?
+    /// Chance-node pruning: a chance node reached with a probability below this (the product of the
+    /// spawns on the path from the root) is valued by the evaluator instead of being expanded, as
+    /// nneonneo/2048-ai's probability cutoff does. 0 expands every node down to ``depth``.
+    public let pruneBelow: Double
+    /// Tile-downgrading (see ``TileDowngrade``): a network values an afterstate holding this exponent
+    /// or more as its downgraded board; `nil` turns it off. The heuristic ignores it.
+    public let downgradeLimit: UInt8?
+    /// The packed search that takes decisions on 4×4 boards for a network that reads bitboards.
+    var packed: PackedExpectimax?
     /// Chance nodes evaluated in the last decision (for reports and tests).
     public private(set) var nodes = 0
     /// The depth of the search that chose the last move (below ``depth`` when the budget ran out).
@@ -46,6 +57,12 @@ public struct Expectimax {
     /// (about a million chance nodes a second), whatever the depth.
     public static let defaultNodeBudget = 100_000
 
+    /// The default ``pruneBelow`` of the players. At depth 2 it skips a 4 on a board with four or more
+    /// empty cells below the first layer; at depth 3 most of the last layer of open boards. Measured over
+    /// 20 games at depth 2 with a network trained 120 s, it played no worse than no pruning (mean 85 000
+    /// against 69 000, within noise) at 1.6× the moves a second, and depth 3 ran 4.8× faster.
+    public static let defaultPruneBelow = 0.03
+
     struct CacheKey: Hashable {
         var board: Board
         var depth: Int
@@ -56,27 +73,53 @@ public struct Expectimax {
     /// - Parameters:
     ///   - depth: chance layers; a negative value counts as 0.
     ///   - nodeBudget: the most chance nodes per decision, or `nil` for none (values below 1 count as 1).
-    public init(evaluator: Evaluator, depth: Int, nodeBudget: Int? = nil) {
+    ///   - pruneBelow: see ``pruneBelow``; 0 (the default here) or less turns pruning off.
+    ///   - downgradeLimit: see ``downgradeLimit``; off by default here.
+    public init(evaluator: Evaluator, depth: Int, nodeBudget: Int? = nil, pruneBelow: Double = 0, downgradeLimit: UInt8? = nil) {
         self.evaluator = evaluator
         self.depth = max(0, depth)
         self.nodeBudget = nodeBudget.map { max(1, $0) }
+        self.pruneBelow = pruneBelow.isFinite ? max(0, pruneBelow) : 0
+        self.downgradeLimit = downgradeLimit
+        if case .network(let network) = evaluator, network.rows == 4, network.cols == 4, network.readsBitboards {
+            packed = PackedExpectimax(network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow,
+                                      downgradeLimit: downgradeLimit)
+        }
+    }
+
+    /// `board` packed, when the packed search applies to it: a 4×4 board whose tiles fit four bits and sum
+    /// to less than 2 × 32 768 even after a spawn of 4 on every layer, so that no move in the search can merge
+    /// two 32 768 tiles (which four bits cannot hold). Otherwise `nil`, and the generic search runs.
+    func packedBoard(of board: Board) -> Bitboard? {
+        guard packed != nil, let bitboard = Bitboard(board), board.tileSum + 4 * depth < 65_536 else { return nil }
+        return bitboard
     }
 
     /// The best move on `board`, or `nil` when none is legal.
     public mutating func bestAction(on board: Board, spawnFourProbability p: Double) -> Direction? {
-        cache.removeAll(keepingCapacity: true)
         nodes = 0
         exhausted = false
+        if let bitboard = packedBoard(of: board) {
+            packed!.begin()
+            defer { nodes = packed!.nodes }
+            return deepen { $0.packed!.maxNode(bitboard, depth: $1, p: p, reach: 1).action }
+        }
+        cache.removeAll(keepingCapacity: true)
+        return deepen { $0.maxNode(board, depth: $1, p: p, reach: 1).action }
+    }
+
+    /// Iterative deepening under the node budget: `search(&self, layer)` runs the search of one depth.
+    mutating func deepen(_ search: (inout Expectimax, Int) -> Direction?) -> Direction? {
         guard nodeBudget != nil else {
             searchedDepth = depth
-            return maxNode(board, depth: depth, p: p).action
+            return search(&self, depth)
         }
         // Depth 0 always finishes (at most four nodes), so there is always a move.
-        var best = maxNode(board, depth: 0, p: p).action
+        var best = search(&self, 0)
         searchedDepth = 0
         for layer in stride(from: 1, through: depth, by: 1) {
-            let choice = maxNode(board, depth: layer, p: p).action
-            if exhausted { break }
+            let choice = search(&self, layer)
+            if exhausted || packed?.exhausted == true { break }
             best = choice
             searchedDepth = layer
         }
@@ -85,40 +128,46 @@ public struct Expectimax {
 
     /// The value of every legal move on `board` (for hints and tests), in action order.
     public mutating func actionValues(on board: Board, spawnFourProbability p: Double) -> [(Direction, Float)] {
-        cache.removeAll(keepingCapacity: true)
+        let bitboard = packedBoard(of: board)
+        if bitboard != nil { packed!.begin() } else { cache.removeAll(keepingCapacity: true) }
         return Direction.allCases.compactMap { direction in
             let outcome = board.moved(direction)
             guard outcome.changed else { return nil }
-            return (direction, Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p))
+            if let bitboard {
+                let move = packed!.moves.move(bitboard, direction)
+                return (direction, Float(move.reward) + packed!.chanceNode(move.afterstate, depth: depth, p: p, reach: 1))
+            }
+            return (direction, Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p, reach: 1))
         }
     }
 
-    mutating func maxNode(_ board: Board, depth: Int, p: Double) -> (value: Float, action: Direction?) {
+    mutating func maxNode(_ board: Board, depth: Int, p: Double, reach: Double) -> (value: Float, action: Direction?) {
         var best: (value: Float, action: Direction?) = (0, nil)
         for direction in Direction.allCases {
             let outcome = board.moved(direction)
             guard outcome.changed else { continue }
-            let value = Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p)
+            let value = Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p, reach: reach)
             if best.action == nil || value > best.value { best = (value, direction) }
         }
         return best
     }
 
-    mutating func chanceNode(_ afterstate: Board, depth: Int, p: Double) -> Float {
+    /// A chance node; `reach` is the probability of the spawns that led here (1 below the root).
+    mutating func chanceNode(_ afterstate: Board, depth: Int, p: Double, reach: Double) -> Float {
         if exhausted { return 0 }
         nodes += 1
         if let nodeBudget, nodes > nodeBudget {
             exhausted = true
             return 0
         }
-        if depth == 0 { return evaluate(afterstate) }
+        if depth == 0 || reach < pruneBelow { return evaluate(afterstate) }
         let key = CacheKey(board: afterstate, depth: depth)
         if let cached = cache[key] { return cached }
         var total: Double = 0
         for outcome in afterstate.chanceOutcomes(spawnFourProbability: p) {
             var next = afterstate
             next[outcome.spawn.cell] = outcome.spawn.exponent
-            total += outcome.probability * Double(maxNode(next, depth: depth - 1, p: p).value)
+            total += outcome.probability * Double(maxNode(next, depth: depth - 1, p: p, reach: reach * outcome.probability).value)
         }
         // A layer cut short by the budget is discarded; its partial sums must not reach the cache.
         if exhausted { return 0 }
@@ -129,8 +178,12 @@ public struct Expectimax {
 
     func evaluate(_ afterstate: Board) -> Float {
         switch evaluator {
-        case .network(let network): network.value(of: afterstate)
-        case .heuristic: Heuristic.value(of: afterstate)
+        case .network(let network):
+            if let downgradeLimit, afterstate.maxExponent >= downgradeLimit {
+                return network.value(of: TileDowngrade.downgraded(afterstate, from: downgradeLimit))
+            }
+            return network.value(of: afterstate)
+        case .heuristic: return Heuristic.value(of: afterstate)
         }
     }
 }

@@ -62,18 +62,22 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
     ///   - network: the trained network; required for ``ntuple``, ignored otherwise.
     ///   - depth: the search depth of ``searches`` agents (default ``defaultDepth``); ignored by the others.
     ///   - nodeBudget: the most chance nodes a search visits per move (see ``Expectimax/nodeBudget``).
+    ///   - pruneBelow: chance-node pruning of a search (see ``Expectimax/pruneBelow``).
+    ///   - downgradeLimit: tile-downgrading of the network's search (see ``TileDowngrade``), `nil` for none.
     /// - Precondition: `network` is given when ``needsNetwork``.
     public func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
-                           nodeBudget: Int? = Expectimax.defaultNodeBudget) -> any Player {
+                           nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,
+                           downgradeLimit: UInt8? = TileDowngrade.defaultLimit) -> any Player {
         let depth = depth ?? defaultDepth
         switch self {
         case .random: return RandomPlayer(seed: seed)
         case .greedy: return GreedyPlayer(seed: seed)
         case .montecarlo: return MonteCarloPlayer(seed: seed)
-        case .expectimax: return SearchPlayer(heuristicDepth: depth, nodeBudget: nodeBudget)
+        case .expectimax: return SearchPlayer(heuristicDepth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow)
         case .ntuple:
             guard let network else { preconditionFailure("the ntuple agent needs a network") }
-            return SearchPlayer(network: network, depth: depth, nodeBudget: nodeBudget)
+            return SearchPlayer(network: network, depth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow,
+                                downgradeLimit: downgradeLimit)
         }
     }
 

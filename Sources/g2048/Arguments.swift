@@ -4,6 +4,7 @@
 // function from `[String]` to `ParsedArguments`, so tests call it directly.
 
 import Game2048
+import Game2048Learning
 
 /// One option or flag of a command.
 struct OptionSpec: Equatable {
@@ -139,6 +140,23 @@ struct ParsedArguments: Equatable {
         guard let tile = Int(text) else { throw UsageError("\(rule) '\(text)'") }
         do { _ = try Rules(winTile: tile) } catch { throw UsageError("\(rule) \(text)") }
         return tile
+    }
+
+    /// `--downgrade`: the exponent of the tile from which a network's search downgrades boards (see
+    /// ``TileDowngrade``), `nil` for `off`; `on` is the 32 768 tile.
+    ///
+    /// - Throws: ``UsageError`` for anything but on, off or a power of two from 8 to 32768.
+    func downgradeLimit(default defaultValue: UInt8?) throws(UsageError) -> UInt8? {
+        guard let text = values["downgrade"] else { return defaultValue }
+        switch text {
+        case "off": return nil
+        case "on": return TileDowngrade.defaultLimit
+        default:
+            guard Self.isInteger(text), let tile = Int(text), tile >= 8, tile <= 32768, tile & (tile - 1) == 0 else {
+                throw UsageError("--downgrade must be on, off or a power of two from 8 to 32768, got '\(text)'")
+            }
+            return UInt8(tile.trailingZeroBitCount)
+        }
     }
 
     /// The board size from `--rows` and `--cols`, each checked under its own name; a size given alone

@@ -16,6 +16,12 @@ struct EvalCommand: Command {
             A search visits at most --nodes chance nodes per move: it deepens one layer at a time up to --depth
             and plays the move of the deepest layer that fits, so every depth finishes in bounded time per move,
             and, as the budget counts nodes rather than seconds, the same seed gives the same games on any machine.
+            On a 4x4 board the network searches the packed board with a fixed transposition table (4 MiB a game).
+            --prune values a chance node by the evaluator instead of expanding it when the spawns that lead to it
+            are less likely than the given probability (as nneonneo/2048-ai's probability cutoff; deterministic).
+            --downgrade values a board holding a tile at or above the given one (32768 by default) as the same board
+            with every tile above its largest missing tile halved, so the network sees a shape it was trained on
+            (tile-downgrading, Guei, Chen & Wu 2022).
             Game i is seeded from --seed alone, so results do not depend on --threads. Progress (games, moves,
             ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
@@ -28,6 +34,8 @@ struct EvalCommand: Command {
             .option("agent", "name", "\(Agent.names).", default: "ntuple with --weights, else expectimax"),
             .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
             .option("nodes", "n", "Most chance nodes searched per move (1 to 10000000).", default: "\(Expectimax.defaultNodeBudget)"),
+            .option("prune", "probability", "Value a chance node by the evaluator when the spawns leading to it are less likely than this (0 = off, up to 1).", default: "\(Expectimax.defaultPruneBelow)"),
+            .option("downgrade", "tile", "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.", default: "on"),
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the network's"),
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("win-tile", "tile", "Tile that ends a game, or off.", default: "off"),
@@ -41,6 +49,8 @@ struct EvalCommand: Command {
     var weightsPath: String?
     var depth: Int
     var nodes: Int
+    var pruneBelow: Double
+    var downgradeLimit: UInt8?
     /// `--rows`/`--cols` as given, if given.
     var size: (rows: Int, cols: Int)?
     /// The rules of the built-in players' games (the network's games take their size from its file).
@@ -65,6 +75,14 @@ struct EvalCommand: Command {
         if arguments.string("nodes") != nil && !agent.searches {
             throw UsageError("--nodes applies to the \(searchers) players, not \(agent.rawValue)")
         }
+        pruneBelow = try arguments.double("prune", default: Expectimax.defaultPruneBelow, in: 0...1)
+        downgradeLimit = try arguments.downgradeLimit(default: TileDowngrade.defaultLimit)
+        for flag in ["prune", "downgrade"] where arguments.string(flag) != nil && !agent.searches {
+            throw UsageError("--\(flag) applies to the \(searchers) players, not \(agent.rawValue)")
+        }
+        if arguments.string("downgrade") != nil && !agent.needsNetwork {
+            throw UsageError("--downgrade applies to the network's search (--agent ntuple), not \(agent.rawValue)")
+        }
         size = try arguments.boardSize()
         let size = size ?? (4, 4)
         let winTile = try arguments.winTile(default: nil)
@@ -88,7 +106,11 @@ struct EvalCommand: Command {
             network = loaded
         }
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
-        let makePlayer: @Sendable (Int) -> any Player = { agent.makePlayer(seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes) }
+        let prune = pruneBelow, downgrade = downgradeLimit
+        let makePlayer: @Sendable (Int) -> any Player = {
+            agent.makePlayer(seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
+                             pruneBelow: prune, downgradeLimit: downgrade)
+        }
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
         let slowMoves = agent == .montecarlo || depth > 0

@@ -57,6 +57,17 @@ struct PlayerTests {
         }
     }
 
+    /// The packed 4×4 search keeps a transposition table per player: games must not depend on the threads either.
+    @Test(arguments: [1, 2])
+    func packedSearchEvaluationIsTheSameOnAnyNumberOfThreads(depth: Int) {
+        let network = EvaluationPackedTests.network
+        let make: @Sendable (Int) -> any Player = { _ in SearchPlayer(network: network, depth: depth, nodeBudget: 2_000) }
+        let one = Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 1, makePlayer: make)
+        let two = Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 2, makePlayer: make)
+        #expect(one.games == two.games)
+        #expect(one.games.allSatisfy { $0.moves > 0 })
+    }
+
     @Test func reportStatisticsMatchHandComputations() {
         let report = EvaluationReport(player: "x", games: [
             GameResult(score: 100, maxTile: 2048, moves: 10), GameResult(score: 300, maxTile: 1024, moves: 30),

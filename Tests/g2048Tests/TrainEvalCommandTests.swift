@@ -50,6 +50,12 @@ struct TrainEvalCommandTests {
         (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
         (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
         (["--agent", "random", "--nodes", "10"], "--nodes applies to the expectimax and ntuple players, not random"),
+        (["--prune", "1.5"], "--prune must be between 0.0 and 1.0, got 1.5"),
+        (["--prune", "x"], "--prune must be a number, got 'x'"),
+        (["--agent", "greedy", "--prune", "0.1"], "--prune applies to the expectimax and ntuple players, not greedy"),
+        (["--weights", "w.bin", "--downgrade", "3000"], "--downgrade must be on, off or a power of two from 8 to 32768, got '3000'"),
+        (["--weights", "w.bin", "--downgrade", "65536"], "--downgrade must be on, off or a power of two from 8 to 32768, got '65536'"),
+        (["--agent", "expectimax", "--downgrade", "on"], "--downgrade applies to the network's search (--agent ntuple), not expectimax"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.eval(arguments) }
@@ -234,6 +240,18 @@ struct TrainEvalCommandTests {
 
     /// `eval --agent expectimax --depth 4 --games 1` once ran for minutes in silence: progress now counts
     /// moves within a game, and the node budget bounds each move.
+    /// A search's speed is part of its report, in text and in JSON, at every depth.
+    @Test(arguments: [1, 2])
+    func aSearchReportsItsMovesPerSecond(depth: Int) throws {
+        let common = ["eval", "--agent", "expectimax", "--depth", "\(depth)", "--nodes", "300", "--prune", "0.01", "--games", "2"]
+        let text = try G2048Tests.run(common)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("moves/s "))
+        let json = try G2048Tests.run(common + ["--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(((object["moves_per_second"] as? NSNumber)?.doubleValue ?? 0) > 0)
+    }
+
     @Test func aLongEvalShowsProgressWithinAGame() throws {
         let arguments = ["eval", "--agent", "expectimax", "--depth", "4", "--nodes", "100", "--games", "1", "--json"]
         let shown = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "0"])
