@@ -75,8 +75,9 @@ extension NTupleNetwork {
     public func value(of board: Bitboard) -> Float {
         precondition(packedLayout != .none, "value(of: Bitboard) needs a 4x4 network with 16 values per cell")
         if packedLayout == .defaultSixTuples { return defaultValue(board) }
+        let w = weights.base + stageOffset(of: board)
         var sum: Float = 0
-        forEachFeature(of: board) { sum += weights.base[$0] }
+        forEachFeature(of: board) { sum += w[$0] }
         return sum
     }
 
@@ -84,7 +85,7 @@ extension NTupleNetwork {
     @inlinable
     public func update(_ board: Bitboard, by delta: Float) {
         precondition(packedLayout != .none, "update(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         forEachFeature(of: board) { w[$0] += delta }
     }
 
@@ -92,7 +93,7 @@ extension NTupleNetwork {
     @inlinable
     public func updateAndValue(_ board: Bitboard, by delta: Float) -> Float {
         precondition(packedLayout != .none, "updateAndValue(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         forEachFeature(of: board) { w[$0] += delta }
         // A second pass, not a running sum: symmetric twins share a weight, and a
         // running sum would read it before its second update. The loads hit cache.
@@ -102,7 +103,7 @@ extension NTupleNetwork {
     /// The default network's value, unrolled: 32 independent loads the CPU can overlap.
     @inlinable @inline(__always)
     func defaultValue(_ board: Bitboard) -> Float {
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         let o = NTupleNetwork.orientations(of: board.rawValue)
         @inline(__always) func four(_ x: UInt64) -> Float {
             let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)

@@ -102,9 +102,11 @@ struct WeightsFileTests {
         (4, 4, [[0, 1], [1, 2]], 12),
     ]
 
-    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64) -> NTupleNetwork {
+    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64,
+                            stages: [UInt8] = [], promoted: [Bool]? = nil) -> NTupleNetwork {
         let network = NTupleNetwork(
-            rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount)
+            rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount,
+            stageThresholds: stages, promoted: promoted)
         var rng = Xoshiro256StarStar(seed: seed)
         for i in 0..<network.weights.count {
             network.weights[i] = Float(Int32(truncatingIfNeeded: rng.next() >> 40)) / 4096
@@ -120,6 +122,16 @@ struct WeightsFileTests {
     static let metadata = TrainingMetadata(
         games: 123_456, moves: 98_765_432, seed: 0xDEAD_BEEF_0123_4567, alpha: 0.0025, initialValue: 320_000,
         elapsedSeconds: 3_601.25, rulesVersion: 1, spawnFourProbability: 0.1)
+
+    /// ``metadata`` of an OTD+TC run that has switched to TC, which needs format version 2.
+    static var coherentMetadata: TrainingMetadata {
+        var metadata = metadata
+        metadata.learning = .otdThenTC
+        metadata.coherenceStarted = true
+        metadata.coherenceAlpha = 0.75
+        metadata.coherenceFrom = 0.25
+        return metadata
+    }
 
     static func weightBits(_ network: NTupleNetwork) -> [UInt32] {
         (0..<network.weights.count).map { network.weights[$0].bitPattern }
@@ -358,7 +370,7 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads version 1")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 2")
     }
 
     // MARK: Malicious headers
@@ -678,7 +690,7 @@ struct WeightsFileTests {
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads version 1"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 2"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
         (.truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
          "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 12000 bytes (12 KiB)"),
