@@ -205,8 +205,7 @@ public final class NTupleNetwork: @unchecked Sendable {
         let highest: UInt8 = rows == 4 && cols == 4 ? 15 : Rules.maxExponent
         for (index, exponent) in thresholds.enumerated() {
             guard (2...highest).contains(exponent) else {
-                return "stage threshold 2^\(exponent) is not a tile from 4 to \(Board.value(ofExponent: min(highest, 62)))"
-                    + " on a \(rows)x\(cols) board"
+                return "stage threshold 2^\(exponent) must be from 2^2 (the tile 4) to 2^\(highest) on a \(rows)x\(cols) board"
             }
             if index > 0 && exponent <= thresholds[index - 1] { return "stage thresholds must ascend: 2^\(exponent) after 2^\(thresholds[index - 1])" }
         }
