@@ -451,7 +451,7 @@ public struct TrainingMetadata: Hashable, Sendable {
 /// Why a weights file could not be saved or loaded.
 ///
 ///     do { _ = try WeightsFile.load(from: "x.bin") } catch { print("error: \(error)") }
-///     // error: x.bin: format version 7; this build reads version 1
+///     // error: x.bin: format version 7; this build reads versions 1 to 2
 ///
 /// Each case names the file as the caller spelled it, and ``description`` is
 /// one line without a trailing period, ready to follow "error: ": the file,
