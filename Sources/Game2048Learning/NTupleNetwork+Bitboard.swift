@@ -50,10 +50,11 @@ extension NTupleNetwork {
                 body(i3)
                 return
             }
-            for (p, pattern) in patterns.enumerated() {
-                var index = 0
-                for (k, cell) in pattern.cells.enumerated() {
-                    index |= Int(truncatingIfNeeded: (x >> UInt64(4 * cell)) & 0xF) << (4 * k)
+            for p in 0..<tableOffsets.count {
+                var index = 0, shift = 0
+                for position in packedStarts[p]..<packedStarts[p + 1] {
+                    index |= Int(truncatingIfNeeded: (x >> packedShifts[position]) & 0xF) << shift
+                    shift += 4
                 }
                 body(tableOffsets[p] + index)
             }

@@ -54,6 +54,10 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// For generic boards: where each feature's cells start in `featureCells`, and its pattern.
     @usableFromInline let featureStarts: [Int]
     @usableFromInline let featurePatterns: [Int]
+    /// For 4×4 bitboards with custom patterns: every pattern's cells as bit shifts (4 × cell), flattened,
+    /// and where each pattern's start, so the hot loop reads two flat arrays instead of an array per pattern.
+    @usableFromInline let packedShifts: [UInt64]
+    @usableFromInline let packedStarts: [Int]
     /// Whether the 4×4 bitboard path applies, and whether the patterns are the default ones.
     @usableFromInline let packedLayout: PackedLayout
 
@@ -123,6 +127,8 @@ public final class NTupleNetwork: @unchecked Sendable {
         featureCells = cells
         featureStarts = starts
         featurePatterns = owners
+        packedShifts = self.patterns.flatMap { $0.cells.map { UInt64(4 * $0) } }
+        packedStarts = self.patterns.reduce(into: [0]) { $0.append($0.last! + $1.cells.count) }
         if rows == 4 && cols == 4 && values == 16 {
             packedLayout = self.patterns == TuplePattern.defaults(rows: 4, cols: 4).patterns ? .defaultSixTuples : .custom
         } else {

@@ -33,6 +33,8 @@ struct TrainCommand: Command {
             sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
             --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
             the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do.
+            --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
+            eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
             Existing files are not replaced without --force, with two exceptions: --out may be the --resume
             file (resuming continues it), and a resumed run appends to its --metrics file. The folder of each
             output must exist; an output that is not a regular file, or is the same file as an input or another
@@ -47,6 +49,7 @@ struct TrainCommand: Command {
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("alpha", "rate", "Learning rate, split over the active features.", default: "0.1, or the --resume file's"),
             .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: TrainCommand.defaultOptimismText),
+            .option("network", "name", "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below).", default: "4x6 on 4x4"),
             .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
             .option("stages", "tiles", "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4).", default: "one stage"),
             .option("learning", "method", "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", default: "td, or the --resume file's"),
@@ -151,6 +154,17 @@ struct TrainCommand: Command {
             if arguments.string("optimistic") != nil {
                 throw UsageError("--optimistic sets the weights of a new network; --resume \(resume) continues the weights it holds")
             }
+        }
+        if let name = arguments.string("network") {
+            guard let named = TuplePattern.named(name) else {
+                throw UsageError("--network must be one of \(TuplePattern.networkNames.joined(separator: ", ")), got '\(name)'")
+            }
+            guard rules.rows == 4 && rules.cols == 4 else {
+                throw UsageError("--network \(name) is a network for 4x4 boards, not \(rules.sizeLabel); give other boards --patterns")
+            }
+            if arguments.string("patterns") != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
+            if let resume { throw UsageError("--network cannot change a resumed network (--resume \(resume) has its own)") }
+            patterns = named
         }
         if let spec = arguments.string("patterns") {
             let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount

@@ -64,11 +64,12 @@ struct NTupleNetworkTests {
         #expect(network.featureIndices(of: a) == network.featureIndices(of: b))
     }
 
-    @Test(arguments: [false, true])
-    func bitboardFeaturesEqualGenericFeatures(customPatterns: Bool) {
-        let patterns = customPatterns ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])] : nil
+    /// The packed path reads the features the generic one does: the default network, small custom tuples, and 8x6.
+    @Test(arguments: ["default", "custom", "8x6"])
+    func bitboardFeaturesEqualGenericFeatures(patternSet: String) {
+        let patterns = patternSet == "custom" ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])]
+            : TuplePattern.named(patternSet)
         let network = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
-        Self.randomize(network, seed: 3)
         var rng = Xoshiro256StarStar(seed: 5)
         for _ in 0..<2_000 {
             let board = Self.randomPackedBoard(&rng)
@@ -77,6 +78,8 @@ struct NTupleNetworkTests {
             var fast: [Int] = []
             network.forEachFeature(of: packed) { fast.append($0) }
             #expect(fast.sorted() == generic.sorted())
+            // Weights where this board reads them, so the value sums something.
+            for index in generic { network.weights[index] = Float(rng.uniform(below: 2001) - 1000) / 8 }
             let sum = generic.reduce(Float(0)) { $0 + network.weights[$1] }
             #expect(abs(network.value(of: packed) - sum) <= 1e-3 * max(1, abs(sum)))
         }
@@ -114,6 +117,18 @@ struct NTupleNetworkTests {
     @Test func optimisticInitializationSetsEveryWeight() {
         let network = NTupleNetwork(rows: 2, cols: 2, initialValue: 2.5)
         #expect((0..<network.weights.count).allSatisfy { network.weights[$0] == 2.5 })
+    }
+
+    @Test func namedNetworksAreTheirPapersCells() throws {
+        #expect(TuplePattern.named("4x6") == TuplePattern.defaults(rows: 4, cols: 4).patterns)
+        let eight = try #require(TuplePattern.named("8x6"))
+        #expect(eight.count == 8 && eight.allSatisfy { $0.cells.count == 6 && Set($0.cells).count == 6 && $0.cells.allSatisfy { (0..<16).contains($0) } })
+        #expect(eight[7].cells == [0, 1, 4, 8, 9, 10] && Set(eight).count == 8)
+        #expect(TuplePattern.named("5x6") == Array(eight.prefix(5)))
+        #expect(TuplePattern.named("9x6") == nil)
+        for name in TuplePattern.networkNames { #expect(TuplePattern.named(name) != nil) }
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: TuplePattern.named("4x6")).packedLayout == .defaultSixTuples)
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: eight).packedLayout == .custom)
     }
 
     @Test(arguments: [

@@ -41,6 +41,10 @@ struct TrainEvalCommandTests {
         (["--learning", "sgd"], "--learning must be td, tc or otd+tc, got 'sgd'"),
         (["--learning", "tc", "--alpha", "0.1"], "--alpha is TD's learning rate; --learning tc uses --tc-alpha"),
         (["--tc-from", "2"], "--tc-from must be between 0.0 and 1.0, got 2"),
+        (["--network", "9x6"], "--network must be one of 4x6, 5x6, 8x6, got '9x6'"),
+        (["--network", "8x6", "--rows", "3"], "--network 8x6 is a network for 4x4 boards, not 3x3; give other boards --patterns"),
+        (["--network", "8x6", "--patterns", "0,1"], "--network and --patterns both choose the patterns; give one"),
+        (["--network", "8x6", "--resume", "w.bin"], "--network cannot change a resumed network (--resume w.bin has its own)"),
         (["--tc-alpha", "0"], "--tc-alpha must be between 1e-09 and 10.0, got 0"),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
@@ -83,6 +87,20 @@ struct TrainEvalCommandTests {
         // Pure TC starts from zero weights; OTD+TC from the optimistic default.
         #expect(try Self.train(["--learning", "tc"]).optimism == 0)
         #expect(try Self.train(["--learning", "otd+tc"]).optimism == 80_000)
+    }
+
+    /// `--network 8x6` trains the eight 6-tuples on the packed path, and the file plays.
+    @Test func theEightSixTupleNetworkTrainsAndPlays() throws {
+        #expect(try Self.train(["--network", "5x6"]).patterns?.count == 5)
+        let folder = try Folder()
+        let weights = folder.path + "/w8.bin"
+        let trained = try G2048Tests.run(["train", "--network", "8x6", "--games", "100", "--out", weights])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        #expect(trained.stderr.contains("8 patterns × 8 symmetries, 134217728 weights (512 MiB)"))
+        let (network, _) = try WeightsFile.load(from: weights)
+        #expect(network.patterns == TuplePattern.named("8x6") && network.readsBitboards)
+        let played = try G2048Tests.run(["eval", "--weights", weights, "--games", "10", "--json"])
+        #expect(played.status == 0, "\(played.stderr)")
     }
 
     /// Each method with stages, end to end: the file records them, a resume continues them, and eval plays.
