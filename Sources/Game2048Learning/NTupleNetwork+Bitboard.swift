@@ -40,16 +40,30 @@ extension NTupleNetwork {
     @inlinable @inline(__always)
     func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
         let o = NTupleNetwork.orientations(of: board.rawValue)
+        guard packedLayout == .defaultSixTuples else { return forEachCustomFeature(o, body) }
         // Unrolled by hand: a loop over an array literal of the eight would allocate.
         @inline(__always) func visit(_ x: UInt64) {
-            if packedLayout == .defaultSixTuples {
-                let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
-                body(i0)
-                body(i1)
-                body(i2)
-                body(i3)
-                return
-            }
+            let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
+            body(i0)
+            body(i1)
+            body(i2)
+            body(i3)
+        }
+        visit(o.0)
+        visit(o.1)
+        visit(o.2)
+        visit(o.3)
+        visit(o.4)
+        visit(o.5)
+        visit(o.6)
+        visit(o.7)
+    }
+
+    /// ``forEachFeature(of:_:)`` for other patterns, apart so that the default network's code stays
+    /// as small as it is: every pattern's cells from the flat shifts, in each of the eight orientations.
+    @inlinable
+    func forEachCustomFeature(_ o: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), _ body: (Int) -> Void) {
+        @inline(__always) func visit(_ x: UInt64) {
             for p in 0..<tableOffsets.count {
                 var index = 0, shift = 0
                 for position in packedStarts[p]..<packedStarts[p + 1] {
