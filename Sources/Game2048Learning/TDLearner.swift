@@ -175,39 +175,40 @@ public final class TDLearner: @unchecked Sendable {
     /// Plays one game with learning and returns its result.
     @discardableResult
     public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        if network.readsBitboards { return trainPackedGame(using: &rng) }
-        return trainGenericGame(using: &rng)
+        if network.readsBitboards { return trainGame(on: Bitboard.self, using: &rng) }
+        return trainGame(on: Board.self, using: &rng)
     }
 
-    /// The 4×4 game on a bitboard: the hot loop of training.
+    /// One game on boards of type `B`: the hot loop of training, specialized for each board
+    /// (``Bitboard`` on 4×4, ``Board`` elsewhere).
     @inlinable
-    func trainPackedGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        var board = Bitboard(rawValue: 0)
-        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
-        var previous: Bitboard? = nil
+    func trainGame<B: LearnableBoard>(on _: B.Type, using rng: inout Xoshiro256StarStar) -> GameResult {
+        var board = B.empty(for: self)
+        for _ in 0..<rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+        var previous: B? = nil
         var score: Int64 = 0, moves = 0
         let backward = schedule == .backward
         let coherent = learnsByCoherence, staged = network.stageCount > 1
         var gameStage = 0
         if staged { gameStage = network.stage(maxExponent: board.maxExponent); network.promote(toStage: gameStage) }
-        var path: [(afterstate: Bitboard, reward: Float)] = []
+        var path: [(afterstate: B, reward: Float)] = []
         if backward { path.reserveCapacity(4096) }
         var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
         // With a win tile of 4, the first tiles may already end the game.
         let wonAtStart = reachesWin(reward: 0, board)
         while !wonAtStart {
-            var (best, bestReward, _, bestValue, found) = network.greedyMove(on: board, table: rowTable)
+            var (best, bestReward, bestValue, found) = board.greedyMove(for: self)
             if staged && found {
                 // A new stage: promote it, and read the move's value again from its copied tables.
                 let stage = network.stage(maxExponent: best.maxExponent)
                 if stage > gameStage {
                     gameStage = stage
-                    if network.promote(toStage: stage) { bestValue = Float(bestReward) + network.defaultOrCustomValue(best) }
+                    if network.promote(toStage: stage) { bestValue = Float(bestReward) + best.value(in: network) }
                 }
             }
             if !backward, let previous {
                 let target: Float = found ? bestValue : 0
-                learn(previous, error: target - network.defaultOrCustomValue(previous), coherent: coherent)
+                previous.learn(in: self, error: target - previous.value(in: network), coherent: coherent)
             }
             guard found else { break }
             if backward { path.append((best, Float(bestReward))) }
@@ -215,7 +216,7 @@ public final class TDLearner: @unchecked Sendable {
             moves += 1
             // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward below).
             if reachesWin(reward: bestReward, best) {
-                if !backward { learn(best, error: -network.defaultOrCustomValue(best), coherent: coherent) }
+                if !backward { best.learn(in: self, error: -best.value(in: network), coherent: coherent) }
                 board = best
                 break
             }
@@ -224,102 +225,32 @@ public final class TDLearner: @unchecked Sendable {
                 if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best); break }
                 nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
             }
-            // Four bits hold 32 768 at most: a board with two of them ends the game here
-            // (without a terminal update, so the network does not learn to fear it).
-            if best.holdsLimitTile && Bitboard.countLimitTiles(best) >= 2 { break }
+            // A packed board with two 32 768 tiles ends the game here (without a terminal
+            // update, so the network does not learn to fear it).
+            if best.holdsTooLargeATile { break }
             previous = best
             board = best
-            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            _ = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
             if winExponent <= 2 && reachesWin(reward: 0, board) {
-                if !backward { learn(best, error: -network.defaultOrCustomValue(best), coherent: coherent) }
+                if !backward { best.learn(in: self, error: -best.value(in: network), coherent: coherent) }
                 break
             }
         }
         if backward {
             // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
             var target: Float = 0
-            if truncated, let last = path.popLast() { target = last.reward + network.defaultOrCustomValue(last.afterstate) }
+            if truncated, let last = path.popLast() { target = last.reward + last.afterstate.value(in: network) }
             for (afterstate, reward) in path.reversed() {
-                let value = network.defaultOrCustomValue(afterstate)
+                let value = afterstate.value(in: network)
                 if coherent {
-                    learn(afterstate, error: target - value, coherent: true)
-                    target = reward + network.defaultOrCustomValue(afterstate)
+                    afterstate.learn(in: self, error: target - value, coherent: true)
+                    target = reward + afterstate.value(in: network)
                 } else {
-                    target = reward + network.updateAndValue(afterstate, by: step * (target - value))
+                    target = reward + afterstate.updateAndValue(in: network, by: step * (target - value))
                 }
             }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
-    }
-
-    /// Any other board size, on ``Board``.
-    func trainGenericGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        var board = Board(rules: rules)
-        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
-        var previous: Board? = nil
-        var score: Int64 = 0, moves = 0
-        let backward = schedule == .backward
-        let coherent = learnsByCoherence, staged = network.stageCount > 1
-        var gameStage = 0
-        if staged { gameStage = network.stage(maxExponent: board.maxExponent); network.promote(toStage: gameStage) }
-        var path: [(afterstate: Board, reward: Float)] = []
-        var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
-        // With a win tile of 4, the first tiles may already end the game.
-        let wonAtStart = reachesWin(reward: 0, board)
-        while !wonAtStart {
-            var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
-            for direction in Direction.allCases {
-                let outcome = board.moved(direction)
-                guard outcome.changed else { continue }
-                let value = Float(outcome.reward) + network.value(of: outcome.afterstate)
-                if value > bestValue { (best, bestValue) = (outcome, value) }
-            }
-            if staged, let best {
-                let stage = network.stage(maxExponent: best.afterstate.maxExponent)
-                if stage > gameStage {
-                    gameStage = stage
-                    if network.promote(toStage: stage) { bestValue = Float(best.reward) + network.value(of: best.afterstate) }
-                }
-            }
-            if !backward, let previous {
-                let target: Float = best == nil ? 0 : bestValue
-                learn(previous, error: target - network.value(of: previous), coherent: coherent)
-            }
-            guard let best else { break }
-            if backward { path.append((best.afterstate, Float(best.reward))) }
-            score += best.reward
-            moves += 1
-            if reachesWin(reward: best.reward, best.afterstate) {
-                if !backward { learn(best.afterstate, error: -network.value(of: best.afterstate), coherent: coherent) }
-                board = best.afterstate
-                break
-            }
-            if moves >= nextCheck {
-                if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best.afterstate); break }
-                nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
-            }
-            previous = best.afterstate
-            board = best.afterstate
-            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
-            if winExponent <= 2 && reachesWin(reward: 0, board) {
-                if !backward { learn(best.afterstate, error: -network.value(of: best.afterstate), coherent: coherent) }
-                break
-            }
-        }
-        if backward {
-            var target: Float = 0
-            if truncated, let last = path.popLast() { target = last.reward + network.value(of: last.afterstate) }
-            for (afterstate, reward) in path.reversed() {
-                let value = network.value(of: afterstate)
-                if coherent {
-                    learn(afterstate, error: target - value, coherent: true)
-                    target = reward + network.value(of: afterstate)
-                } else {
-                    target = reward + network.updateAndValue(afterstate, by: step * (target - value))
-                }
-            }
-        }
-        return GameResult(score: score, maxTile: board.maxTile, moves: moves)
     }
 }
 
