@@ -148,7 +148,8 @@ public final class NTupleNetwork: @unchecked Sendable {
 
     // MARK: Generic boards
 
-    /// The weight indices of every feature of `board`, in (pattern, symmetry) order.
+    /// The weight indices of every feature of `board`, in (pattern, symmetry) order, within one
+    /// stage's tables (add `stage × stageSize` for a staged network's other stages).
     ///
     /// - Complexity: O(features × tuple length).
     public func featureIndices(of board: Board) -> [Int] {
