@@ -40,20 +40,35 @@ extension NTupleNetwork {
     @inlinable @inline(__always)
     func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
         let o = NTupleNetwork.orientations(of: board.rawValue)
+        guard packedLayout == .defaultSixTuples else { return forEachCustomFeature(o, body) }
         // Unrolled by hand: a loop over an array literal of the eight would allocate.
         @inline(__always) func visit(_ x: UInt64) {
-            if packedLayout == .defaultSixTuples {
-                let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
-                body(i0)
-                body(i1)
-                body(i2)
-                body(i3)
-                return
-            }
-            for (p, pattern) in patterns.enumerated() {
-                var index = 0
-                for (k, cell) in pattern.cells.enumerated() {
-                    index |= Int(truncatingIfNeeded: (x >> UInt64(4 * cell)) & 0xF) << (4 * k)
+            let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
+            body(i0)
+            body(i1)
+            body(i2)
+            body(i3)
+        }
+        visit(o.0)
+        visit(o.1)
+        visit(o.2)
+        visit(o.3)
+        visit(o.4)
+        visit(o.5)
+        visit(o.6)
+        visit(o.7)
+    }
+
+    /// ``forEachFeature(of:_:)`` for other patterns, apart so that the default network's code stays
+    /// as small as it is: every pattern's cells from the flat shifts, in each of the eight orientations.
+    @inlinable
+    func forEachCustomFeature(_ o: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), _ body: (Int) -> Void) {
+        @inline(__always) func visit(_ x: UInt64) {
+            for p in 0..<tableOffsets.count {
+                var index = 0, shift = 0
+                for position in packedStarts[p]..<packedStarts[p + 1] {
+                    index |= Int(truncatingIfNeeded: (x >> packedShifts[position]) & 0xF) << shift
+                    shift += 4
                 }
                 body(tableOffsets[p] + index)
             }
@@ -75,8 +90,9 @@ extension NTupleNetwork {
     public func value(of board: Bitboard) -> Float {
         precondition(packedLayout != .none, "value(of: Bitboard) needs a 4x4 network with 16 values per cell")
         if packedLayout == .defaultSixTuples { return defaultValue(board) }
+        let w = weights.base + stageOffset(of: board)
         var sum: Float = 0
-        forEachFeature(of: board) { sum += weights.base[$0] }
+        forEachFeature(of: board) { sum += w[$0] }
         return sum
     }
 
@@ -84,7 +100,7 @@ extension NTupleNetwork {
     @inlinable
     public func update(_ board: Bitboard, by delta: Float) {
         precondition(packedLayout != .none, "update(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         forEachFeature(of: board) { w[$0] += delta }
     }
 
@@ -92,7 +108,7 @@ extension NTupleNetwork {
     @inlinable
     public func updateAndValue(_ board: Bitboard, by delta: Float) -> Float {
         precondition(packedLayout != .none, "updateAndValue(_: Bitboard, by:) needs a 4x4 network with 16 values per cell")
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         forEachFeature(of: board) { w[$0] += delta }
         // A second pass, not a running sum: symmetric twins share a weight, and a
         // running sum would read it before its second update. The loads hit cache.
@@ -102,7 +118,7 @@ extension NTupleNetwork {
     /// The default network's value, unrolled: 32 independent loads the CPU can overlap.
     @inlinable @inline(__always)
     func defaultValue(_ board: Bitboard) -> Float {
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         let o = NTupleNetwork.orientations(of: board.rawValue)
         @inline(__always) func four(_ x: UInt64) -> Float {
             let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
@@ -121,7 +137,7 @@ extension NTupleNetwork {
             update(board, by: step * (target - defaultOrCustomValue(board)))
             return
         }
-        let w = weights.base
+        let w = weights.base + stageOffset(of: board)
         let o = NTupleNetwork.orientations(of: board.rawValue)
         let a = NTupleNetwork.defaultIndices(o.0), b = NTupleNetwork.defaultIndices(o.1)
         let c = NTupleNetwork.defaultIndices(o.2), d = NTupleNetwork.defaultIndices(o.3)

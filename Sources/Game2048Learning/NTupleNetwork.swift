@@ -1,4 +1,5 @@
 import Game2048
+import Synchronization
 
 /// An n-tuple network: a value function for 2048 boards made of lookup tables.
 ///
@@ -17,6 +18,11 @@ import Game2048
 /// index is two masks and a shift. Other sizes read ``Board`` cells. Both give
 /// the same features (the tests check it).
 ///
+/// A network may be split into stages at tile thresholds (a multi-stage network,
+/// Yeh et al. 2016; Jaśkowski 2018): with thresholds 16 384 and 32 768 it holds
+/// three full sets of tables, and a board reads the set of its stage, the number
+/// of thresholds its largest tile has reached. See ``promote(toStage:)``.
+///
 /// A network is a reference type: its weights are large and shared, by the
 /// learner's threads and by the agents that play with it.
 public final class NTupleNetwork: @unchecked Sendable {
@@ -32,14 +38,29 @@ public final class NTupleNetwork: @unchecked Sendable {
     public let symmetryCount: Int
     /// The start of each pattern's table in ``weights``.
     public let tableOffsets: [Int]
-    /// All weights, pattern after pattern.
+    /// All weights, pattern after pattern, stage after stage.
     public let weights: WeightStorage
+    /// The stage thresholds, as tile exponents in ascending order (`[14, 15]` for 16 384 and 32 768); empty for one stage.
+    public let stageThresholds: [UInt8]
+    /// The number of stages: one more than the thresholds.
+    public let stageCount: Int
+    /// The weights of one stage: every pattern's table once.
+    public let stageSize: Int
+    /// The stage of every largest exponent 0…15, a nibble each (stages are fewer than 16): a 4×4
+    /// bitboard's stage is one shift and one mask, with no loop over ``stageThresholds``.
+    @usableFromInline let packedStages: UInt64
+    /// Whether each stage from 1 on has been promoted (copied from the one before), behind a lock.
+    let promotedStages: Mutex<[Bool]>
 
     /// For generic boards: the cells of every (pattern, symmetry) feature, flattened.
     @usableFromInline let featureCells: [Int]
     /// For generic boards: where each feature's cells start in `featureCells`, and its pattern.
     @usableFromInline let featureStarts: [Int]
     @usableFromInline let featurePatterns: [Int]
+    /// For 4×4 bitboards with custom patterns: every pattern's cells as bit shifts (4 × cell), flattened,
+    /// and where each pattern's start, so the hot loop reads two flat arrays instead of an array per pattern.
+    @usableFromInline let packedShifts: [UInt64]
+    @usableFromInline let packedStarts: [Int]
     /// Whether the 4×4 bitboard path applies, and whether the patterns are the default ones.
     @usableFromInline let packedLayout: PackedLayout
 
@@ -54,6 +75,9 @@ public final class NTupleNetwork: @unchecked Sendable {
     @inlinable
     public var featureCount: Int { patterns.count * symmetryCount }
 
+    /// The features a network of `patterns` patterns reads on a `rows`×`cols` board: one per pattern and symmetry.
+    public static func featureCount(patterns: Int, rows: Int, cols: Int) -> Int { patterns * (rows == cols ? 8 : 4) }
+
     /// Creates a network with all weights at `initialValue`.
     ///
     /// - Parameters:
@@ -62,8 +86,12 @@ public final class NTupleNetwork: @unchecked Sendable {
     ///     4×4 boards it is at most 16 (four bits a cell), elsewhere at most 256
     ///     (a cell's exponent is a byte); larger values are lowered to these.
     ///   - initialValue: the starting weight, for optimistic initialization.
-    /// - Precondition: the patterns fit the board.
-    public init(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0) {
+    ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
+    ///     from 2 to ``Rules/maxExponent`` (15 on 4×4); empty (the default) for one stage.
+    ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
+    /// - Precondition: the patterns fit the board; the thresholds are valid.
+    public init(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
+                stageThresholds: [UInt8] = [], promoted: [Bool]? = nil) {
         let defaults = TuplePattern.defaults(rows: rows, cols: cols)
         self.rows = rows
         self.cols = cols
@@ -82,7 +110,17 @@ public final class NTupleNetwork: @unchecked Sendable {
             total += pattern.tableSize(valueCount: values)
         }
         tableOffsets = offsets
-        weights = WeightStorage(count: total, initialValue: initialValue)
+        precondition(NTupleNetwork.stageProblem(stageThresholds, rows: rows, cols: cols) == nil, "invalid stage thresholds \(stageThresholds)")
+        self.stageThresholds = stageThresholds
+        stageCount = stageThresholds.count + 1
+        packedStages = (0..<16).reduce(0) { table, exponent in
+            table | UInt64(stageThresholds.count { UInt8(exponent) >= $0 }) << (4 * UInt64(exponent))
+        }
+        stageSize = total
+        let flags = promoted ?? Array(repeating: false, count: stageThresholds.count)
+        precondition(flags.count == stageThresholds.count, "one promoted flag per stage after the first")
+        promotedStages = Mutex(flags)
+        weights = WeightStorage(count: total * stageCount, initialValue: initialValue)
         var cells: [Int] = [], starts: [Int] = [], owners: [Int] = []
         for (index, pattern) in self.patterns.enumerated() {
             for symmetry in 0..<symmetryCount {
@@ -95,6 +133,8 @@ public final class NTupleNetwork: @unchecked Sendable {
         featureCells = cells
         featureStarts = starts
         featurePatterns = owners
+        packedShifts = self.patterns.flatMap { $0.cells.map { UInt64(4 * $0) } }
+        packedStarts = self.patterns.reduce(into: [0]) { $0.append($0.last! + $1.cells.count) }
         if rows == 4 && cols == 4 && values == 16 {
             packedLayout = self.patterns == TuplePattern.defaults(rows: 4, cols: 4).patterns ? .defaultSixTuples : .custom
         } else {
@@ -114,7 +154,8 @@ public final class NTupleNetwork: @unchecked Sendable {
 
     // MARK: Generic boards
 
-    /// The weight indices of every feature of `board`, in (pattern, symmetry) order.
+    /// The weight indices of every feature of `board`, in (pattern, symmetry) order, within one
+    /// stage's tables (add `stage × stageSize` for a staged network's other stages).
     ///
     /// - Complexity: O(features × tuple length).
     public func featureIndices(of board: Board) -> [Int] {
@@ -137,8 +178,9 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// - Complexity: O(features × tuple length); on 4×4 boards whose tiles fit four bits, O(features).
     public func value(of board: Board) -> Float {
         if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return value(of: packed) }
+        let offset = stageOffset(of: board)
         var sum: Float = 0
-        for feature in 0..<featureCount { sum += weights[featureIndex(feature, of: board)] }
+        for feature in 0..<featureCount { sum += weights[offset + featureIndex(feature, of: board)] }
         return sum
     }
 
@@ -152,6 +194,82 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// Adds `delta` to the weight of every feature of `board`.
     public func update(_ board: Board, by delta: Float) {
         if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return update(packed, by: delta) }
-        for feature in 0..<featureCount { weights.add(delta, at: featureIndex(feature, of: board)) }
+        let offset = stageOffset(of: board)
+        for feature in 0..<featureCount { weights.add(delta, at: offset + featureIndex(feature, of: board)) }
+    }
+
+    /// Calls `body` with the weight index of every feature of `board`, its stage's offset included.
+    func forEachFeature(of board: Board, _ body: (Int) -> Void) {
+        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) {
+            let offset = stageOffset(of: packed)
+            return forEachFeature(of: packed) { body(offset + $0) }
+        }
+        let offset = stageOffset(of: board)
+        for feature in 0..<featureCount { body(offset + featureIndex(feature, of: board)) }
+    }
+
+    // MARK: Stages
+
+    /// Why `thresholds` cannot split a network for a `rows`×`cols` board, or `nil`: they must
+    /// ascend strictly, each from 2 (the tile 4) to ``Rules/maxExponent``, at most 15 (32 768)
+    /// on 4×4 boards, and there may be at most ``maxStages`` − 1 of them.
+    public static func stageProblem(_ thresholds: [UInt8], rows: Int, cols: Int) -> String? {
+        guard thresholds.count < maxStages else { return "\(thresholds.count) stage thresholds; at most \(maxStages - 1)" }
+        let highest: UInt8 = rows == 4 && cols == 4 ? 15 : Rules.maxExponent
+        for (index, exponent) in thresholds.enumerated() {
+            guard (2...highest).contains(exponent) else {
+                return "stage threshold 2^\(exponent) must be from 2^2 (the tile 4) to 2^\(highest) on a \(rows)x\(cols) board"
+            }
+            if index > 0 && exponent <= thresholds[index - 1] { return "stage thresholds must ascend: 2^\(exponent) after 2^\(thresholds[index - 1])" }
+        }
+        return nil
+    }
+
+    /// The most stages a network may have.
+    public static let maxStages = 8
+
+    /// The stage of a board whose largest tile has exponent `maxExponent`: the number of thresholds at or below it.
+    @inlinable
+    public func stage(maxExponent: UInt8) -> Int {
+        var stage = 0
+        for threshold in stageThresholds where maxExponent >= threshold { stage += 1 }
+        return stage
+    }
+
+    /// Where the tables of `board`'s stage start in ``weights``: 0 without stages, and
+    /// then the board's largest tile is not even looked at.
+    @inlinable @inline(__always)
+    func stageOffset(of board: some GameBoard) -> Int {
+        stageCount == 1 ? 0 : stage(maxExponent: board.maxExponent) &* stageSize
+    }
+
+    /// The stage of a 4×4 bitboard, from its largest exponent `e` (at most 15): nibble `e` of ``packedStages``.
+    @inlinable @inline(__always)
+    func stageOffset(of board: Bitboard) -> Int {
+        stageCount == 1 ? 0 : Int(truncatingIfNeeded: (packedStages >> (UInt64(board.maxExponent) &<< 2)) & 0xF) &* stageSize
+    }
+
+    /// Whether each stage from 1 on has been promoted.
+    public var promoted: [Bool] { promotedStages.withLock { $0 } }
+
+    /// Weight promotion (Jaśkowski 2018): the first time a game enters `stage`, its tables
+    /// start as a copy of the stage before (and so on down, for a stage skipped).
+    ///
+    /// Done once per stage, under a lock, so two threads never copy the same stage; a
+    /// thread of another game reading the stage during the copy ("Hogwild!") may see
+    /// part old, part new weights, which costs a little learning, never memory safety.
+    /// Returns whether anything was copied.
+    @discardableResult
+    public func promote(toStage stage: Int) -> Bool {
+        guard stage > 0 && stage < stageCount else { return false }
+        return promotedStages.withLock { flags -> Bool in
+            var copied = false
+            for target in 1...stage where !flags[target - 1] {
+                weights.copy(count: stageSize, from: (target - 1) * stageSize, to: target * stageSize)
+                flags[target - 1] = true
+                copied = true
+            }
+            return copied
+        }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Game2048
+import Synchronization
 
 /// The result of one game, for statistics.
 public struct GameResult: Hashable, Sendable {
@@ -52,6 +53,13 @@ public struct GameResult: Hashable, Sendable {
 /// (with one thread). Several threads may call ``trainGame(using:)`` on one
 /// learner at once: updates are lock-free ("Hogwild!").
 ///
+/// ``LearningMethod/tc`` replaces the one rate by each weight's temporal coherence
+/// (``CoherenceAccumulators``, meta rate ``coherenceAlpha``); ``LearningMethod/otdThenTC``
+/// starts as TD and switches to TC at ``startCoherence()`` (Guei, Chen & Wu 2022). On a
+/// staged network (``NTupleNetwork/stageCount`` > 1) the first afterstate a game chooses
+/// in a new stage promotes it (``NTupleNetwork/promote(toStage:)``), and that move's value
+/// is read again from the promoted tables before it serves as a target.
+///
 /// The games follow the ``Rules``: their size, spawn distribution and initial tiles; a
 /// ``Rules/winTile`` ends a game as the environment does (the board that reaches it is
 /// terminal, its afterstate learns toward 0), and ``Rules/maxSteps`` truncates it (the last
@@ -67,6 +75,14 @@ public final class TDLearner: @unchecked Sendable {
     public let alpha: Float
     /// When the TD updates of a game are applied.
     public let schedule: Schedule
+    /// How TD errors change the weights.
+    public let method: LearningMethod
+    /// The TC meta learning rate β, before it is split over the features.
+    public let coherenceAlpha: Float
+    /// TC's accumulators, for ``LearningMethod/tc`` and ``LearningMethod/otdThenTC``.
+    public let accumulators: CoherenceAccumulators?
+    /// Whether games started from now on learn by TC.
+    let coherenceOn: Atomic<Bool>
 
     /// When the TD updates of a game are applied.
     public enum Schedule: String, Sendable, CaseIterable {
@@ -81,6 +97,7 @@ public final class TDLearner: @unchecked Sendable {
     public static let stopCheckInterval = 4096
 
     @usableFromInline let step: Float
+    @usableFromInline let coherenceStep: Float
     @usableFromInline let fourThreshold: UInt64
     @usableFromInline let rowTable: Bitboard.MoveTable
     /// The rules' step limit, `Int.max` for none.
@@ -93,13 +110,25 @@ public final class TDLearner: @unchecked Sendable {
     /// Creates a learner for `network` under `rules`.
     ///
     /// - Precondition: the network's board size is the rules'.
-    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward) {
+    ///
+    /// - Parameters:
+    ///   - alpha: TD's learning rate (``LearningMethod/td``, and the first part of ``LearningMethod/otdThenTC``).
+    ///   - method: how errors change the weights.
+    ///   - coherenceAlpha: TC's meta learning rate β.
+    ///   - coherenceStarted: for ``LearningMethod/otdThenTC``, whether the switch to TC happened already (a resumed run).
+    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
+                method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false) {
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules
         self.alpha = alpha
         self.schedule = schedule
+        self.method = method
+        self.coherenceAlpha = coherenceAlpha
+        accumulators = method.needsAccumulators ? CoherenceAccumulators(count: network.weights.count) : nil
+        coherenceOn = Atomic(method == .tc || (method == .otdThenTC && coherenceStarted))
         step = alpha / Float(network.featureCount)
+        coherenceStep = coherenceAlpha / Float(network.featureCount)
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         rowTable = Bitboard.MoveTable()
         maxSteps = rules.maxSteps ?? Int.max
@@ -113,31 +142,73 @@ public final class TDLearner: @unchecked Sendable {
         (reward >= winReward || winExponent <= 2) && board.maxExponent >= winExponent
     }
 
+    /// Whether games started now learn by TC.
+    public var learnsByCoherence: Bool { coherenceOn.load(ordering: .relaxed) }
+
+    /// Switches ``LearningMethod/otdThenTC`` from TD to TC for the games started from now on;
+    /// returns whether it switched (not for another method, nor a second time).
+    @discardableResult
+    public func startCoherence() -> Bool {
+        guard method == .otdThenTC else { return false }
+        return coherenceOn.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    }
+
+    /// One update of `board` toward a target `error` above its value: TD's, or TC's when `coherent`.
+    @inlinable @inline(__always)
+    func learn(_ board: Bitboard, error: Float, coherent: Bool) {
+        if coherent, let accumulators {
+            network.coherentUpdate(board, error: error, step: coherenceStep, accumulators: accumulators)
+        } else {
+            network.update(board, by: step * error)
+        }
+    }
+
+    /// One update of `board`, as ``learn(_:error:coherent:)-(Bitboard,_,_)``.
+    func learn(_ board: Board, error: Float, coherent: Bool) {
+        if coherent, let accumulators {
+            network.coherentUpdate(board, error: error, step: coherenceStep, accumulators: accumulators)
+        } else {
+            network.update(board, by: step * error)
+        }
+    }
+
     /// Plays one game with learning and returns its result.
     @discardableResult
     public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        if network.readsBitboards { return trainPackedGame(using: &rng) }
-        return trainGenericGame(using: &rng)
+        if network.readsBitboards { return trainGame(on: Bitboard.self, using: &rng) }
+        return trainGame(on: Board.self, using: &rng)
     }
 
-    /// The 4×4 game on a bitboard: the hot loop of training.
+    /// One game on boards of type `B`: the hot loop of training, specialized for each board
+    /// (``Bitboard`` on 4×4, ``Board`` elsewhere).
     @inlinable
-    func trainPackedGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        var board = Bitboard(rawValue: 0)
-        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
-        var previous: Bitboard? = nil
+    func trainGame<B: LearnableBoard>(on _: B.Type, using rng: inout Xoshiro256StarStar) -> GameResult {
+        var board = B.empty(for: self)
+        for _ in 0..<rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+        var previous: B? = nil
         var score: Int64 = 0, moves = 0
         let backward = schedule == .backward
-        var path: [(afterstate: Bitboard, reward: Float)] = []
+        let coherent = learnsByCoherence, staged = network.stageCount > 1
+        var gameStage = 0
+        if staged { gameStage = network.stage(maxExponent: board.maxExponent); network.promote(toStage: gameStage) }
+        var path: [(afterstate: B, reward: Float)] = []
         if backward { path.reserveCapacity(4096) }
         var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
         // With a win tile of 4, the first tiles may already end the game.
         let wonAtStart = reachesWin(reward: 0, board)
         while !wonAtStart {
-            let (best, bestReward, _, bestValue, found) = network.greedyMove(on: board, table: rowTable)
+            var (best, bestReward, bestValue, found) = board.greedyMove(for: self)
+            if staged && found {
+                // A new stage: promote it, and read the move's value again from its copied tables.
+                let stage = network.stage(maxExponent: best.maxExponent)
+                if stage > gameStage {
+                    gameStage = stage
+                    if network.promote(toStage: stage) { bestValue = Float(bestReward) + best.value(in: network) }
+                }
+            }
             if !backward, let previous {
                 let target: Float = found ? bestValue : 0
-                network.learn(previous, toward: target, step: step)
+                previous.learn(in: self, toward: target, coherent: coherent)
             }
             guard found else { break }
             if backward { path.append((best, Float(bestReward))) }
@@ -145,7 +216,7 @@ public final class TDLearner: @unchecked Sendable {
             moves += 1
             // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward below).
             if reachesWin(reward: bestReward, best) {
-                if !backward { network.update(best, by: -step * network.defaultOrCustomValue(best)) }
+                if !backward { best.learn(in: self, error: -best.value(in: network), coherent: coherent) }
                 board = best
                 break
             }
@@ -154,82 +225,32 @@ public final class TDLearner: @unchecked Sendable {
                 if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best); break }
                 nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
             }
-            // Four bits hold 32 768 at most: a board with two of them ends the game here
-            // (without a terminal update, so the network does not learn to fear it).
-            if best.holdsLimitTile && Bitboard.countLimitTiles(best) >= 2 { break }
+            // A packed board with two 32 768 tiles ends the game here (without a terminal
+            // update, so the network does not learn to fear it).
+            if best.holdsTooLargeATile { break }
             previous = best
             board = best
-            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            _ = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
             if winExponent <= 2 && reachesWin(reward: 0, board) {
-                if !backward { network.update(best, by: -step * network.defaultOrCustomValue(best)) }
+                if !backward { best.learn(in: self, error: -best.value(in: network), coherent: coherent) }
                 break
             }
         }
         if backward {
             // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
             var target: Float = 0
-            if truncated, let last = path.popLast() { target = last.reward + network.defaultOrCustomValue(last.afterstate) }
+            if truncated, let last = path.popLast() { target = last.reward + last.afterstate.value(in: network) }
             for (afterstate, reward) in path.reversed() {
-                let value = network.defaultOrCustomValue(afterstate)
-                target = reward + network.updateAndValue(afterstate, by: step * (target - value))
+                let value = afterstate.value(in: network)
+                if coherent {
+                    afterstate.learn(in: self, error: target - value, coherent: true)
+                    target = reward + afterstate.value(in: network)
+                } else {
+                    target = reward + afterstate.updateAndValue(in: network, by: step * (target - value))
+                }
             }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
-    }
-
-    /// Any other board size, on ``Board``.
-    func trainGenericGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        var board = Board(rules: rules)
-        for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
-        var previous: Board? = nil
-        var score: Int64 = 0, moves = 0
-        let backward = schedule == .backward
-        var path: [(afterstate: Board, reward: Float)] = []
-        var truncated = false, nextCheck = min(maxSteps, TDLearner.stopCheckInterval)
-        // With a win tile of 4, the first tiles may already end the game.
-        let wonAtStart = reachesWin(reward: 0, board)
-        while !wonAtStart {
-            var best: MoveOutcome<Board>? = nil, bestValue = -Float.infinity
-            for direction in Direction.allCases {
-                let outcome = board.moved(direction)
-                guard outcome.changed else { continue }
-                let value = Float(outcome.reward) + network.value(of: outcome.afterstate)
-                if value > bestValue { (best, bestValue) = (outcome, value) }
-            }
-            if !backward, let previous {
-                let target: Float = best == nil ? 0 : bestValue
-                network.update(previous, by: step * (target - network.value(of: previous)))
-            }
-            guard let best else { break }
-            if backward { path.append((best.afterstate, Float(best.reward))) }
-            score += best.reward
-            moves += 1
-            if reachesWin(reward: best.reward, best.afterstate) {
-                if !backward { network.update(best.afterstate, by: -step * network.value(of: best.afterstate)) }
-                board = best.afterstate
-                break
-            }
-            if moves >= nextCheck {
-                if moves >= maxSteps || stop.isDue { (truncated, board) = (true, best.afterstate); break }
-                nextCheck = min(maxSteps, moves + TDLearner.stopCheckInterval)
-            }
-            previous = best.afterstate
-            board = best.afterstate
-            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
-            if winExponent <= 2 && reachesWin(reward: 0, board) {
-                if !backward { network.update(best.afterstate, by: -step * network.value(of: best.afterstate)) }
-                break
-            }
-        }
-        if backward {
-            var target: Float = 0
-            if truncated, let last = path.popLast() { target = last.reward + network.value(of: last.afterstate) }
-            for (afterstate, reward) in path.reversed() {
-                let value = network.value(of: afterstate)
-                target = reward + network.updateAndValue(afterstate, by: step * (target - value))
-            }
-        }
-        return GameResult(score: score, maxTile: board.maxTile, moves: moves)
     }
 }
 

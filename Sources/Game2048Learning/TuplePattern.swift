@@ -111,6 +111,30 @@ extension TuplePattern {
         return (patterns.map(TuplePattern.init), valueCount)
     }
 
+    /// The names of the 4×4 networks ``named(_:)`` knows, for `--network`.
+    public static let networkNames = ["4x6", "5x6", "8x6"]
+
+    /// A named 4×4 network of 6-tuples, or `nil` for an unknown name.
+    ///
+    /// - `4x6`: the default, four 6-tuples (Wu, Yeh et al. 2014), 256 MiB.
+    /// - `8x6`: the eight 6-tuples of Matsuzaki (2016, "Systematic selection of n-tuple networks with
+    ///   consideration of interinfluence for game 2048"), the larger network of the OTD and OTD+TC papers
+    ///   (Guei et al. 2021, 2022): cells {0,1,2,4,5,6}, {4,5,6,7,8,9}, {0,1,2,3,4,5}, {2,3,4,5,6,9},
+    ///   {0,1,2,5,9,10}, {3,4,5,6,7,8}, {1,3,4,5,6,7}, {0,1,4,8,9,10}; 512 MiB.
+    /// - `5x6`: the first five of those, 320 MiB.
+    public static func named(_ name: String) -> [TuplePattern]? {
+        let matsuzaki: [[Int]] = [
+            [0, 1, 2, 4, 5, 6], [4, 5, 6, 7, 8, 9], [0, 1, 2, 3, 4, 5], [2, 3, 4, 5, 6, 9],
+            [0, 1, 2, 5, 9, 10], [3, 4, 5, 6, 7, 8], [1, 3, 4, 5, 6, 7], [0, 1, 4, 8, 9, 10],
+        ]
+        switch name {
+        case "4x6": return defaults(rows: 4, cols: 4).patterns
+        case "5x6": return matsuzaki.prefix(5).map(TuplePattern.init)
+        case "8x6": return matsuzaki.map(TuplePattern.init)
+        default: return nil
+        }
+    }
+
     /// The table size of a pattern with `valueCount` values per cell.
     public func tableSize(valueCount: Int) -> Int {
         cells.reduce(1) { size, _ in size * valueCount }

@@ -57,6 +57,12 @@ public final class WeightStorage: @unchecked Sendable {
     @inlinable @inline(__always)
     func add(_ delta: Float, at index: Int) { base[index] += delta }
 
+    /// Copies `count` weights from index `source` to index `destination` (the ranges must not overlap).
+    func copy(count: Int, from source: Int, to destination: Int) {
+        precondition(count >= 0 && source >= 0 && destination >= 0 && source + count <= self.count && destination + count <= self.count)
+        (base + destination).update(from: base + source, count: count)
+    }
+
     /// Calls `body` with the raw bytes of all weights (for files and checksums).
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count * MemoryLayout<Float>.stride))

@@ -35,6 +35,24 @@ import Game2048
 ///                    (W = Σ valueCount^n over the patterns)
 ///     end − 8    8  checksum, UInt64: ``checksum(of:)`` of every byte before it
 ///
+/// ## Format, version 2
+///
+/// Version 1 with the version field 2, and the header followed (within H) by
+/// the stages and the learning method:
+///
+///                     stage count S UInt8 (1 to 8),
+///                     (S − 1) × threshold tile exponent UInt8 (ascending),
+///                     (S − 1) × promoted UInt8 (0 or 1),
+///                     learning method UInt8 (0 = td, 1 = tc, 2 = otd+tc),
+///                     TC started UInt8 (0 or 1; 1 only with otd+tc),
+///                     TC meta rate Float64, TC switch point Float64 (0 to 1)
+///
+/// and S × W weights: every stage's tables, stage after stage. A save writes
+/// version 1 for a one-stage network trained by TD, so that such files still
+/// load in older builds, and version 2 otherwise; a load reads both (a version 1
+/// file is a one-stage TD network). TC's accumulators are not stored: a resumed
+/// TC run starts them again.
+///
 /// So a file is exactly `16 + H + 4 × W + 8` bytes; the default 4×4 network
 /// (four 6-tuples, 16 values a cell) gives H = 96 and 268 435 576 bytes. The
 /// header length makes every field's position computable before any weight is
@@ -71,8 +89,8 @@ public enum WeightsFile {
     /// (which stops `type` on Windows and marks the file as binary).
     public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
 
-    /// The format version this build writes and reads.
-    public static let formatVersion: UInt32 = 1
+    /// The newest format version this build writes and reads (it reads every version from 1).
+    public static let formatVersion: UInt32 = 2
 
     /// The element type code of Float32 weights.
     static let float32ElementType: UInt8 = 1
@@ -122,6 +140,8 @@ public enum WeightsFile {
         // Refused here rather than written: every file a save makes must load.
         if let problem = metadata.problem() { throw .unsupportedContents(file: path, reason: problem) }
         let prefix = encodePrefix(layout, metadata: metadata)
+        // The weights and the header must agree even if a stage is promoted during the save.
+        let weightCount = layout.weightCount
         var checksum = Checksum64()
         var unusableWeight: (index: Int, value: Float)? = nil
         do throws(AtomicFile.Failure) {
@@ -131,6 +151,7 @@ public enum WeightsFile {
                 // Each chunk is copied before it is checksummed and written: training
                 // threads may still be updating the weights, and the checksum must
                 // describe exactly the bytes that reach the file.
+                assert(weightCount == network.weights.count)
                 var buffer = [UInt8](repeating: 0, count: min(chunkSize, network.weights.count * MemoryLayout<Float>.stride))
                 let failure: AtomicFile.Failure? = network.weights.withBytes { weights -> AtomicFile.Failure? in
                     buffer.withUnsafeMutableBytes { copy in
@@ -203,12 +224,13 @@ public enum WeightsFile {
         guard preamble.count == preambleSize else { throw .truncatedHeader(file: path, needed: preambleSize, found: size) }
         var fields = ByteReader(preamble, from: magic.count)
         let version = fields.uint32()!
-        guard version == formatVersion else { throw .unsupportedVersion(file: path, version: version) }
+        guard (1...formatVersion).contains(version) else { throw .unsupportedVersion(file: path, version: version) }
         let headerLength = Int(fields.uint32()!)
-        guard NetworkLayout.headerLengthRange.contains(headerLength) else {
+        let lengthRange = NetworkLayout.headerLengthRange(version: version)
+        guard lengthRange.contains(headerLength) else {
             throw .invalidHeader(
                 file: path,
-                reason: "the header length is \(headerLength) bytes; it must be \(NetworkLayout.headerLengthRange.lowerBound) to \(NetworkLayout.headerLengthRange.upperBound)")
+                reason: "the header length is \(headerLength) bytes; it must be \(lengthRange.lowerBound) to \(lengthRange.upperBound)")
         }
         guard size >= preambleSize + headerLength else {
             throw .truncatedHeader(file: path, needed: preambleSize + headerLength, found: size)
@@ -218,7 +240,7 @@ public enum WeightsFile {
         let header = try reader.read(count: headerLength)
         let decoded: DecodedHeader
         do throws(HeaderProblem) {
-            decoded = try decodeHeader(header)
+            decoded = try decodeHeader(header, version: version)
         } catch {
             throw .invalidHeader(file: path, reason: error.reason)
         }
@@ -237,7 +259,8 @@ public enum WeightsFile {
         }
 
         let network = NTupleNetwork(
-            rows: layout.rows, cols: layout.cols, patterns: layout.patterns, valueCount: layout.valueCount)
+            rows: layout.rows, cols: layout.cols, patterns: layout.patterns, valueCount: layout.valueCount,
+            stageThresholds: layout.stageThresholds, promoted: layout.promoted)
         guard network.symmetryCount == layout.symmetryCount, network.valueCount == layout.valueCount,
             network.weights.count == layout.weightCount
         else {
@@ -361,6 +384,14 @@ public struct TrainingMetadata: Hashable, Sendable {
     public var rulesVersion: Int
     /// The spawn probability of a 4 in those games.
     public var spawnFourProbability: Double
+    /// How the weights learn (format version 2; a version 1 file is ``LearningMethod/td``).
+    public var learning: LearningMethod = .td
+    /// TC's meta learning rate β (for ``LearningMethod/tc`` and ``LearningMethod/otdThenTC``).
+    public var coherenceAlpha: Double = 1
+    /// For ``LearningMethod/otdThenTC``: the fraction of the run (its games, else its seconds) after which TC takes over.
+    public var coherenceFrom: Double = 0.5
+    /// For ``LearningMethod/otdThenTC``: whether TC has taken over (a resumed run continues in TC).
+    public var coherenceStarted: Bool = false
 
     /// Creates metadata; every parameter has the value of a fresh, untrained network.
     public init(
@@ -404,6 +435,13 @@ public struct TrainingMetadata: Hashable, Sendable {
         guard (0...1).contains(spawnFourProbability) else {
             return "the probability of a 4 is \(spawnFourProbability); it must be 0 to 1"
         }
+        guard coherenceAlpha.isFinite && coherenceAlpha >= 0 else {
+            return "the TC learning rate is \(coherenceAlpha); it must be a finite number, 0 or more"
+        }
+        guard (0...1).contains(coherenceFrom) else { return "the TC switch point is \(coherenceFrom); it must be 0 to 1" }
+        guard !coherenceStarted || learning == .otdThenTC else {
+            return "TC is marked started, but the learning method is \(learning.rawValue); only otd+tc switches to TC"
+        }
         return nil
     }
 }
@@ -413,7 +451,7 @@ public struct TrainingMetadata: Hashable, Sendable {
 /// Why a weights file could not be saved or loaded.
 ///
 ///     do { _ = try WeightsFile.load(from: "x.bin") } catch { print("error: \(error)") }
-///     // error: x.bin: format version 7; this build reads version 1
+///     // error: x.bin: format version 7; this build reads versions 1 to 2
 ///
 /// Each case names the file as the caller spelled it, and ``description`` is
 /// one line without a trailing period, ready to follow "error: ": the file,
@@ -425,7 +463,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     case cannotRead(file: String, reason: String)
     /// The file does not start with ``WeightsFile/magic``: "x.bin: not a Gym2048 weights file (bad magic)".
     case notAWeightsFile(file: String)
-    /// Another format version: "x.bin: format version 7; this build reads version 1".
+    /// Another format version: "x.bin: format version 7; this build reads versions 1 to 2".
     case unsupportedVersion(file: String, version: UInt32)
     /// The file ends inside its header: "x.bin: truncated: the header needs 112 bytes, the file has 50".
     case truncatedHeader(file: String, needed: Int, found: Int)
@@ -473,7 +511,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         case .cannotRead(let file, let reason): "cannot read \(file): \(reason)"
         case .notAWeightsFile(let file): "\(file): not a Gym2048 weights file (bad magic)"
         case .unsupportedVersion(let file, let version):
-            "\(file): format version \(version); this build reads version \(WeightsFile.formatVersion)"
+            "\(file): format version \(version); this build reads versions 1 to \(WeightsFile.formatVersion)"
         case .truncatedHeader(let file, let needed, let found):
             "\(file): truncated: the header needs \(needed) bytes, the file has \(found)"
         case .truncated(let file, let shape, let expected, let found):
@@ -520,6 +558,10 @@ struct NetworkLayout: Hashable {
     var valueCount: Int
     var symmetryCount: Int
     var patterns: [TuplePattern]
+    /// The stage thresholds (tile exponents); empty for one stage.
+    var stageThresholds: [UInt8] = []
+    /// Whether each stage from 1 on is promoted.
+    var promoted: [Bool] = []
 
     /// The fixed fields before the patterns: rows, cols, valueCount, element type, symmetries, pattern count.
     static let fixedSize = 8
@@ -529,35 +571,58 @@ struct NetworkLayout: Hashable {
     static let maxPatterns = Int(UInt16.max)
     /// From no patterns (refused later, with its own message) to the most patterns of 64 cells (an 8×8 board).
     static let headerLengthRange = (fixedSize + metadataSize)...(fixedSize + maxPatterns * 65 + metadataSize)
+    /// Version 2's fields after the metadata, without the thresholds and promoted flags.
+    static let trainingSize = 1 + 1 + 1 + 8 + 8
+
+    /// The header lengths a file of `version` may have.
+    static func headerLengthRange(version: UInt32) -> ClosedRange<Int> {
+        guard version >= 2 else { return headerLengthRange }
+        let most = trainingSize + 2 * (NTupleNetwork.maxStages - 1)
+        return (headerLengthRange.lowerBound + trainingSize)...(headerLengthRange.upperBound + most)
+    }
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
     static let maxValueCount = 256
 
-    init(rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern]) {
+    init(rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern],
+         stageThresholds: [UInt8] = [], promoted: [Bool] = []) {
         self.rows = rows
         self.cols = cols
         self.valueCount = valueCount
         self.symmetryCount = symmetryCount
         self.patterns = patterns
+        self.stageThresholds = stageThresholds
+        self.promoted = promoted
     }
 
     init(_ network: NTupleNetwork) {
         self.init(
             rows: network.rows, cols: network.cols, valueCount: network.valueCount,
-            symmetryCount: network.symmetryCount, patterns: network.patterns)
+            symmetryCount: network.symmetryCount, patterns: network.patterns,
+            stageThresholds: network.stageThresholds, promoted: network.promoted)
     }
 
-    /// The number of weights; meaningful once ``problem()`` is `nil`.
-    var weightCount: Int { patterns.reduce(0) { $0 + $1.tableSize(valueCount: valueCount) } }
+    /// The number of weights, every stage's; meaningful once ``problem()`` is `nil`.
+    var weightCount: Int { patterns.reduce(0) { $0 + $1.tableSize(valueCount: valueCount) } * (stageThresholds.count + 1) }
 
-    /// The header's length in bytes.
-    var headerLength: Int { NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize }
+    /// The format version a file of this layout and `learning` needs: 1 when version 1 can say it all.
+    func version(learning: LearningMethod) -> UInt32 { stageThresholds.isEmpty && learning == .td ? 1 : 2 }
+
+    /// The header's length in bytes, in format `version`.
+    func headerLength(version: UInt32) -> Int {
+        NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize
+            + (version >= 2 ? NetworkLayout.trainingSize + 2 * stageThresholds.count : 0)
+    }
+
+    /// The header's length in bytes, in format version 1.
+    var headerLength: Int { headerLength(version: 1) }
 
     /// The patterns in words: "4 patterns of 6 cells", "3 patterns of 2 to 4 cells".
     var shapeDescription: String {
         let sizes = patterns.map(\.cells.count)
         let (low, high) = (sizes.min() ?? 0, sizes.max() ?? 0)
         let cells = low == high ? "\(low) cell\(low == 1 ? "" : "s")" : "\(low) to \(high) cells"
-        return "\(patterns.count) pattern\(patterns.count == 1 ? "" : "s") of \(cells)"
+        let stages = stageThresholds.isEmpty ? "" : " in \(stageThresholds.count + 1) stages"
+        return "\(patterns.count) pattern\(patterns.count == 1 ? "" : "s") of \(cells)\(stages)"
     }
 
     /// What makes this shape impossible, or `nil` when a network can have it.
@@ -597,6 +662,10 @@ struct NetworkLayout: Hashable {
                 }
             }
         }
+        if let problem = NTupleNetwork.stageProblem(stageThresholds, rows: rows, cols: cols) { return problem }
+        guard promoted.count == stageThresholds.count else {
+            return "\(promoted.count) promoted flags for \(stageThresholds.count + 1) stages; one per stage after the first"
+        }
         return nil
     }
 }
@@ -613,10 +682,11 @@ extension WeightsFile {
     static func encodePrefix(_ layout: NetworkLayout, metadata: TrainingMetadata) -> [UInt8] {
         precondition(metadata.games >= 0 && metadata.moves >= 0, "games and moves must be 0 or more, got \(metadata.games) and \(metadata.moves)")
         precondition((0...Int(UInt32.max)).contains(metadata.rulesVersion), "rulesVersion \(metadata.rulesVersion) does not fit in 32 bits")
+        let version = layout.version(learning: metadata.learning)
         var bytes = ByteWriter()
         bytes.append(magic)
-        bytes.append(formatVersion)
-        bytes.append(UInt32(layout.headerLength))
+        bytes.append(version)
+        bytes.append(UInt32(layout.headerLength(version: version)))
         bytes.append(UInt8(layout.rows))
         bytes.append(UInt8(layout.cols))
         bytes.append(UInt16(layout.valueCount))
@@ -635,7 +705,16 @@ extension WeightsFile {
         bytes.append(metadata.elapsedSeconds.bitPattern)
         bytes.append(UInt32(metadata.rulesVersion))
         bytes.append(metadata.spawnFourProbability.bitPattern)
-        assert(bytes.bytes.count == preambleSize + layout.headerLength)
+        if version >= 2 {
+            bytes.append(UInt8(layout.stageThresholds.count + 1))
+            for threshold in layout.stageThresholds { bytes.append(threshold) }
+            for flag in layout.promoted { bytes.append(UInt8(flag ? 1 : 0)) }
+            bytes.append(metadata.learning.code)
+            bytes.append(UInt8(metadata.coherenceStarted ? 1 : 0))
+            bytes.append(metadata.coherenceAlpha.bitPattern)
+            bytes.append(metadata.coherenceFrom.bitPattern)
+        }
+        assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version))
         return bytes.bytes
     }
 
@@ -644,7 +723,7 @@ extension WeightsFile {
     /// The metadata's counts are checked later, by ``DecodedHeader/metadata()``,
     /// once the checksum has vouched for them: a flipped bit there is corruption,
     /// and should be reported as such.
-    static func decodeHeader(_ header: [UInt8]) throws(HeaderProblem) -> DecodedHeader {
+    static func decodeHeader(_ header: [UInt8], version: UInt32 = 1) throws(HeaderProblem) -> DecodedHeader {
         var fields = ByteReader(header, from: 0)
         let short = HeaderProblem(reason: "header length \(header.count) is too short for its contents")
         guard let rows = fields.uint8(), let cols = fields.uint8(), let valueCount = fields.uint16(),
@@ -658,7 +737,7 @@ extension WeightsFile {
             guard let count = fields.uint8(), let cells = fields.bytes(Int(count)) else { throw short }
             patterns.append(TuplePattern(cells: cells.map(Int.init)))
         }
-        let layout = NetworkLayout(
+        var layout = NetworkLayout(
             rows: Int(rows), cols: Int(cols), valueCount: Int(valueCount), symmetryCount: Int(symmetryCount),
             patterns: patterns)
         if let problem = layout.problem() { throw HeaderProblem(reason: problem) }
@@ -666,13 +745,42 @@ extension WeightsFile {
             let alpha = fields.uint64(), let initialValue = fields.uint64(), let elapsed = fields.uint64(),
             let rulesVersion = fields.uint32(), let spawnFour = fields.uint64()
         else { throw short }
+        var training = TrainingMetadata()
+        if version >= 2 {
+            guard let stageCount = fields.uint8() else { throw short }
+            guard (1...NTupleNetwork.maxStages).contains(Int(stageCount)) else {
+                throw HeaderProblem(reason: "\(stageCount) stages; a network has 1 to \(NTupleNetwork.maxStages)")
+            }
+            guard let thresholds = fields.bytes(Int(stageCount) - 1), let flags = fields.bytes(Int(stageCount) - 1) else { throw short }
+            layout.stageThresholds = Array(thresholds)
+            if let problem = NTupleNetwork.stageProblem(layout.stageThresholds, rows: layout.rows, cols: layout.cols) {
+                throw HeaderProblem(reason: problem)
+            }
+            if let flag = flags.first(where: { $0 > 1 }) { throw HeaderProblem(reason: "a stage's promoted flag is \(flag); it must be 0 or 1") }
+            layout.promoted = flags.map { $0 == 1 }
+            guard let code = fields.uint8(), let started = fields.uint8(), let coherenceAlpha = fields.uint64(),
+                let coherenceFrom = fields.uint64()
+            else { throw short }
+            guard let learning = LearningMethod(code: code) else {
+                throw HeaderProblem(reason: "learning method \(code) is unknown (0 = td, 1 = tc, 2 = otd+tc)")
+            }
+            guard started <= 1 else { throw HeaderProblem(reason: "the TC started flag is \(started); it must be 0 or 1") }
+            training.learning = learning
+            training.coherenceStarted = started == 1
+            training.coherenceAlpha = Double(bitPattern: coherenceAlpha)
+            training.coherenceFrom = Double(bitPattern: coherenceFrom)
+        }
         guard fields.remaining == 0 else {
             throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")
         }
-        let metadata = TrainingMetadata(
+        var metadata = TrainingMetadata(
             games: 0, moves: 0, seed: seed, alpha: Double(bitPattern: alpha),
             initialValue: Double(bitPattern: initialValue), elapsedSeconds: Double(bitPattern: elapsed),
             rulesVersion: Int(rulesVersion), spawnFourProbability: Double(bitPattern: spawnFour))
+        metadata.learning = training.learning
+        metadata.coherenceStarted = training.coherenceStarted
+        metadata.coherenceAlpha = training.coherenceAlpha
+        metadata.coherenceFrom = training.coherenceFrom
         return DecodedHeader(layout: layout, games: games, moves: moves, otherMetadata: metadata)
     }
 }

@@ -24,7 +24,17 @@ struct TrainCommand: Command {
             the plot, and exits with 130 or 143; a second one exits at once, and the last saved file stays whole.
             --resume continues a weights file: its board size, patterns, counters, learning rate and seed come
             from it (--alpha and --seed replace the last two), and it is written back unless --out is given;
-            --rows/--cols that differ from the file, --patterns and --optimistic are refused.
+            --rows/--cols that differ from the file, --patterns and --optimistic are refused, and so are --stages
+            and --learning that differ from the file's.
+            --stages 16384,32768 splits the network into stages at those tiles (multi-stage networks, Yeh et al.
+            2016): each stage has its own tables, read by the boards whose largest tile has reached its threshold,
+            and a stage's tables start as a copy of the stage before when a game first enters it (weight promotion,
+            Jaśkowski 2018). --learning tc replaces TD's one rate by each weight's temporal coherence |E|/A, the
+            sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
+            --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
+            the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do.
+            --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
+            eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
             Existing files are not replaced without --force, with two exceptions: --out may be the --resume
             file (resuming continues it), and a resumed run appends to its --metrics file. The folder of each
             output must exist; an output that is not a regular file, or is the same file as an input or another
@@ -39,7 +49,12 @@ struct TrainCommand: Command {
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("alpha", "rate", "Learning rate, split over the active features.", default: "0.1, or the --resume file's"),
             .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: TrainCommand.defaultOptimismText),
+            .option("network", "name", "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below).", default: "4x6 on 4x4"),
             .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
+            .option("stages", "tiles", "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4).", default: "one stage"),
+            .option("learning", "method", "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", default: "td, or the --resume file's"),
+            .option("tc-alpha", "rate", "TC's meta learning rate, split over the active features.", default: "1.0, or the --resume file's"),
+            .option("tc-from", "fraction", "otd+tc: the fraction of the run after which TC takes over.", default: "0.5, or the --resume file's"),
             .option("update", "schedule", "forward (after each move) or backward (after each game, last move first).", default: "forward"),
             .option("threads", "n", "Self-play threads over the shared weights.", default: "1"),
             .option("seed", "seed", "Seed of the games.", default: "1, or the --resume file's"),
@@ -63,7 +78,7 @@ struct TrainCommand: Command {
     }
 
     /// The default of `--optimistic`, in words, for the help.
-    static let defaultOptimismText = "1000 below 9 cells, 10000 up to 12 cells (3x3, 3x4), 80000 from 13 (4x4 and up)"
+    static let defaultOptimismText = "1000 below 9 cells, 10000 up to 12 cells (3x3, 3x4), 80000 from 13 (4x4 and up); 0 with --learning tc"
 
 
     /// The rules of a new network (a resumed one takes its size from its file).
@@ -87,6 +102,12 @@ struct TrainCommand: Command {
     var plotPath: String?
     var metricsEvery: Int
     var force: Bool
+    /// `--stages` as tile exponents, if given.
+    var stages: [UInt8]?
+    /// `--learning`, if given.
+    var learning: LearningMethod?
+    var coherenceAlpha: Double?
+    var coherenceFrom: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         resume = arguments.string("resume")
@@ -99,7 +120,21 @@ struct TrainCommand: Command {
         seconds = arguments.string("seconds") == nil ? (games == nil ? 600 : nil) : try arguments.double("seconds", default: 600, in: 0.001...1e9)
         alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...10)
         alphaGiven = arguments.string("alpha") != nil
-        optimism = try arguments.double("optimistic", default: TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols), in: 0...1e9)
+        if let name = arguments.string("learning") {
+            guard let method = LearningMethod(rawValue: name) else {
+                throw UsageError("--learning must be td, tc or otd+tc, got '\(name)'")
+            }
+            learning = method
+        }
+        // Pure TC starts from zero weights, as Jaśkowski (2018) does; OTD and OTD+TC from optimistic ones.
+        let defaultOptimism = learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols)
+        optimism = try arguments.double("optimistic", default: defaultOptimism, in: 0...1e9)
+        coherenceAlpha = arguments.string("tc-alpha") == nil ? nil : try arguments.double("tc-alpha", default: 1, in: 1e-9...10)
+        coherenceFrom = arguments.string("tc-from") == nil ? nil : try arguments.double("tc-from", default: 0.5, in: 0...1)
+        if learning == .tc && alphaGiven {
+            throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
+        }
+        if let spec = arguments.string("stages") { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
         threads = try arguments.int("threads", default: 1, in: 1...256)
         let scheduleName = arguments.string("update") ?? "forward"
         guard let schedule = TDLearner.Schedule(rawValue: scheduleName) else {
@@ -120,12 +155,44 @@ struct TrainCommand: Command {
                 throw UsageError("--optimistic sets the weights of a new network; --resume \(resume) continues the weights it holds")
             }
         }
+        if let name = arguments.string("network") {
+            guard let named = TuplePattern.named(name) else {
+                throw UsageError("--network must be one of \(TuplePattern.networkNames.joined(separator: ", ")), got '\(name)'")
+            }
+            guard rules.rows == 4 && rules.cols == 4 else {
+                throw UsageError("--network \(name) is a network for 4x4 boards, not \(rules.sizeLabel); give other boards --patterns")
+            }
+            if arguments.string("patterns") != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
+            if let resume { throw UsageError("--network cannot change a resumed network (--resume \(resume) has its own)") }
+            patterns = named
+        }
         if let spec = arguments.string("patterns") {
             let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount
             do { patterns = try TuplePattern.parse(spec, rows: rules.rows, cols: rules.cols, valueCount: valueCount) } catch {
                 throw UsageError("--patterns: \(error.message)")
             }
         }
+    }
+
+    /// Parses `--stages`: tiles separated by commas, as tile exponents.
+    ///
+    /// - Throws: ``UsageError`` for a tile that is not a power of two from 4 up (32 768 on 4×4),
+    ///   thresholds that do not ascend, or too many of them.
+    static func parseStages(_ text: String, rows: Int, cols: Int) throws(UsageError) -> [UInt8] {
+        var exponents: [UInt8] = []
+        let highest = rows == 4 && cols == 4 ? 15 : Int(Rules.maxExponent)
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let tile = Int(item), tile >= 4, tile.nonzeroBitCount == 1, tile.trailingZeroBitCount <= highest else {
+                throw UsageError("--stages takes tiles, powers of two from 4 to \(Board.value(ofExponent: UInt8(min(highest, 62)))) on a \(rows)x\(cols) board, "
+                                 + "separated by commas; got '\(item)' in '\(text)'")
+            }
+            exponents.append(UInt8(tile.trailingZeroBitCount))
+        }
+        if let problem = NTupleNetwork.stageProblem(exponents, rows: rows, cols: cols) {
+            let tiles = exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",")
+            throw UsageError("--stages \(tiles): \(problem)")
+        }
+        return exponents
     }
 
     /// The files this run writes, for the output policy (see ``OutputFiles``).
@@ -144,14 +211,18 @@ struct TrainCommand: Command {
     /// - Throws: ``UsageError`` when `--rows`/`--cols` contradict the file; the file's own errors.
     func start() throws -> (network: NTupleNetwork, metadata: TrainingMetadata, rules: Rules) {
         guard let resume else {
-            let shape = NTupleNetwork(rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil, initialValue: 0)
+            let featureCount = NTupleNetwork.featureCount(patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
+                                                          rows: rules.rows, cols: rules.cols)
             // Optimism is a value per board, shared over the features that sum to it.
-            let network = optimism == 0 ? shape : NTupleNetwork(
+            let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
-                initialValue: Float(optimism) / Float(shape.featureCount))
-            let metadata = TrainingMetadata(
+                initialValue: Float(optimism) / Float(featureCount), stageThresholds: stages ?? [])
+            var metadata = TrainingMetadata(
                 games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
                 rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
+            metadata.learning = learning ?? .td
+            if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
+            if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
             return (network, metadata, rules)
         }
         var (network, metadata) = try WeightsFile.load(from: resume)
@@ -159,6 +230,19 @@ struct TrainCommand: Command {
             throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --resume \(resume) holds a \(network.rows)x\(network.cols) network; "
                              + "leave them out to continue it")
         }
+        if let stages, stages != network.stageThresholds {
+            throw UsageError("--stages \(TrainCommand.tilesText(stages)) differs from the stages of --resume \(resume) "
+                             + "(\(network.stageThresholds.isEmpty ? "one stage" : TrainCommand.tilesText(network.stageThresholds))); leave it out to continue them")
+        }
+        if let learning, learning != metadata.learning {
+            throw UsageError("--learning \(learning.rawValue) differs from --resume \(resume), which learns by \(metadata.learning.rawValue); "
+                             + "leave it out to continue")
+        }
+        if metadata.learning == .tc && alphaGiven {
+            throw UsageError("--alpha is TD's learning rate; --resume \(resume) learns by tc, which uses --tc-alpha")
+        }
+        if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
+        if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
         let rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability)
         // The file's learning rate and seed continue unless this run sets its own; the file then records them.
         if alphaGiven { metadata.alpha = alpha }
@@ -172,13 +256,22 @@ struct TrainCommand: Command {
         defer { claim.release() }
         let (network, base, rules) = try start()
         let alpha = base.alpha, seed = base.seed
-        let learner = TDLearner(network: network, rules: rules, alpha: Float(alpha), schedule: schedule)
-        let shape = "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries, "
+        let learner = TDLearner(network: network, rules: rules, alpha: Float(alpha), schedule: schedule, method: base.learning,
+                                coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
+        let stagesText = network.stageCount == 1 ? "" : " in \(network.stageCount) stages from \(TrainCommand.tilesText(network.stageThresholds))"
+        let shape = "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries\(stagesText), "
             + "\(network.weights.count) weights (\((network.weights.count * 4) >> 20) MiB)"
+        let method = switch base.learning {
+        case .td: "TD, α = \(alpha)"
+        case .tc: "TC, β = \(base.coherenceAlpha)"
+        case .otdThenTC: "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
+            + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
+        }
+        if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start = resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(rules.sizeLabel), \(shape)" }
             ?? "training \(rules.sizeLabel): \(shape), optimistic \(formatFixed(optimism, digits: 0))"
-        Console.error(start + ", α = \(alpha), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s"), seed \(seed); "
+        Console.error(start + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s"), seed \(seed); "
                       + "saving to \(out)")
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
@@ -193,12 +286,29 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch { learner.stop.request() }
         defer { watch.cancel() }
+        // OTD+TC's switch point: a share of the games to reach, else of this run's seconds.
+        let switchGame = games.map { Int((Double($0) * base.coherenceFrom).rounded(.up)) }
+        let switchSeconds = switchGame == nil ? seconds.map { $0 * base.coherenceFrom } : nil
+        let runStart = Stopwatch.now(CLOCK_MONOTONIC)
+        let metadataNow = { @Sendable () -> TrainingMetadata in
+            var metadata = report.metadata(base: base)
+            metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
+            return metadata
+        }
+        if base.learning == .otdThenTC && !learner.learnsByCoherence && (switchGame.map { base.games >= $0 } ?? (switchSeconds == 0)) {
+            learner.startCoherence()
+            Console.error("switching to TC learning at game \(base.games)")
+        }
         loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, seed: seed)) { result, total in
             let summary = report.record(result)
             progress.update(total, detail: summary)
+            if base.learning == .otdThenTC && !learner.learnsByCoherence {
+                let due = switchGame.map { total >= $0 } ?? switchSeconds.map { Stopwatch.now(CLOCK_MONOTONIC) - runStart >= $0 } ?? false
+                if due && learner.startCoherence() { Console.error("switching to TC learning at game \(total)") }
+            }
             if let checkpoint, total % checkpoint == 0 {
                 do {
-                    try WeightsFile.save(network, metadata: report.metadata(base: base), to: out)
+                    try WeightsFile.save(network, metadata: metadataNow(), to: out)
                 } catch {
                     failure.withLock { $0 = "checkpoint failed: \(error)" }
                     return false
@@ -208,7 +318,7 @@ struct TrainCommand: Command {
         }
         progress.finish()
         if let message = failure.withLock({ $0 }) { throw TrainingFailure(message: message) }
-        let metadata = report.metadata(base: base)
+        let metadata = metadataNow()
         try WeightsFile.save(network, metadata: metadata, to: out)
         try report.finish()
         if let plotPath {
@@ -226,6 +336,11 @@ struct TrainCommand: Command {
                       + (saved.isEmpty ? "" : ", " + saved.joined(separator: ", ")) + "; continue with 'g2048 train --resume \(out)'")
         return 128 + signal
     }
+}
+
+extension TrainCommand {
+    /// Stage thresholds as tiles: "16384,32768".
+    static func tilesText(_ exponents: [UInt8]) -> String { exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",") }
 }
 
 /// A failure during training (after the run started).

@@ -64,11 +64,12 @@ struct NTupleNetworkTests {
         #expect(network.featureIndices(of: a) == network.featureIndices(of: b))
     }
 
-    @Test(arguments: [false, true])
-    func bitboardFeaturesEqualGenericFeatures(customPatterns: Bool) {
-        let patterns = customPatterns ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])] : nil
+    /// The packed path reads the features the generic one does: the default network, small custom tuples, and 8x6.
+    @Test(arguments: ["default", "custom", "8x6"])
+    func bitboardFeaturesEqualGenericFeatures(patternSet: String) {
+        let patterns = patternSet == "custom" ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])]
+            : TuplePattern.named(patternSet)
         let network = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
-        Self.randomize(network, seed: 3)
         var rng = Xoshiro256StarStar(seed: 5)
         for _ in 0..<2_000 {
             let board = Self.randomPackedBoard(&rng)
@@ -77,6 +78,8 @@ struct NTupleNetworkTests {
             var fast: [Int] = []
             network.forEachFeature(of: packed) { fast.append($0) }
             #expect(fast.sorted() == generic.sorted())
+            // Weights where this board reads them, so the value sums something.
+            for index in generic { network.weights[index] = Float(rng.uniform(below: 2001) - 1000) / 8 }
             let sum = generic.reduce(Float(0)) { $0 + network.weights[$1] }
             #expect(abs(network.value(of: packed) - sum) <= 1e-3 * max(1, abs(sum)))
         }
@@ -142,6 +145,18 @@ struct NTupleNetworkTests {
         #expect((0..<network.weights.count).allSatisfy { network.weights[$0] == 2.5 })
     }
 
+    @Test func namedNetworksAreTheirPapersCells() throws {
+        #expect(TuplePattern.named("4x6") == TuplePattern.defaults(rows: 4, cols: 4).patterns)
+        let eight = try #require(TuplePattern.named("8x6"))
+        #expect(eight.count == 8 && eight.allSatisfy { $0.cells.count == 6 && Set($0.cells).count == 6 && $0.cells.allSatisfy { (0..<16).contains($0) } })
+        #expect(eight[7].cells == [0, 1, 4, 8, 9, 10] && Set(eight).count == 8)
+        #expect(TuplePattern.named("5x6") == Array(eight.prefix(5)))
+        #expect(TuplePattern.named("9x6") == nil)
+        for name in TuplePattern.networkNames { #expect(TuplePattern.named(name) != nil) }
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: TuplePattern.named("4x6")).packedLayout == .defaultSixTuples)
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: eight).packedLayout == .custom)
+    }
+
     @Test(arguments: [
         ("0,1,2;3,4", 3, 3, 10, nil),
         ("0,1,x", 3, 3, 10, "pattern 1: 'x' is not a cell number"),
@@ -159,5 +174,82 @@ struct NTupleNetworkTests {
         } catch let thrown {
             #expect(thrown.message == expected)
         }
+    }
+
+    // MARK: Stages
+
+    /// A board of `rows`×`cols` with the tile of exponent `largest` in the last cell and 2s elsewhere.
+    static func board(rows: Int, cols: Int, largest: UInt8) throws -> Board {
+        var board = try Board(rows: rows, cols: cols)
+        for cell in 0..<(rows * cols - 1) { board[cell] = 1 }
+        board[rows * cols - 1] = largest
+        return board
+    }
+
+    /// Stage 0's weights 1, stage 1's 10, stage 2's 100: a board's value says which stage it read.
+    @Test(arguments: [(4, 14 as UInt8, 15 as UInt8), (3, 4, 6)])
+    func aBoardReadsTheTablesOfItsLargestTilesStage(size: Int, first: UInt8, second: UInt8) throws {
+        let network = NTupleNetwork(rows: size, cols: size, patterns: [TuplePattern(cells: [0, 1])], stageThresholds: [first, second])
+        #expect(network.stageCount == 3 && network.weights.count == 3 * network.stageSize)
+        for stage in 0..<3 {
+            for index in 0..<network.stageSize { network.weights[stage * network.stageSize + index] = [1, 10, 100][stage] }
+        }
+        let features = Float(network.featureCount)
+        let cases: [(UInt8, Float)] = [(first - 1, 1), (first, 10), (second - 1, 10), (second, 100)]
+        for (largest, weight) in cases {
+            let board = try Self.board(rows: size, cols: size, largest: largest)
+            #expect(network.stage(maxExponent: largest) == (weight == 1 ? 0 : weight == 10 ? 1 : 2))
+            #expect(network.value(of: board) == features * weight, "largest 2^\(largest)")
+            if let packed = Bitboard(board) { #expect(network.value(of: packed) == features * weight) }
+        }
+        // An update touches its own stage's tables only.
+        let stageOne = try Self.board(rows: size, cols: size, largest: first)
+        // Twins share weights, so some move more than once: at least 1 each.
+        #expect(network.updateAndValue(stageOne, by: 1) >= features * 11)
+        #expect(network.value(of: try Self.board(rows: size, cols: size, largest: first - 1)) == features)
+        #expect(network.value(of: try Self.board(rows: size, cols: size, largest: second)) == features * 100)
+    }
+
+    /// Promotion copies the stage before, in order, once; a later call copies nothing.
+    @Test func promotionCopiesThePreviousStageOnce() {
+        let network = NTupleNetwork(rows: 3, cols: 3, patterns: [TuplePattern(cells: [0, 1])], stageThresholds: [3, 5])
+        let size = network.stageSize
+        for index in 0..<size { network.weights[index] = Float(index) }
+        #expect(network.promoted == [false, false])
+        #expect(network.promote(toStage: 2))
+        #expect(network.promoted == [true, true])
+        #expect((0..<size).allSatisfy { network.weights[size + $0] == Float($0) && network.weights[2 * size + $0] == Float($0) })
+        network.weights[0] = -7
+        #expect(!network.promote(toStage: 1) && !network.promote(toStage: 2) && !network.promote(toStage: 0))
+        #expect(network.weights[size] == 0 && network.weights[2 * size] == 0)
+    }
+
+    /// A learner's game that reaches a stage promotes it; one thread gives the same weights every time.
+    @Test func trainingPromotesTheStagesItReachesDeterministically() throws {
+        func trained() throws -> NTupleNetwork {
+            let network = NTupleNetwork(rows: 3, cols: 3, patterns: [TuplePattern(cells: [0, 1, 2])], stageThresholds: [4, 7])
+            let learner = TDLearner(network: network, rules: try Rules(rows: 3, cols: 3))
+            var rng = Xoshiro256StarStar(seed: 3)
+            for _ in 0..<50 { learner.trainGame(using: &rng) }
+            return network
+        }
+        let first = try trained(), second = try trained()
+        #expect(first.promoted == [true, true])
+        let weights = { (network: NTupleNetwork) in (0..<network.weights.count).map { network.weights[$0] } }
+        #expect(weights(first) == weights(second))
+        // Stage 2 learned after its copy: it is neither zero nor stage 1.
+        let size = first.stageSize
+        #expect((0..<size).contains { first.weights[2 * size + $0] != first.weights[size + $0] })
+    }
+
+    @Test(arguments: [
+        ([14, 15], 4, nil),
+        ([15, 16], 4, "stage threshold 2^16 must be from 2^2 (the tile 4) to 2^15 on a 4x4 board"),
+        ([1], 3, "stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 3x3 board"),
+        ([5, 5], 3, "stage thresholds must ascend: 2^5 after 2^5"),
+        ([2, 3, 4, 5, 6, 7, 8, 9], 5, "8 stage thresholds; at most 7"),
+    ] as [([UInt8], Int, String?)])
+    func stageThresholdsAreChecked(thresholds: [UInt8], size: Int, problem: String?) {
+        #expect(NTupleNetwork.stageProblem(thresholds, rows: size, cols: size) == problem)
     }
 }

@@ -127,4 +127,21 @@ struct TDLearnerTests {
         let loop = TrainingLoop(learner: TDLearner(network: NTupleNetwork(rows: 2, cols: 2), rules: try Rules(rows: 2, cols: 2)), gamesBefore: 0)
         #expect(loop.run(TrainingPlan(threads: 1, seed: 1)) { _, total in total < 50 } == 50)
     }
+
+    /// The one training loop plays the same games on a 4×4 ``Board`` as on the packed ``Bitboard``, and learns the
+    /// same weights, with either schedule and with stages (the loop was once written twice, once per board).
+    @Test(arguments: [(TDLearner.Schedule.forward, false), (.backward, false), (.forward, true)])
+    func packedAndGenericBoardsTrainAlike(schedule: TDLearner.Schedule, staged: Bool) throws {
+        func run<B: LearnableBoard>(_ type: B.Type) throws -> ([GameResult], [Float]) {
+            let network = NTupleNetwork(rows: 4, cols: 4, patterns: [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])],
+                                        initialValue: 10, stageThresholds: staged ? [7] : [])
+            let learner = TDLearner(network: network, rules: try Rules(rows: 4, cols: 4), schedule: schedule)
+            var rng = Xoshiro256StarStar(seed: 21)
+            let results = (0..<30).map { _ in learner.trainGame(on: type, using: &rng) }
+            return (results, (0..<network.weights.count).map { network.weights[$0] })
+        }
+        let packed = try run(Bitboard.self), generic = try run(Board.self)
+        #expect(packed.0 == generic.0)
+        #expect(packed.1 == generic.1)
+    }
 }

@@ -51,17 +51,24 @@ struct WeightsFileMutationTests {
         return Int(usage.ru_maxrss) * 1024
     }
 
-    /// Valid files to mutate: the tiny 2×2 network and a 2-pattern rectangular one.
+    /// Valid files to mutate: the tiny 2×2 network and a 2-pattern rectangular one (version 1), and a
+    /// three-stage OTD+TC network (version 2).
     static func baseFiles(in directory: TemporaryDirectory) throws -> [[UInt8]] {
         let shapes: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
             (2, 2, [[0, 1]], 4),
             (2, 3, [[0, 1, 2], [3, 4]], 5),
         ]
-        return try shapes.enumerated().map { index, shape in
+        var files = try shapes.enumerated().map { index, shape in
             let path = directory.file("base-\(index).bin")
             try WeightsFile.save(WeightsFileTests.makeNetwork(shape, seed: UInt64(index)), metadata: WeightsFileTests.metadata, to: path)
             return try #require(readBytes(path))
         }
+        let staged = WeightsFileTests.makeNetwork((2, 2, [[0, 1]], 4), seed: 9, stages: [3, 4], promoted: [true, false])
+        let path = directory.file("base-staged.bin")
+        try WeightsFile.save(staged, metadata: WeightsFileTests.coherentMetadata, to: path)
+        files.append(try #require(readBytes(path)))
+        #expect(files.last?[8] == 2)
+        return files
     }
 
     @Test func truncationsAndBitFlipsNeverCrash() throws {
@@ -155,9 +162,27 @@ struct WeightsFileMutationTests {
             header.append(plausible ? (12.5).bitPattern : Self.edgyDouble(&rng))                            // seconds
             header.append(plausible ? UInt32(Rules.version) : Self.edgy(UInt32.self, &rng))                 // rules version
             header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))                             // spawn 4
+            // Half the files are version 2, with stages and a learning method after the metadata.
+            let version: UInt32 = rng.uniform(below: 2) == 0 ? 1 : 2
+            if version == 2 {
+                let stageCount = plausible ? 1 + rng.uniform(below: 3) : Int(Self.edgy(UInt8.self, &rng) % 12)
+                header.append(UInt8(truncatingIfNeeded: stageCount))
+                var threshold = UInt8(1)
+                for _ in 1..<max(stageCount, 1) {
+                    threshold = plausible ? threshold + UInt8(1 + rng.uniform(below: 2)) : Self.edgy(UInt8.self, &rng)
+                    header.append(threshold)
+                }
+                for _ in 1..<max(stageCount, 1) { header.append(plausible ? UInt8(rng.uniform(below: 2)) : Self.edgy(UInt8.self, &rng)) }
+                let method = plausible ? UInt8(rng.uniform(below: 3)) : Self.edgy(UInt8.self, &rng)
+                header.append(method)
+                header.append(plausible ? (method == 2 ? UInt8(rng.uniform(below: 2)) : 0) : Self.edgy(UInt8.self, &rng))
+                header.append(plausible ? (1.0).bitPattern : Self.edgyDouble(&rng))                         // TC rate
+                header.append(plausible ? (0.5).bitPattern : Self.edgyDouble(&rng))                         // TC from
+                weightCount = min(weightCount * max(stageCount, 1), 1 << 40)
+            }
             var file = ByteWriter()
             file.append(WeightsFile.magic)
-            file.append(WeightsFile.formatVersion)
+            file.append(version)
             let honestLength = UInt32(truncatingIfNeeded: header.bytes.count)
             file.append(rng.uniform(below: 10) == 0 ? honestLength &+ UInt32(truncatingIfNeeded: rng.uniform(below: 5)) &- 2 : honestLength)
             file.append(header.bytes)

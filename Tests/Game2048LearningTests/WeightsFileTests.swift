@@ -102,9 +102,11 @@ struct WeightsFileTests {
         (4, 4, [[0, 1], [1, 2]], 12),
     ]
 
-    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64) -> NTupleNetwork {
+    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64,
+                            stages: [UInt8] = [], promoted: [Bool]? = nil) -> NTupleNetwork {
         let network = NTupleNetwork(
-            rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount)
+            rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount,
+            stageThresholds: stages, promoted: promoted)
         var rng = Xoshiro256StarStar(seed: seed)
         for i in 0..<network.weights.count {
             network.weights[i] = Float(Int32(truncatingIfNeeded: rng.next() >> 40)) / 4096
@@ -120,6 +122,16 @@ struct WeightsFileTests {
     static let metadata = TrainingMetadata(
         games: 123_456, moves: 98_765_432, seed: 0xDEAD_BEEF_0123_4567, alpha: 0.0025, initialValue: 320_000,
         elapsedSeconds: 3_601.25, rulesVersion: 1, spawnFourProbability: 0.1)
+
+    /// ``metadata`` of an OTD+TC run that has switched to TC, which needs format version 2.
+    static var coherentMetadata: TrainingMetadata {
+        var metadata = metadata
+        metadata.learning = .otdThenTC
+        metadata.coherenceStarted = true
+        metadata.coherenceAlpha = 0.75
+        metadata.coherenceFrom = 0.25
+        return metadata
+    }
 
     static func weightBits(_ network: NTupleNetwork) -> [UInt32] {
         (0..<network.weights.count).map { network.weights[$0].bitPattern }
@@ -358,7 +370,87 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads version 1")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 2")
+    }
+
+    // MARK: Version 2: stages and learning methods
+
+    /// A version 1 file written byte by byte, as builds before stages wrote it, loads as a one-stage TD network.
+    @Test func aVersionOneFileLoadsAsOneStageOfTD() throws {
+        let directory = TemporaryDirectory()
+        var file = ByteWriter()
+        file.append(WeightsFile.magic)
+        file.append(UInt32(1))
+        file.append(UInt32(8 + 3 + 60))
+        file.append([2, 2, 4, 0, 1, 8, 1, 0, 2, 0, 1] as [UInt8])  // 2x2, 4 values, Float32, 8 symmetries, one pattern {0, 1}
+        file.append(UInt64(10))                                    // games
+        file.append(UInt64(200))                                   // moves
+        file.append(UInt64(7))                                     // seed
+        file.append((0.25).bitPattern)                             // alpha
+        file.append((100.0).bitPattern)                            // initial value
+        file.append((1.5).bitPattern)                              // seconds
+        file.append(UInt32(1))                                     // rules version
+        file.append((0.1).bitPattern)                              // spawn 4
+        for index in 0..<16 { file.append(Float(index).bitPattern) }
+        file.append(WeightsFile.checksum(of: file.bytes))
+        writeBytes(file.bytes, to: directory.file("v1.bin"))
+        let (network, metadata) = try WeightsFile.load(from: directory.file("v1.bin"))
+        #expect(network.stageCount == 1 && network.stageThresholds.isEmpty && network.weights.count == 16)
+        #expect((0..<16).allSatisfy { network.weights[$0] == Float($0) })
+        #expect(metadata.learning == .td && !metadata.coherenceStarted && metadata.games == 10 && metadata.alpha == 0.25)
+        // Saved again, it is the same file: a one-stage TD network is still written as version 1.
+        try WeightsFile.save(network, metadata: metadata, to: directory.file("again.bin"))
+        #expect(readBytes(directory.file("again.bin")) == file.bytes)
+    }
+
+    /// Stages, promoted flags and the learning method survive a save and a load, in version 2.
+    @Test(arguments: [[], [3], [3, 4]] as [[UInt8]])
+    func versionTwoRoundTripsStagesAndMethod(stages: [UInt8]) throws {
+        let directory = TemporaryDirectory()
+        let promoted = stages.indices.map { $0 == 0 }
+        let network = Self.makeNetwork((2, 2, [[0, 1]], 4), seed: 4, stages: stages, promoted: promoted)
+        let path = directory.file("v2.bin")
+        try WeightsFile.save(network, metadata: Self.coherentMetadata, to: path)
+        let bytes = try #require(readBytes(path))
+        #expect(bytes[8] == 2)
+        #expect(bytes.count == 16 + (8 + 3 + 60 + 19 + 2 * stages.count) + 16 * 4 * (stages.count + 1) + 8)
+        let (loaded, metadata) = try WeightsFile.load(from: path)
+        #expect(loaded.stageThresholds == stages && loaded.promoted == promoted)
+        #expect(metadata == Self.coherentMetadata)
+        #expect((0..<network.weights.count).allSatisfy { loaded.weights[$0] == network.weights[$0] })
+    }
+
+    /// Each new field is checked, with a reason naming it.
+    @Test(arguments: [
+        (0, UInt8(9), "invalid header: 9 stages; a network has 1 to 8"),
+        (1, 1, "invalid header: stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 2x2 board"),
+        (1, 5, "invalid header: stage thresholds must ascend: 2^4 after 2^5"),
+        (3, 2, "invalid header: a stage's promoted flag is 2; it must be 0 or 1"),
+        (5, 3, "invalid header: learning method 3 is unknown (0 = td, 1 = tc, 2 = otd+tc)"),
+        (6, 2, "invalid header: the TC started flag is 2; it must be 0 or 1"),
+        (5, 1, "invalid header: TC is marked started, but the learning method is tc; only otd+tc switches to TC"),
+    ] as [(Int, UInt8, String)])
+    func versionTwoFieldsAreValidated(offset: Int, value: UInt8, reason: String) throws {
+        let directory = TemporaryDirectory()
+        let network = Self.makeNetwork((2, 2, [[0, 1]], 4), seed: 4, stages: [3, 4], promoted: [true, false])
+        let path = directory.file("bad.bin")
+        try WeightsFile.save(network, metadata: Self.coherentMetadata, to: path)
+        var bytes = try #require(readBytes(path))
+        // The stage fields start right after the version 1 header: 16 + 8 + 3 + 60.
+        bytes[16 + 71 + offset] = value
+        let error = Self.loadError(Self.resealed(bytes), in: directory)
+        #expect(error?.description == "\(directory.file("x.bin")): \(reason)")
+    }
+
+    /// A TC switch point or rate out of range is refused on save, as a load would refuse it.
+    @Test func unusableTCSettingsAreNotSaved() {
+        let directory = TemporaryDirectory()
+        var metadata = Self.coherentMetadata
+        metadata.coherenceFrom = 1.5
+        #expect(throws: WeightsFileError.unsupportedContents(file: directory.file("w.bin"), reason: "the TC switch point is 1.5; it must be 0 to 1")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("w.bin"))
+        }
+        #expect(directory.names.isEmpty)
     }
 
     // MARK: Malicious headers
@@ -678,7 +770,7 @@ struct WeightsFileTests {
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads version 1"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 2"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
         (.truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
          "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 12000 bytes (12 KiB)"),

@@ -34,6 +34,18 @@ struct TrainEvalCommandTests {
         (["--patterns", "0,1,99"], "--patterns: pattern 1 has cell 99, outside a 4x4 board (cells 0...15)"),
         (["--resume", "w.bin", "--patterns", "0,1"], "--patterns cannot change a resumed network (the file has its own)"),
         (["--resume", "w.bin", "--optimistic", "0"], "--optimistic sets the weights of a new network; --resume w.bin continues the weights it holds"),
+        (["--stages", "100"], "--stages takes tiles, powers of two from 4 to 32768 on a 4x4 board, separated by commas; got '100' in '100'"),
+        (["--stages", "65536"], "--stages takes tiles, powers of two from 4 to 32768 on a 4x4 board, separated by commas; got '65536' in '65536'"),
+        (["--stages", "16384,"], "--stages takes tiles, powers of two from 4 to 32768 on a 4x4 board, separated by commas; got '' in '16384,'"),
+        (["--stages", "32768,16384"], "--stages 32768,16384: stage thresholds must ascend: 2^14 after 2^15"),
+        (["--learning", "sgd"], "--learning must be td, tc or otd+tc, got 'sgd'"),
+        (["--learning", "tc", "--alpha", "0.1"], "--alpha is TD's learning rate; --learning tc uses --tc-alpha"),
+        (["--tc-from", "2"], "--tc-from must be between 0.0 and 1.0, got 2"),
+        (["--network", "9x6"], "--network must be one of 4x6, 5x6, 8x6, got '9x6'"),
+        (["--network", "8x6", "--rows", "3"], "--network 8x6 is a network for 4x4 boards, not 3x3; give other boards --patterns"),
+        (["--network", "8x6", "--patterns", "0,1"], "--network and --patterns both choose the patterns; give one"),
+        (["--network", "8x6", "--resume", "w.bin"], "--network cannot change a resumed network (--resume w.bin has its own)"),
+        (["--tc-alpha", "0"], "--tc-alpha must be between 1e-09 and 10.0, got 0"),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.train(arguments) }
@@ -72,6 +84,65 @@ struct TrainEvalCommandTests {
         let command = try Self.train(["--resume", "w3.bin"])
         #expect(command.out == "w3.bin" && command.size == nil)
         #expect(try Self.train(["--resume", "w3.bin", "--out", "next.bin"]).out == "next.bin")
+    }
+
+    @Test func stagesAndLearningParse() throws {
+        let command = try Self.train(["--stages", "16384,32768", "--learning", "otd+tc", "--tc-from", "0.25", "--tc-alpha", "0.5"])
+        #expect(command.stages == [14, 15] && command.learning == .otdThenTC && command.coherenceFrom == 0.25 && command.coherenceAlpha == 0.5)
+        #expect(try Self.train(["--rows", "5", "--stages", "131072"]).stages == [17])
+        // Pure TC starts from zero weights; OTD+TC from the optimistic default.
+        #expect(try Self.train(["--learning", "tc"]).optimism == 0)
+        #expect(try Self.train(["--learning", "otd+tc"]).optimism == 80_000)
+    }
+
+    /// `--network 8x6` trains the eight 6-tuples on the packed path, and the file plays.
+    @Test func theEightSixTupleNetworkTrainsAndPlays() throws {
+        #expect(try Self.train(["--network", "5x6"]).patterns?.count == 5)
+        let folder = try Folder()
+        let weights = folder.path + "/w8.bin"
+        let trained = try G2048Tests.run(["train", "--network", "8x6", "--games", "100", "--out", weights])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        #expect(trained.stderr.contains("8 patterns × 8 symmetries, 134217728 weights (512 MiB)"))
+        let (network, _) = try WeightsFile.load(from: weights)
+        #expect(network.patterns == TuplePattern.named("8x6") && network.readsBitboards)
+        let played = try G2048Tests.run(["eval", "--weights", weights, "--games", "10", "--json"])
+        #expect(played.status == 0, "\(played.stderr)")
+    }
+
+    /// Each method with stages, end to end: the file records them, a resume continues them, and eval plays.
+    @Test(arguments: [(4, "otd+tc"), (3, "tc"), (3, "td")])
+    func stagedMethodsTrainResumeAndEvaluate(size: Int, method: String) throws {
+        let folder = try Folder()
+        let weights = folder.path + "/w.bin"
+        let stages = size == 4 ? "256,512" : "128,256"
+        let trained = try G2048Tests.run(["train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
+                                          "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        #expect(trained.stderr.contains("in 3 stages from \(stages)"))
+        #expect(trained.stderr.contains("switching to TC learning at game 150") == (method == "otd+tc"))
+        let (network, metadata) = try WeightsFile.load(from: weights)
+        #expect(network.stageThresholds == (size == 4 ? [8, 9] : [7, 8]))
+        #expect(network.promoted.first == true)
+        #expect(metadata.learning.rawValue == method && metadata.coherenceStarted == (method == "otd+tc"))
+
+        let conflict = try G2048Tests.run(["train", "--resume", weights, "--stages", "1024", "--games", "400"])
+        #expect(conflict.status == 64)
+        #expect(conflict.stderr.hasPrefix("error: --stages 1024 differs from the stages of --resume \(weights) (\(stages)); leave it out to continue them\n"))
+        let other = method == "td" ? "tc" : "td"
+        let otherMethod = try G2048Tests.run(["train", "--resume", weights, "--learning", other, "--games", "400"])
+        #expect(otherMethod.status == 64)
+        #expect(otherMethod.stderr.hasPrefix("error: --learning \(other) differs from --resume \(weights), which learns by \(method); leave it out to continue\n"))
+
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "400"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("TC accumulators start again from zero") == (method != "td"))
+        #expect(!resumed.stderr.contains("switching"))
+        let again = try WeightsFile.load(from: weights)
+        #expect(again.metadata.games == 400 && again.metadata.learning == metadata.learning && again.network.stageThresholds == network.stageThresholds)
+        #expect(again.metadata.coherenceStarted == metadata.coherenceStarted)
+
+        let played = try G2048Tests.run(["eval", "--weights", weights, "--games", "20", "--json"])
+        #expect(played.status == 0, "\(played.stderr)")
     }
 
     /// A scratch folder for the end-to-end runs, removed at the end.
