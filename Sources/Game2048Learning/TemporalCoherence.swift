@@ -10,29 +10,37 @@ import Game2048
 ///
 ///     w[i] += β / features · |E[i]| / A[i] · δ;   E[i] += δ;   A[i] += |δ|
 ///
-/// with the meta rate β (1 in the papers). The arrays have the size of the weights,
-/// stages included, and are allocated only for TC.
+/// with the meta rate β (1 in the papers). The two sums of a weight sit side by side in one
+/// allocation (twice the size of the weights, stages included, made only for TC), so an update
+/// misses the cache once for them, not twice: the weights are read at random, and TC's extra
+/// cost is almost all in those misses.
 public final class CoherenceAccumulators: @unchecked Sendable {
-    /// `E`: the sum of each weight's TD errors.
-    public let errors: WeightStorage
-    /// `A`: the sum of the magnitudes of each weight's TD errors.
-    public let magnitudes: WeightStorage
+    /// `E[i]` at `2i`, `A[i]` at `2i + 1`.
+    @usableFromInline let sums: WeightStorage
+    /// The number of weights the accumulators serve.
+    public let count: Int
 
     /// Creates zeroed accumulators for `count` weights.
     public init(count: Int) {
-        errors = WeightStorage(count: count)
-        magnitudes = WeightStorage(count: count)
+        self.count = count
+        sums = WeightStorage(count: 2 * count)
     }
+
+    /// `E[index]`: the sum of the TD errors of weight `index`.
+    public func error(at index: Int) -> Float { sums[2 * index] }
+
+    /// `A[index]`: the sum of the magnitudes of the TD errors of weight `index`.
+    public func magnitude(at index: Int) -> Float { sums[2 * index + 1] }
 
     /// One TC step on weight `index` of `weights` with TD error `error`, scaled by `step`.
     @inlinable @inline(__always)
     func update(_ weights: UnsafeMutablePointer<Float>, at index: Int, error: Float, step: Float) {
-        let e = errors.base, a = magnitudes.base
-        let total = a[index]
-        let rate = total == 0 ? 1 : abs(e[index]) / total
+        let pair = sums.base + 2 &* index
+        let total = pair[1]
+        let rate = total == 0 ? 1 : abs(pair[0]) / total
         weights[index] += step * rate * error
-        e[index] += error
-        a[index] = total + abs(error)
+        pair[0] += error
+        pair[1] = total + abs(error)
     }
 }
 
@@ -41,14 +49,14 @@ extension NTupleNetwork {
     @inlinable
     public func coherentUpdate(_ board: Bitboard, error: Float, step: Float, accumulators: CoherenceAccumulators) {
         precondition(packedLayout != .none, "coherentUpdate(_: Bitboard, …) needs a 4x4 network with 16 values per cell")
-        precondition(accumulators.errors.count == weights.count, "the accumulators are for another network")
+        precondition(accumulators.count == weights.count, "the accumulators are for another network")
         let offset = stageOffset(of: board), w = weights.base
         forEachFeature(of: board) { accumulators.update(w, at: offset + $0, error: error, step: step) }
     }
 
     /// A TC update of every feature of `board` (see ``CoherenceAccumulators``).
     public func coherentUpdate(_ board: Board, error: Float, step: Float, accumulators: CoherenceAccumulators) {
-        precondition(accumulators.errors.count == weights.count, "the accumulators are for another network")
+        precondition(accumulators.count == weights.count, "the accumulators are for another network")
         let w = weights.base
         forEachFeature(of: board) { accumulators.update(w, at: $0, error: error, step: step) }
     }

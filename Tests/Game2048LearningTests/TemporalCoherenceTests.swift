@@ -21,17 +21,17 @@ struct TemporalCoherenceTests {
         network.coherentUpdate(board, error: 2, step: step, accumulators: accumulators)      // rate 1: +1
         for index in indices {
             #expect(network.weights[index] == 1)
-            #expect(accumulators.errors[index] == 2 && accumulators.magnitudes[index] == 2)
+            #expect(accumulators.error(at: index) == 2 && accumulators.magnitude(at: index) == 2)
         }
         network.coherentUpdate(board, error: -1, step: step, accumulators: accumulators)     // rate 2/2: −0.5
         network.coherentUpdate(board, error: 3, step: step, accumulators: accumulators)      // rate 1/3: +0.5
         for index in indices {
             #expect(network.weights[index] == 1)
-            #expect(accumulators.errors[index] == 4 && accumulators.magnitudes[index] == 6)
+            #expect(accumulators.error(at: index) == 4 && accumulators.magnitude(at: index) == 6)
         }
         // Weights no feature reads are untouched.
         let untouched = (0..<network.weights.count).filter { !indices.contains($0) }
-        #expect(untouched.allSatisfy { network.weights[$0] == 0 && accumulators.magnitudes[$0] == 0 })
+        #expect(untouched.allSatisfy { network.weights[$0] == 0 && accumulators.magnitude(at: $0) == 0 })
     }
 
     /// The packed 4×4 path gives the same TC step as the rule: twins share a weight, so it moves twice.
@@ -41,7 +41,7 @@ struct TemporalCoherenceTests {
         let accumulators = CoherenceAccumulators(count: network.weights.count)
         let board = try #require(Bitboard(try Board(rows: 4, cols: 4)))  // empty: all eight features read weight 0
         network.coherentUpdate(board, error: 4, step: 0.25, accumulators: accumulators)
-        #expect(network.weights[0] == 8 && accumulators.errors[0] == 32 && accumulators.magnitudes[0] == 32)
+        #expect(network.weights[0] == 8 && accumulators.error(at: 0) == 32 && accumulators.magnitude(at: 0) == 32)
         network.coherentUpdate(board, error: -4, step: 0.25, accumulators: accumulators)
         // E/A goes 32/32, 28/36, 24/40, … 0/64 over the eight updates: Σ rate × −1.
         var expected: Float = 8, e: Float = 32, a: Float = 32
@@ -51,7 +51,7 @@ struct TemporalCoherenceTests {
             a += 4
         }
         #expect(abs(network.weights[0] - expected) < 1e-5)
-        #expect(accumulators.errors[0] == 0 && accumulators.magnitudes[0] == 64)
+        #expect(accumulators.error(at: 0) == 0 && accumulators.magnitude(at: 0) == 64)
     }
 
     @Test func methodsKeepAccumulatorsOnlyForTC() throws {
@@ -60,7 +60,7 @@ struct TemporalCoherenceTests {
         let td = TDLearner(network: network(), rules: rules)
         #expect(td.accumulators == nil && !td.learnsByCoherence && !td.startCoherence())
         let tc = TDLearner(network: network(), rules: rules, method: .tc)
-        #expect(tc.accumulators?.errors.count == tc.network.weights.count && tc.learnsByCoherence)
+        #expect(tc.accumulators?.count == tc.network.weights.count && tc.learnsByCoherence)
         let switching = TDLearner(network: network(), rules: rules, method: .otdThenTC)
         #expect(switching.accumulators != nil && !switching.learnsByCoherence)
         #expect(switching.startCoherence() && switching.learnsByCoherence && !switching.startCoherence())
@@ -74,7 +74,7 @@ struct TemporalCoherenceTests {
         var rng = Xoshiro256StarStar(seed: 5)
         learner.trainGame(using: &rng)
         let accumulators = try #require(learner.accumulators)
-        let total = (0..<learner.network.weights.count).reduce(Float(0)) { $0 + accumulators.magnitudes[$1] }
+        let total = (0..<learner.network.weights.count).reduce(Float(0)) { $0 + accumulators.magnitude(at: $1) }
         #expect((total > 0) == filled)
     }
 
