@@ -33,7 +33,7 @@ seconds=60
 train_games=20
 eval_games=10
 strength=0
-flags="--learning otd+tc --stages 16384,32768"
+flags="--learning otd+tc"
 # A positive whole number of at most six digits for flag $1, or exit 64 naming the flag.
 count() { [[ "${2-}" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "error: $1 needs a whole number from 1 to 999999, got '${2-}'" >&2; exit 64; }; }
 while [[ $# -gt 0 ]]; do
