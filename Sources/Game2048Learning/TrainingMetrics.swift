@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 
 /// The learning curve of a training run: one row every `interval` games, and a
 /// sliding window for progress lines.
@@ -260,8 +256,8 @@ extension TrainingMetrics {
     /// Seconds have 3 decimals, moves per second 1, the mean score 2 and the
     /// rates 4 (the rates are exact for intervals of up to 10 000 games).
     public static func csvLine(_ row: MetricsRow) -> String {
-        ([String(row.games), String(row.moves), fixed(row.elapsedSeconds, 3), fixed(row.movesPerSecond, 1), fixed(row.meanScore, 2)]
-            + row.reachRates.map { fixed($0, 4) })
+        ([String(row.games), String(row.moves), formatFixed(row.elapsedSeconds, digits: 3), formatFixed(row.movesPerSecond, digits: 1), formatFixed(row.meanScore, digits: 2)]
+            + row.reachRates.map { formatFixed($0, digits: 4) })
             .joined(separator: ",")
     }
 
@@ -292,45 +288,12 @@ extension TrainingMetrics {
     ///   ``MetricsOutputError/cannotRead(file:reason:)`` with the system's reason.
     /// - Complexity: O(file size).
     public static func rows(fromCSVFile path: String) throws(MetricsOutputError) -> [MetricsRow] {
-        let descriptor: Int32
-        do throws(OpenFailure) { descriptor = try openRegularFile(path).descriptor } catch {
-            throw .cannotOpen(file: path, reason: error.reason)
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(file: path, reason: systemReason(errno))
-            }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-        }
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try SystemIO.readFile(path) } catch { throw MetricsOutputError(error) }
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
             row(fromCSVLine: String(decoding: line, as: UTF8.self))
         }
     }
-}
-
-/// `value` with exactly `decimals` digits after the point, rounded half away
-/// from zero: `fixed(2.5, 0)` is "3", `fixed(-0.04, 1)` is "0.0"; "nan", "inf"
-/// and "-inf" for the non-finite.
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    // Beyond 2^53 the digits are not exact anyway; Swift's shortest form is as good.
-    guard scaled < 9.0e15 else { return String(value) }
-    let units = Int64(scaled)
-    let factor = Int64(scale)
-    let whole = String(units / factor)
-    let sign = value < 0 && units != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + whole }
-    let fraction = String(units % factor)
-    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
 }
 
 // MARK: - Files
@@ -350,12 +313,14 @@ public enum MetricsOutputError: Error, Hashable, Sendable, CustomStringConvertib
     /// The problem in one line, naming the file.
     public var description: String {
         switch self {
-        case .cannotOpen(let file, let reason): "cannot open \(file): \(reason)"
-        case .cannotRead(let file, let reason): "cannot read \(file): \(reason)"
-        case .cannotWrite(let file, let reason): "cannot write \(file): \(reason)"
+        case .cannotOpen(let file, let reason): FileError.describe("open", file, reason)
+        case .cannotRead(let file, let reason): FileError.describe("read", file, reason)
+        case .cannotWrite(let file, let reason): FileError.describe("write", file, reason)
         }
     }
 }
+
+extension MetricsOutputError: FileErrorCases {}
 
 /// Appends metrics rows to a CSV file, one `write(2)` per row, so that a run
 /// stopped at any moment leaves only whole lines.
@@ -380,23 +345,16 @@ public final class MetricsCSVWriter: Sendable {
     /// - Throws: ``MetricsOutputError`` if the file cannot be opened or the header cannot be written.
     public init(path: String, truncating: Bool = false) throws(MetricsOutputError) {
         self.path = path
-        // Non-blocking, so a FIFO cannot hang the open; only a regular file is
-        // accepted, and it is emptied only once it is known to be one.
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
-        guard descriptor >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
-        self.descriptor = descriptor
-        guard let status = FileStatus(descriptor: descriptor) else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
-        guard status.isRegularFile else {
-            throw .cannotOpen(file: path, reason: "not a regular file (it is \(status.kindDescription))")
+        let opened: (descriptor: Int32, status: FileStatus)
+        do throws(FileError) { opened = try SystemIO.openForAppending(path, truncating: truncating) } catch {
+            throw MetricsOutputError(error)
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        if truncating && status.size > 0 {
-            guard ftruncate(descriptor, 0) == 0 else { throw .cannotWrite(file: path, reason: systemReason(errno)) }
-        }
+        descriptor = opened.descriptor
+        let status = opened.status
         if truncating || status.size == 0 { try writeLine(TrainingMetrics.csvHeader) }
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemIO.closeFile(descriptor) }
 
     /// Appends `row` as one line.
     ///
@@ -406,8 +364,7 @@ public final class MetricsCSVWriter: Sendable {
     }
 
     func writeLine(_ line: String) throws(MetricsOutputError) {
-        let code = Array((line + "\n").utf8).withUnsafeBytes { writeAll(descriptor, $0) }
-        if let code { throw .cannotWrite(file: path, reason: systemReason(code)) }
+        if let code = SystemIO.writeAll(descriptor, line + "\n") { throw .cannotWrite(file: path, reason: systemReason(code)) }
     }
 
 }
