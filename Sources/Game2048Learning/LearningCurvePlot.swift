@@ -11,7 +11,7 @@ import Game2048System
 /// on 1-2-5 steps. The SVG uses no scripts, fonts or other files, so any
 /// browser or image viewer shows it as it is. With fewer than two rows there is
 /// no curve to draw, and the chart says so.
-public enum LearningCurvePlot {
+package enum LearningCurvePlot {
     static let width = 880.0
     static let height = 540.0
     /// The plot area.
@@ -32,7 +32,7 @@ public enum LearningCurvePlot {
     ///   - title: the text above the chart (escaped for XML).
     /// - Returns: the whole document, from `<svg` to `</svg>` and a newline.
     /// - Complexity: O(rows).
-    public static func svg(rows: [MetricsRow], title: String) -> String {
+    package static func svg(rows: [MetricsRow], title: String) -> String {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
@@ -135,7 +135,7 @@ public enum LearningCurvePlot {
     ///
     /// - Throws: ``MetricsOutputError/cannotWrite(file:reason:)`` with the
     ///   system's reason; an existing file at `path` is then left as it was.
-    public static func writeSVG(rows: [MetricsRow], title: String, to path: String) throws(MetricsOutputError) {
+    package static func writeSVG(rows: [MetricsRow], title: String, to path: String) throws(MetricsOutputError) {
         let bytes = Array(svg(rows: rows, title: title).utf8)
         do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch { throw MetricsOutputError(error) }
     }
