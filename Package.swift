@@ -5,16 +5,23 @@
 //
 // Module graph (arrows point at what a module depends on):
 //
-//     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON
-//                 ├─▶ Game2048Learning ─▶ Game2048
-//                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON
-//                 └───────────────────────▶ Game2048
+//     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System
+//                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System
+//                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
+//                 └───────────────────────▶ Game2048, Game2048System
 //
 // Game2048JSON is the one JSON reader and writer, shared by the protocol and the episode records.
-//     RandomAgent, TDLearner (examples) ──▶ Game2048 (+ Game2048Learning)
-//     RandomAgent ──▶ Game2048
+// Game2048System is the one system layer (files, descriptors, clocks, errno text, number
+// formatting, `FileError`): the only module besides the terminal code that imports Glibc.
+//     TDLearner (example) ──▶ Game2048, Game2048Learning
+//     RandomAgent (example) ──▶ Game2048
 //
 // `Game2048` depends on nothing but the standard library.
+//
+// Products are what a user depends on: the rules (Game2048), the server and the learner
+// as libraries, Game2048JSON because JSONValue is part of the server's API, and the CLI.
+// Game2048Play and Game2048System are internal: what only the CLI and the tests use is
+// `package`, not `public`.
 import PackageDescription
 
 let package = Package(
@@ -23,22 +30,27 @@ let package = Package(
         .library(name: "Game2048", targets: ["Game2048"]),
         .library(name: "Game2048Server", targets: ["Game2048Server"]),
         .library(name: "Game2048Learning", targets: ["Game2048Learning"]),
+        .library(name: "Game2048JSON", targets: ["Game2048JSON"]),
         .executable(name: "g2048", targets: ["g2048"]),
     ],
     targets: [
         .target(name: "Game2048"),
         .target(name: "Game2048JSON"),
-        .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON"]),
-        .target(name: "Game2048Learning", dependencies: ["Game2048"]),
-        .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON"]),
-        .executableTarget(name: "g2048", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "Game2048Play"]),
+        .target(name: "Game2048System"),
+        .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
+        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System"]),
+        .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
+        .executableTarget(
+            name: "g2048",
+            dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play"]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
         .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
         .testTarget(name: "Game2048JSONTests", dependencies: ["Game2048JSON"]),
+        .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System"]),
         .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"]),
-        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048"]),
-        .testTarget(name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON"]),
-        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning"]),
+        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System"]),
+        .testTarget(name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System"]),
+        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System"]),
     ]
 )

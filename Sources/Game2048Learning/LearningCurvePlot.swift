@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 
 /// Draws a learning curve as a self-contained SVG: mean score and tile-reach
 /// rates against games trained.
@@ -15,7 +11,7 @@ import Darwin
 /// on 1-2-5 steps. The SVG uses no scripts, fonts or other files, so any
 /// browser or image viewer shows it as it is. With fewer than two rows there is
 /// no curve to draw, and the chart says so.
-public enum LearningCurvePlot {
+package enum LearningCurvePlot {
     static let width = 880.0
     static let height = 540.0
     /// The plot area.
@@ -36,7 +32,7 @@ public enum LearningCurvePlot {
     ///   - title: the text above the chart (escaped for XML).
     /// - Returns: the whole document, from `<svg` to `</svg>` and a newline.
     /// - Complexity: O(rows).
-    public static func svg(rows: [MetricsRow], title: String) -> String {
+    package static func svg(rows: [MetricsRow], title: String) -> String {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
@@ -139,15 +135,9 @@ public enum LearningCurvePlot {
     ///
     /// - Throws: ``MetricsOutputError/cannotWrite(file:reason:)`` with the
     ///   system's reason; an existing file at `path` is then left as it was.
-    public static func writeSVG(rows: [MetricsRow], title: String, to path: String) throws(MetricsOutputError) {
+    package static func writeSVG(rows: [MetricsRow], title: String, to path: String) throws(MetricsOutputError) {
         let bytes = Array(svg(rows: rows, title: title).utf8)
-        do throws(AtomicFile.Failure) {
-            try AtomicFile.write(to: path) { (file: inout AtomicFile.Sink) throws(AtomicFile.Failure) in
-                try file.write(bytes)
-            }
-        } catch {
-            throw .cannotWrite(file: path, reason: error.reason)
-        }
+        do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch { throw MetricsOutputError(error) }
     }
 
     // MARK: Pieces
@@ -181,7 +171,7 @@ public enum LearningCurvePlot {
 
     /// The smallest of 1, 2, 5 or 10 times a power of ten that is at least `rough`.
     static func niceStep(_ rough: Double) -> Double {
-        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let magnitude = decimalMagnitude(of: rough)
         let residual = rough / magnitude
         let factor: Double = residual <= 1 ? 1 : residual <= 2 ? 2 : residual <= 5 ? 5 : 10
         return factor * magnitude
@@ -191,9 +181,9 @@ public enum LearningCurvePlot {
     static func tickLabel(_ value: Double, step: Double) -> String {
         let units: [(Double, String)] = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
         for (size, suffix) in units where step >= size / 10 && abs(value) >= size {
-            return trimmed(fixed(value / size, decimals(for: step / size))) + suffix
+            return trimmed(formatFixed(value / size, digits: decimals(for: step / size))) + suffix
         }
-        return trimmed(fixed(value, decimals(for: step)))
+        return trimmed(formatFixed(value, digits: decimals(for: step)))
     }
 
     /// Decimals needed to show multiples of `step`.
@@ -216,7 +206,7 @@ public enum LearningCurvePlot {
     }
 
     /// A coordinate with one decimal.
-    static func number(_ value: Double) -> String { fixed(finite(value), 1) }
+    static func number(_ value: Double) -> String { formatFixed(finite(value), digits: 1) }
 
     static func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 
 /// The learning curve of a training run: one row every `interval` games, and a
 /// sliding window for progress lines.
@@ -24,17 +20,17 @@ import Darwin
 ///
 /// The metrics read no clock: the caller passes the elapsed time with each
 /// game, which keeps them deterministic and testable.
-public struct TrainingMetrics: Sendable {
+package struct TrainingMetrics: Sendable {
     /// Games per row.
-    public let interval: Int
+    package let interval: Int
     /// Games in the sliding ``window``.
-    public let windowSize: Int
+    package let windowSize: Int
     /// Games recorded, counting `gamesBefore`.
-    public private(set) var games: Int
+    package private(set) var games: Int
     /// Moves in those games, counting `movesBefore`.
-    public private(set) var moves: Int
+    package private(set) var moves: Int
     /// Every row so far, oldest first.
-    public private(set) var rows: [MetricsRow] = []
+    package private(set) var rows: [MetricsRow] = []
 
     let secondsBefore: Double
     // The games since the last row.
@@ -65,7 +61,7 @@ public struct TrainingMetrics: Sendable {
     ///   - movesBefore: moves played before this run.
     ///   - secondsBefore: training seconds before this run.
     /// - Precondition: `interval` and `windowSize` are at least 1; the counts are 0 or more.
-    public init(interval: Int = 1_000, windowSize: Int = 1_000, gamesBefore: Int = 0, movesBefore: Int = 0, secondsBefore: Double = 0) {
+    package init(interval: Int = 1_000, windowSize: Int = 1_000, gamesBefore: Int = 0, movesBefore: Int = 0, secondsBefore: Double = 0) {
         precondition(interval >= 1, "interval must be at least 1, got \(interval)")
         precondition(windowSize >= 1, "windowSize must be at least 1, got \(windowSize)")
         precondition(gamesBefore >= 0 && movesBefore >= 0, "games and moves before must be 0 or more")
@@ -89,7 +85,7 @@ public struct TrainingMetrics: Sendable {
     /// - Returns: the row, every `interval` games; `nil` otherwise.
     /// - Complexity: O(1).
     @discardableResult
-    public mutating func record(_ result: GameResult, elapsedSeconds: Double) -> MetricsRow? {
+    package mutating func record(_ result: GameResult, elapsedSeconds: Double) -> MetricsRow? {
         games += 1
         moves += result.moves
         pendingGames += 1
@@ -148,7 +144,7 @@ public struct TrainingMetrics: Sendable {
     /// 128 on 3×3, 8192 and 16384 late in a 4×4 run.
     ///
     /// - Complexity: O(1).
-    public var window: WindowStatistics {
+    package var window: WindowStatistics {
         let count = recent.count
         var rates: [TileReachRate] = []
         if let largest = windowLargestTiles.lastIndex(where: { $0 > 0 }) {
@@ -165,7 +161,7 @@ public struct TrainingMetrics: Sendable {
     ///
     /// - Parameter elapsedSeconds: seconds since this run started, as the caller's clock says.
     /// - Returns: 0 when no time has passed.
-    public func movesPerSecond(elapsedSeconds: Double) -> Double {
+    package func movesPerSecond(elapsedSeconds: Double) -> Double {
         let seconds = elapsedSeconds - speedFromSeconds
         return seconds > 0 ? Double(moves - speedFromMoves) / seconds : 0
     }
@@ -176,27 +172,27 @@ public struct TrainingMetrics: Sendable {
 ///     let row = MetricsRow(games: 1_000, moves: 700_000, elapsedSeconds: 2, movesPerSecond: 350_000,
 ///                          meanScore: 12_000, reachRates: [0.05, 0, 0, 0, 0])
 ///     row.reachRate(of: 2048)   // 0.05
-public struct MetricsRow: Hashable, Sendable {
+package struct MetricsRow: Hashable, Sendable {
     /// The tiles whose reach rates a row records: 2048 to 32 768.
-    public static let tiles = [2048, 4096, 8192, 16384, 32768]
+    package static let tiles = [2048, 4096, 8192, 16384, 32768]
 
     /// Games trained, in total, when the row was made.
-    public var games: Int
+    package var games: Int
     /// Moves played, in total.
-    public var moves: Int
+    package var moves: Int
     /// Training seconds, in total.
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
     /// Moves per second over the row's games (0 if no time passed).
-    public var movesPerSecond: Double
+    package var movesPerSecond: Double
     /// The mean score of the row's games.
-    public var meanScore: Double
+    package var meanScore: Double
     /// For each tile of ``tiles``, the fraction (0 to 1) of the row's games whose largest tile reached it.
-    public var reachRates: [Double]
+    package var reachRates: [Double]
 
     /// Creates a row.
     ///
     /// - Precondition: `reachRates` has one rate per tile of ``tiles``.
-    public init(games: Int, moves: Int, elapsedSeconds: Double, movesPerSecond: Double, meanScore: Double, reachRates: [Double]) {
+    package init(games: Int, moves: Int, elapsedSeconds: Double, movesPerSecond: Double, meanScore: Double, reachRates: [Double]) {
         precondition(reachRates.count == MetricsRow.tiles.count, "a row needs \(MetricsRow.tiles.count) reach rates, got \(reachRates.count)")
         self.games = games
         self.moves = moves
@@ -207,22 +203,22 @@ public struct MetricsRow: Hashable, Sendable {
     }
 
     /// The fraction of the row's games that reached `tile`, or `nil` for a tile not in ``tiles``.
-    public func reachRate(of tile: Int) -> Double? {
+    package func reachRate(of tile: Int) -> Double? {
         MetricsRow.tiles.firstIndex(of: tile).map { reachRates[$0] }
     }
 }
 
 /// Statistics of the last games, for progress lines.
-public struct WindowStatistics: Hashable, Sendable {
+package struct WindowStatistics: Hashable, Sendable {
     /// Games in the window (up to its size).
-    public var games: Int
+    package var games: Int
     /// Their mean score (0 with no games).
-    public var meanScore: Double
+    package var meanScore: Double
     /// The reach rates of the two largest tiles reached in the window, smaller tile first (empty with no games).
-    public var reachRates: [TileReachRate]
+    package var reachRates: [TileReachRate]
 
     /// Creates statistics.
-    public init(games: Int, meanScore: Double, reachRates: [TileReachRate]) {
+    package init(games: Int, meanScore: Double, reachRates: [TileReachRate]) {
         self.games = games
         self.meanScore = meanScore
         self.reachRates = reachRates
@@ -230,14 +226,14 @@ public struct WindowStatistics: Hashable, Sendable {
 }
 
 /// The fraction of games whose largest tile reached `tile`.
-public struct TileReachRate: Hashable, Sendable {
+package struct TileReachRate: Hashable, Sendable {
     /// The tile's value, e.g. 2048.
-    public var tile: Int
+    package var tile: Int
     /// The fraction, 0 to 1.
-    public var rate: Double
+    package var rate: Double
 
     /// Creates a rate.
-    public init(tile: Int, rate: Double) {
+    package init(tile: Int, rate: Double) {
         self.tile = tile
         self.rate = rate
     }
@@ -249,7 +245,7 @@ extension TrainingMetrics {
     /// The first line of a metrics CSV file, without a newline.
     ///
     ///     games,moves,elapsed_seconds,moves_per_second,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768
-    public static let csvHeader =
+    package static let csvHeader =
         (["games", "moves", "elapsed_seconds", "moves_per_second", "mean_score"] + MetricsRow.tiles.map { "reach_\($0)" })
         .joined(separator: ",")
 
@@ -259,16 +255,16 @@ extension TrainingMetrics {
     ///
     /// Seconds have 3 decimals, moves per second 1, the mean score 2 and the
     /// rates 4 (the rates are exact for intervals of up to 10 000 games).
-    public static func csvLine(_ row: MetricsRow) -> String {
-        ([String(row.games), String(row.moves), fixed(row.elapsedSeconds, 3), fixed(row.movesPerSecond, 1), fixed(row.meanScore, 2)]
-            + row.reachRates.map { fixed($0, 4) })
+    package static func csvLine(_ row: MetricsRow) -> String {
+        ([String(row.games), String(row.moves), formatFixed(row.elapsedSeconds, digits: 3), formatFixed(row.movesPerSecond, digits: 1), formatFixed(row.meanScore, digits: 2)]
+            + row.reachRates.map { formatFixed($0, digits: 4) })
             .joined(separator: ",")
     }
 
     /// Parses a line written by ``csvLine(_:)``; `nil` for the header or any other line.
     ///
     ///     let rows = text.split(separator: "\n").compactMap { TrainingMetrics.row(fromCSVLine: String($0)) }
-    public static func row(fromCSVLine line: String) -> MetricsRow? {
+    package static func row(fromCSVLine line: String) -> MetricsRow? {
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count == 5 + MetricsRow.tiles.count,
             let games = Int(fields[0]), let moves = Int(fields[1]),
@@ -291,46 +287,13 @@ extension TrainingMetrics {
     /// - Throws: ``MetricsOutputError/cannotOpen(file:reason:)`` or
     ///   ``MetricsOutputError/cannotRead(file:reason:)`` with the system's reason.
     /// - Complexity: O(file size).
-    public static func rows(fromCSVFile path: String) throws(MetricsOutputError) -> [MetricsRow] {
-        let descriptor: Int32
-        do throws(OpenFailure) { descriptor = try openRegularFile(path).descriptor } catch {
-            throw .cannotOpen(file: path, reason: error.reason)
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(file: path, reason: systemReason(errno))
-            }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-        }
+    package static func rows(fromCSVFile path: String) throws(MetricsOutputError) -> [MetricsRow] {
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try SystemIO.readFile(path) } catch { throw MetricsOutputError(error) }
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
             row(fromCSVLine: String(decoding: line, as: UTF8.self))
         }
     }
-}
-
-/// `value` with exactly `decimals` digits after the point, rounded half away
-/// from zero: `fixed(2.5, 0)` is "3", `fixed(-0.04, 1)` is "0.0"; "nan", "inf"
-/// and "-inf" for the non-finite.
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    // Beyond 2^53 the digits are not exact anyway; Swift's shortest form is as good.
-    guard scaled < 9.0e15 else { return String(value) }
-    let units = Int64(scaled)
-    let factor = Int64(scale)
-    let whole = String(units / factor)
-    let sign = value < 0 && units != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + whole }
-    let fraction = String(units % factor)
-    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
 }
 
 // MARK: - Files
@@ -339,7 +302,7 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
 ///
 ///     do { _ = try MetricsCSVWriter(path: "/no/such/curve.csv") } catch { print(error) }
 ///     // cannot open /no/such/curve.csv: No such file or directory
-public enum MetricsOutputError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum MetricsOutputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or created.
     case cannotOpen(file: String, reason: String)
     /// Reading an opened file failed.
@@ -348,14 +311,16 @@ public enum MetricsOutputError: Error, Hashable, Sendable, CustomStringConvertib
     case cannotWrite(file: String, reason: String)
 
     /// The problem in one line, naming the file.
-    public var description: String {
+    package var description: String {
         switch self {
-        case .cannotOpen(let file, let reason): "cannot open \(file): \(reason)"
-        case .cannotRead(let file, let reason): "cannot read \(file): \(reason)"
-        case .cannotWrite(let file, let reason): "cannot write \(file): \(reason)"
+        case .cannotOpen(let file, let reason): FileError.describe("open", file, reason)
+        case .cannotRead(let file, let reason): FileError.describe("read", file, reason)
+        case .cannotWrite(let file, let reason): FileError.describe("write", file, reason)
         }
     }
 }
+
+extension MetricsOutputError: FileErrorCases {}
 
 /// Appends metrics rows to a CSV file, one `write(2)` per row, so that a run
 /// stopped at any moment leaves only whole lines.
@@ -367,9 +332,9 @@ public enum MetricsOutputError: Error, Hashable, Sendable, CustomStringConvertib
 /// lines in it is appended to, so a resumed run continues it. The file is
 /// closed when the writer goes away. Rows from several threads each land
 /// whole, in some order.
-public final class MetricsCSVWriter: Sendable {
+package final class MetricsCSVWriter: Sendable {
     /// The file written.
-    public let path: String
+    package let path: String
     let descriptor: Int32
 
     /// Opens `path` for appending, creating it (with the header) if needed.
@@ -378,36 +343,28 @@ public final class MetricsCSVWriter: Sendable {
     ///   - path: the CSV file.
     ///   - truncating: start the file afresh instead of appending (default `false`).
     /// - Throws: ``MetricsOutputError`` if the file cannot be opened or the header cannot be written.
-    public init(path: String, truncating: Bool = false) throws(MetricsOutputError) {
+    package init(path: String, truncating: Bool = false) throws(MetricsOutputError) {
         self.path = path
-        // Non-blocking, so a FIFO cannot hang the open; only a regular file is
-        // accepted, and it is emptied only once it is known to be one.
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
-        guard descriptor >= 0 else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
-        self.descriptor = descriptor
-        guard let status = FileStatus(descriptor: descriptor) else { throw .cannotOpen(file: path, reason: systemReason(errno)) }
-        guard status.isRegularFile else {
-            throw .cannotOpen(file: path, reason: "not a regular file (it is \(status.kindDescription))")
+        let opened: (descriptor: Int32, status: FileStatus)
+        do throws(FileError) { opened = try SystemIO.openForAppending(path, truncating: truncating) } catch {
+            throw MetricsOutputError(error)
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        if truncating && status.size > 0 {
-            guard ftruncate(descriptor, 0) == 0 else { throw .cannotWrite(file: path, reason: systemReason(errno)) }
-        }
+        descriptor = opened.descriptor
+        let status = opened.status
         if truncating || status.size == 0 { try writeLine(TrainingMetrics.csvHeader) }
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemIO.closeFile(descriptor) }
 
     /// Appends `row` as one line.
     ///
     /// - Throws: ``MetricsOutputError/cannotWrite(file:reason:)`` with the system's reason.
-    public func write(_ row: MetricsRow) throws(MetricsOutputError) {
+    package func write(_ row: MetricsRow) throws(MetricsOutputError) {
         try writeLine(TrainingMetrics.csvLine(row))
     }
 
     func writeLine(_ line: String) throws(MetricsOutputError) {
-        let code = Array((line + "\n").utf8).withUnsafeBytes { writeAll(descriptor, $0) }
-        if let code { throw .cannotWrite(file: path, reason: systemReason(code)) }
+        if let code = SystemIO.writeAll(descriptor, line + "\n") { throw .cannotWrite(file: path, reason: systemReason(code)) }
     }
 
 }

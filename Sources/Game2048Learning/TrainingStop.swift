@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 import Synchronization
 
 /// When a training run must end early: a request (a signal, a caller) or a deadline, seen both
@@ -45,9 +41,5 @@ public final class TrainingStop: Sendable {
         return deadline != .max && TrainingStop.now() >= deadline
     }
 
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-    }
+    static func now() -> UInt64 { SystemClock.monotonicNanoseconds() }
 }

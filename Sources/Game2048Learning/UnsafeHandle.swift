@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 
 // The one file in Game2048Learning that touches Unsafe*Pointer.
 //
@@ -28,23 +24,14 @@ public final class WeightStorage: @unchecked Sendable {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Float>.stride
         let alignment = 2 << 20
-        var raw: UnsafeMutableRawPointer? = nil
-        let rounded = (bytes + alignment - 1) / alignment * alignment
-        guard posix_memalign(&raw, alignment, rounded) == 0, let raw else {
-            fatalError("out of memory: cannot allocate \(rounded >> 20) MiB of network weights")
+        guard let memory = AlignedMemory.allocate(byteCount: bytes, alignment: alignment, zeroed: initialValue == 0) else {
+            fatalError("out of memory: cannot allocate \((bytes + alignment - 1) / alignment * 2) MiB of network weights")
         }
-        #if os(Linux)
-        _ = madvise(raw, rounded, 14)  // MADV_HUGEPAGE
-        #endif
-        base = raw.bindMemory(to: Float.self, capacity: max(count, 1))
-        if initialValue == 0 {
-            memset(raw, 0, bytes)
-        } else {
-            base.initialize(repeating: initialValue, count: count)
-        }
+        base = memory.pointer.bindMemory(to: Float.self, capacity: max(count, 1))
+        if initialValue != 0 { base.initialize(repeating: initialValue, count: count) }
     }
 
-    deinit { free(base) }
+    deinit { AlignedMemory.free(base) }
 
     /// The weight at `index`.
     @inlinable @inline(__always)

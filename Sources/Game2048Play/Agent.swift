@@ -7,7 +7,7 @@ import Game2048Learning
 ///     let agent = try #require(Agent(name: "greedy"))
 ///     var player = agent.makePlayer(seed: 1, network: nil)
 ///     player.action(on: board, rules: rules)
-public enum Agent: String, CaseIterable, Hashable, Sendable {
+package enum Agent: String, CaseIterable, Hashable, Sendable {
     /// ``RandomPlayer``: a uniformly random legal move.
     case random
     /// ``GreedyPlayer``: the largest immediate reward.
@@ -20,19 +20,19 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
     case ntuple
 
     /// The agent called `name`, or `nil`.
-    public init?(name: String) { self.init(rawValue: name) }
+    package init?(name: String) { self.init(rawValue: name) }
 
     /// The names, comma-separated, for help and errors.
-    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
+    package static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// Whether the agent needs a trained network.
-    public var needsNetwork: Bool { self == .ntuple }
+    package var needsNetwork: Bool { self == .ntuple }
 
     /// Whether the agent searches by expectimax, so that a depth and a node budget apply to it.
-    public var searches: Bool { self == .ntuple || self == .expectimax }
+    package var searches: Bool { self == .ntuple || self == .expectimax }
 
     /// What the agent does, in a few words, for help texts.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .random: "a uniformly random legal move"
         case .greedy: "the best one-step score"
@@ -43,11 +43,11 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
     }
 
     /// Every agent with its summary: "random (a uniformly random legal move), greedy (…), …".
-    public static let descriptions = allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ")
+    package static let descriptions = allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ")
 
     /// The search depth a player of this agent gets unless told otherwise: 2 for ``expectimax``,
     /// 1 for ``ntuple`` (0 is greedy over afterstates), 0 for the rest, which do not search.
-    public var defaultDepth: Int {
+    package var defaultDepth: Int {
         switch self {
         case .expectimax: 2
         case .ntuple: 1
@@ -65,7 +65,7 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
     ///   - pruneBelow: chance-node pruning of a search (see ``Expectimax/pruneBelow``).
     ///   - downgradeLimit: tile-downgrading of the network's search (see ``TileDowngrade``), `nil` for none.
     /// - Precondition: `network` is given when ``needsNetwork``.
-    public func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
+    package func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
                            nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,
                            downgradeLimit: UInt8? = TileDowngrade.defaultLimit) -> any Player {
         let depth = depth ?? defaultDepth
@@ -83,7 +83,7 @@ public enum Agent: String, CaseIterable, Hashable, Sendable {
 
     /// The player that gives `g2048 play --hint` its suggestions: the network at
     /// depth 1 when one is given, else the heuristic expectimax at depth 2.
-    public static func hintPlayer(network: NTupleNetwork?) -> any Player {
+    package static func hintPlayer(network: NTupleNetwork?) -> any Player {
         network.map { SearchPlayer(network: $0, depth: 1) } ?? SearchPlayer(heuristicDepth: 2)
     }
 }

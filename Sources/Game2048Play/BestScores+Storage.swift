@@ -1,27 +1,23 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048JSON
 import Game2048
+import Game2048System
 
 extension BestScores {
     /// What ``load(directory:)`` found.
-    public struct Loaded: Sendable {
+    package struct Loaded: Sendable {
         /// The scores read (empty when the file is missing or unusable).
-        public var scores: BestScores
+        package var scores: BestScores
         /// A one-line problem to report on stderr, or `nil` when all went well
         /// (a missing file is not a problem: it is created on the first save).
-        public var problem: String?
+        package var problem: String?
         /// Whether the file exists but is corrupted, so it should be replaced by a ``save()`` now.
-        public var isCorrupted = false
+        package var isCorrupted = false
     }
 
     /// Why best scores could not be saved, in one line naming the file.
-    public struct SaveError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct SaveError: Error, Hashable, Sendable, CustomStringConvertible {
         /// For example "cannot write /x/best-scores.json: No space left on device".
-        public var description: String
+        package var description: String
     }
 
     /// The default directory: `$XDG_DATA_HOME/gym2048`, or `~/.local/share/gym2048`
@@ -33,7 +29,7 @@ extension BestScores {
     ///
     /// - Parameter environment: the variables to look at; `nil` reads the process environment.
     /// - Returns: the directory, or `nil` when neither variable gives an absolute path.
-    public static func defaultDirectory(environment: [String: String]? = nil) -> String? {
+    package static func defaultDirectory(environment: [String: String]? = nil) -> String? {
         let lookup: (String) -> String? = { name in environment.map { $0[name] } ?? SystemIO.environment(name) }
         if let data = lookup("XDG_DATA_HOME"), data.hasPrefix("/") {
             return trimmingTrailingSlashes(data) + "/gym2048"
@@ -64,11 +60,11 @@ extension BestScores {
     /// corrupted one gives an empty table and a ``Loaded/problem`` line such as
     /// `best-score file /x/best-scores.json is corrupted (expected an object at column 1); starting a new one
     /// (the old file is kept as /x/best-scores.json.corrupted)`.
-    public static func load(directory: String) -> Loaded {
+    package static func load(directory: String) -> Loaded {
         var table = BestScores(directory: directory)
         let bytes: [UInt8]?
         do {
-            bytes = try SystemIO.readFile(table.path, limit: sizeLimit)
+            bytes = try SystemIO.readFileIfPresent(table.path, limit: sizeLimit)
         } catch {
             return Loaded(scores: table, problem: "\(error); best scores start from 0")
         }
@@ -167,17 +163,18 @@ extension BestScores {
     /// Under an exclusive lock on ``lockPath``, the file on disk is read again and
     /// each size keeps the higher score (members of the file this version does not
     /// know are kept); then the file is replaced atomically (temporary file in the
-    /// same directory, `fsync`, `rename`). A corrupted file is moved to
+    /// same directory, `fsync`, `rename`, `fsync` of the directory; leftovers of
+    /// killed saves are removed, and only a regular file is replaced). A corrupted file is moved to
     /// ``corruptedCopyPath`` first; a file of a newer version is not touched.
     ///
     /// - Throws: ``SaveError`` naming the file when it cannot be locked, read or
     ///   written, or when it is of a newer version.
-    public mutating func save() throws(SaveError) {
+    package mutating func save() throws(SaveError) {
         do {
             try SystemIO.makeDirectories(directory)
             let lock = try SystemIO.lockExclusively(lockPath)
             defer { SystemIO.closeFile(lock) }
-            if let bytes = try SystemIO.readFile(path, limit: BestScores.sizeLimit) {
+            if let bytes = try SystemIO.readFileIfPresent(path, limit: BestScores.sizeLimit) {
                 var saved = BestScores(directory: directory)
                 do {
                     try saved.read(bytes)
@@ -188,7 +185,7 @@ extension BestScores {
                     try SystemIO.rename(path, to: corruptedCopyPath)
                 }
             }
-            try SystemIO.writeAtomically(Array(fileContents.utf8), to: path)
+            try AtomicFile.write(Array(fileContents.utf8), to: path)
         } catch let error as SaveError {
             throw error
         } catch {

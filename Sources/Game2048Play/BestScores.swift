@@ -23,34 +23,34 @@ import Game2048JSON
 /// they are. A file that cannot be parsed is reported by ``load(directory:)``;
 /// the next save moves it aside to `best-scores.json.corrupted` and starts a new
 /// one. A file of a newer version is left alone. None of this stops a game.
-public struct BestScores: Hashable, Sendable {
+package struct BestScores: Hashable, Sendable {
     /// The file's name inside ``directory``.
-    public static let fileName = "best-scores.json"
+    package static let fileName = "best-scores.json"
     /// The `format` member of the file.
-    public static let format = "gym2048-best-scores"
+    package static let format = "gym2048-best-scores"
     /// The version of the file's layout.
-    public static let version = 1
+    package static let version = 1
 
     /// The directory holding the file.
-    public let directory: String
+    package let directory: String
     /// The best score per size label.
-    public internal(set) var scores: [String: Int64]
+    package internal(set) var scores: [String: Int64]
     /// Members of `best` that are not a board size this version knows, kept as read.
     var otherScores: [String: JSONValue] = [:]
     /// Top-level members other than `format`, `version` and `best`, kept as read.
     var otherMembers: [String: JSONValue] = [:]
 
     /// Creates an empty table stored in `directory` (nothing is read or written yet).
-    public init(directory: String, scores: [String: Int64] = [:]) {
+    package init(directory: String, scores: [String: Int64] = [:]) {
         self.directory = directory
         self.scores = scores
     }
 
     /// The path of the file.
-    public var path: String { directory + "/" + BestScores.fileName }
+    package var path: String { directory + "/" + BestScores.fileName }
 
     /// The best score on a board size (0 when none was recorded).
-    public subscript(rows rows: Int, cols cols: Int) -> Int64 {
+    package subscript(rows rows: Int, cols cols: Int) -> Int64 {
         scores[BestScores.key(rows: rows, cols: cols)] ?? 0
     }
 
@@ -58,7 +58,7 @@ public struct BestScores: Hashable, Sendable {
     ///
     /// - Returns: whether it is a new best.
     @discardableResult
-    public mutating func record(_ score: Int64, rows: Int, cols: Int) -> Bool {
+    package mutating func record(_ score: Int64, rows: Int, cols: Int) -> Bool {
         let key = BestScores.key(rows: rows, cols: cols)
         guard score > scores[key] ?? 0 else { return false }
         scores[key] = score
@@ -66,5 +66,5 @@ public struct BestScores: Hashable, Sendable {
     }
 
     /// The key of a board size: `"4x4"`, the same label as ``Rules/sizeLabel``.
-    public static func key(rows: Int, cols: Int) -> String { "\(rows)x\(cols)" }
+    package static func key(rows: Int, cols: Int) -> String { "\(rows)x\(cols)" }
 }

@@ -8,7 +8,7 @@ import Game2048
 
 extension EpisodeHeader {
     /// The header as one line of JSON, without the newline.
-    public var jsonLine: String {
+    package var jsonLine: String {
         JSONValue.object([
             ("type", .string("header")),
             ("format", .string(EpisodeHeader.format)),
@@ -51,7 +51,7 @@ extension EpisodeHeader {
 
 extension EpisodeStep {
     /// The step as one line of JSON, without the newline; `number` is its 1-based index in the episode.
-    public func jsonLine(number: Int) -> String {
+    package func jsonLine(number: Int) -> String {
         JSONValue.object([
             ("type", .string("step")),
             ("step", .integer(Int128(number))),
@@ -65,7 +65,7 @@ extension EpisodeStep {
 
 extension EpisodeEnd {
     /// The end line, without the newline.
-    public var jsonLine: String {
+    package var jsonLine: String {
         JSONValue.object([
             ("type", .string("end")),
             ("steps", .integer(Int128(steps))),
@@ -78,7 +78,7 @@ extension EpisodeEnd {
 
 extension EpisodeRecord {
     /// The record as JSON Lines: the header, one line per step and the end line (when known), each ending in a newline.
-    public var jsonLines: String {
+    package var jsonLines: String {
         var text = header.jsonLine + "\n"
         for (index, step) in steps.enumerated() { text += step.jsonLine(number: index + 1) + "\n" }
         if let end { text += end.jsonLine + "\n" }
@@ -105,12 +105,12 @@ extension EpisodeRecord {
     ///   out of range, a newer format version, an end line that disagrees with
     ///   its episode, or a truncated record (a last line cut off, an episode of
     ///   version 2 without its end line, or a restart whose next episode is missing).
-    public static func parse(_ text: String) throws(RecordError) -> [EpisodeRecord] {
+    package static func parse(_ text: String) throws(RecordError) -> [EpisodeRecord] {
         try parse(bytes: Array(text.utf8))
     }
 
     /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
-    public static func parse(bytes: [UInt8]) throws(RecordError) -> [EpisodeRecord] {
+    package static func parse(bytes: [UInt8]) throws(RecordError) -> [EpisodeRecord] {
         var records: [EpisodeRecord] = []
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = bytes.last == UInt8(ascii: "\n")

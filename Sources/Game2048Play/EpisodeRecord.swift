@@ -31,29 +31,29 @@ import Game2048
 /// protocol's observation; `target_tile` is the tile that shows the win message
 /// in `g2048 play` (not a rule: play goes on after it). A file may hold several
 /// episodes one after another (a restart starts a new header).
-public struct EpisodeRecord: Hashable, Sendable {
+package struct EpisodeRecord: Hashable, Sendable {
     /// How the episode started.
-    public var header: EpisodeHeader
+    package var header: EpisodeHeader
     /// The steps, in order.
-    public var steps: [EpisodeStep]
+    package var steps: [EpisodeStep]
     /// How the episode ended: `nil` while it is being played, and in version 1 records.
-    public var end: EpisodeEnd?
+    package var end: EpisodeEnd?
 
     /// Creates a record.
-    public init(header: EpisodeHeader, steps: [EpisodeStep] = [], end: EpisodeEnd? = nil) {
+    package init(header: EpisodeHeader, steps: [EpisodeStep] = [], end: EpisodeEnd? = nil) {
         self.header = header
         self.steps = steps
         self.end = end
     }
 
     /// Whether the record is of format version 1, which has no end line.
-    public var isVersion1: Bool { header.version == 1 }
+    package var isVersion1: Bool { header.version == 1 }
 }
 
 /// The last line of a recorded episode (format version 2): how many steps, the final score, how it ended.
-public struct EpisodeEnd: Hashable, Sendable {
+package struct EpisodeEnd: Hashable, Sendable {
     /// How an episode ended.
-    public enum Outcome: String, Hashable, Sendable, CaseIterable {
+    package enum Outcome: String, Hashable, Sendable, CaseIterable {
         /// No legal move was left.
         case gameOver = "game_over"
         /// The player quit or restarted, input ended, or a signal stopped the game.
@@ -61,16 +61,16 @@ public struct EpisodeEnd: Hashable, Sendable {
     }
 
     /// The number of steps in the episode.
-    public var steps: Int
+    package var steps: Int
     /// The score after the last step (0 without steps).
-    public var score: Int64
+    package var score: Int64
     /// How it ended.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// Whether it is the file's last episode (`false`: a restart, another header follows).
-    public var isLastEpisode: Bool
+    package var isLastEpisode: Bool
 
     /// Creates an end line.
-    public init(steps: Int, score: Int64, outcome: Outcome, isLastEpisode: Bool) {
+    package init(steps: Int, score: Int64, outcome: Outcome, isLastEpisode: Bool) {
         self.steps = steps
         self.score = score
         self.outcome = outcome
@@ -79,29 +79,29 @@ public struct EpisodeEnd: Hashable, Sendable {
 }
 
 /// The first line of a recorded episode: the format, the rules, the seed and the start position.
-public struct EpisodeHeader: Hashable, Sendable {
+package struct EpisodeHeader: Hashable, Sendable {
     /// The `format` member of every header.
-    public static let format = "gym2048-episode"
+    package static let format = "gym2048-episode"
     /// The version of the record format this build writes (it reads 1 too).
-    public static let currentVersion = 2
+    package static let currentVersion = 2
 
     /// The record format's version.
-    public var version: Int
+    package var version: Int
     /// ``Rules/version`` of the build that recorded the episode.
-    public var rulesVersion: Int
+    package var rulesVersion: Int
     /// The seed passed to ``Environment/reset(seed:)``.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The rules of the environment.
-    public var rules: Rules
+    package var rules: Rules
     /// The tile whose first appearance shows the win message, or `nil`.
-    public var targetTile: Int?
+    package var targetTile: Int?
     /// Who played: `human`, or an agent's name.
-    public var player: String
+    package var player: String
     /// The start position.
-    public var board: Board
+    package var board: Board
 
     /// Creates a header for the current format and rules version.
-    public init(seed: UInt64, rules: Rules, targetTile: Int?, player: String, board: Board) {
+    package init(seed: UInt64, rules: Rules, targetTile: Int?, player: String, board: Board) {
         version = EpisodeHeader.currentVersion
         rulesVersion = Rules.version
         self.seed = seed
@@ -113,18 +113,18 @@ public struct EpisodeHeader: Hashable, Sendable {
 }
 
 /// One recorded step: the action and what the environment answered.
-public struct EpisodeStep: Hashable, Sendable {
+package struct EpisodeStep: Hashable, Sendable {
     /// The action.
-    public var action: Direction
+    package var action: Direction
     /// The reward (the merges' value).
-    public var reward: Int64
+    package var reward: Int64
     /// The tile that spawned, or `nil` (an illegal action under the no-op policy).
-    public var spawn: Spawn?
+    package var spawn: Spawn?
     /// The score after the step.
-    public var score: Int64
+    package var score: Int64
 
     /// Creates a step.
-    public init(action: Direction, reward: Int64, spawn: Spawn?, score: Int64) {
+    package init(action: Direction, reward: Int64, spawn: Spawn?, score: Int64) {
         self.action = action
         self.reward = reward
         self.spawn = spawn
@@ -132,7 +132,7 @@ public struct EpisodeStep: Hashable, Sendable {
     }
 
     /// The record of an environment step.
-    public init(action: Direction, step: Step) {
+    package init(action: Direction, step: Step) {
         self.init(action: action, reward: step.reward, spawn: step.info.spawn, score: step.info.score)
     }
 }

@@ -1,3 +1,5 @@
+import Game2048System
+
 /// Writes episodes to a record file as they are played, one JSON line at a time.
 ///
 ///     let recorder = try EpisodeRecorder(path: "game.jsonl")
@@ -13,9 +15,9 @@
 /// leaves a record that ``EpisodeRecord/parse(_:)`` reports as truncated rather
 /// than one that passes for complete. The file is created, or emptied if it
 /// exists, by the initializer.
-public final class EpisodeRecorder {
+package final class EpisodeRecorder {
     /// The file written.
-    public let path: String
+    package let path: String
     var descriptor: Int32
     var stepNumber = 0
     var score: Int64 = 0
@@ -24,8 +26,8 @@ public final class EpisodeRecorder {
 
     /// Creates or empties the file.
     ///
-    /// - Throws: ``SystemError`` when the file cannot be opened for writing.
-    public init(path: String) throws(SystemError) {
+    /// - Throws: ``FileError`` when the file cannot be opened for writing.
+    package init(path: String) throws(FileError) {
         self.path = path
         descriptor = try SystemIO.createFile(path)
     }
@@ -35,7 +37,7 @@ public final class EpisodeRecorder {
     /// Starts a new episode.
     ///
     /// Ends the current episode first, if any, with an end line saying another follows.
-    public func begin(_ header: EpisodeHeader) throws(SystemError) {
+    package func begin(_ header: EpisodeHeader) throws(FileError) {
         if isEpisodeOpen { try writeEnd(isLastEpisode: false) }
         stepNumber = 0
         score = 0
@@ -45,35 +47,36 @@ public final class EpisodeRecorder {
     }
 
     /// Appends a step to the current episode.
-    public func append(_ step: EpisodeStep) throws(SystemError) {
+    package func append(_ step: EpisodeStep) throws(FileError) {
         stepNumber += 1
         score = step.score
         try write(step.jsonLine(number: stepNumber))
     }
 
     /// Notes that the current episode is over (no legal move is left): its end line will say `game_over`.
-    public func gameOver() { isOver = true }
+    package func gameOver() { isOver = true }
 
     /// Writes the end line of the last episode; call it once the game is left.
-    public func finish() throws(SystemError) {
+    package func finish() throws(FileError) {
         guard isEpisodeOpen else { return }
         try writeEnd(isLastEpisode: true)
     }
 
-    func writeEnd(isLastEpisode: Bool) throws(SystemError) {
+    func writeEnd(isLastEpisode: Bool) throws(FileError) {
         isEpisodeOpen = false
         try write(EpisodeEnd(steps: stepNumber, score: score, outcome: isOver ? .gameOver : .stopped,
                              isLastEpisode: isLastEpisode).jsonLine)
     }
 
     /// Closes the file; later writes fail. Call ``finish()`` first, or the record reads as truncated.
-    public func close() {
+    package func close() {
         guard descriptor >= 0 else { return }
         SystemIO.closeFile(descriptor)
         descriptor = -1
     }
 
-    func write(_ line: String) throws(SystemError) {
-        guard descriptor >= 0, SystemIO.writeAll(descriptor, line + "\n") else { throw SystemError("write", path) }
+    func write(_ line: String) throws(FileError) {
+        guard descriptor >= 0 else { throw FileError("write", path, reason: "the file is already closed") }
+        if let code = SystemIO.writeAll(descriptor, line + "\n") { throw FileError("write", path, code: code) }
     }
 }

@@ -11,19 +11,19 @@ import Game2048
 /// reported as a ``ReplayMismatch`` naming the step, the action, the field,
 /// the recorded value and the replayed one. The end line's outcome (`game_over`
 /// or `stopped`) must agree with the replay too.
-public enum EpisodeReplay {
+package enum EpisodeReplay {
     /// One position of a replay: the start (step 0) or the position after a step.
-    public struct Frame: Hashable, Sendable {
+    package struct Frame: Hashable, Sendable {
         /// 0 for the start, then 1, 2, …
-        public var step: Int
+        package var step: Int
         /// The action that led here (`nil` at the start).
-        public var action: Direction?
+        package var action: Direction?
         /// The board.
-        public var board: Board
+        package var board: Board
         /// The score so far.
-        public var score: Int64
+        package var score: Int64
         /// Whether the episode ended here.
-        public var isOver: Bool
+        package var isOver: Bool
     }
 
     /// Replays `record` and returns every position, the start first.
@@ -31,7 +31,7 @@ public enum EpisodeReplay {
     /// - Throws: ``ReplayMismatch`` at the first step that does not reproduce,
     ///   or when the record was made under another ``Rules/version``.
     /// - Complexity: O(steps × cells).
-    public static func verify(_ record: EpisodeRecord) throws(ReplayMismatch) -> [Frame] {
+    package static func verify(_ record: EpisodeRecord) throws(ReplayMismatch) -> [Frame] {
         let header = record.header
         guard header.rulesVersion == Rules.version else {
             throw ReplayMismatch(step: 0, "the record was made with rules version \(header.rulesVersion); this g2048 plays rules version \(Rules.version)")

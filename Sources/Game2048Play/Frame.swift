@@ -17,9 +17,9 @@ import Game2048
 ///     . . . .
 ///
 ///     hint: left
-public struct Frame: Hashable, Sendable {
+package struct Frame: Hashable, Sendable {
     /// How to draw a frame.
-    public enum Style: Hashable, Sendable {
+    package enum Style: Hashable, Sendable {
         /// Text only: no ANSI escapes, no key help; for pipes and files.
         case plain
         /// Coloured tiles (``Board/tilePalette``), a highlighted menu line and the key help.
@@ -27,24 +27,24 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// The first line: program, board size, seed.
-    public var title: String
+    package var title: String
     /// Score and best score, or the replay position.
-    public var status: String?
+    package var status: String?
     /// The board, or `nil` on the start screen.
-    public var board: Board?
+    package var board: Board?
     /// The start screen's choices, one per line.
-    public var menu: [String]
+    package var menu: [String]
     /// The selected menu line.
-    public var selected: Int?
+    package var selected: Int?
     /// The suggested move.
-    public var hint: String?
+    package var hint: String?
     /// A message: refused move, win, game over.
-    public var message: String?
+    package var message: String?
     /// The keys, shown in the terminal style only.
-    public var help: String?
+    package var help: String?
 
     /// Creates a frame.
-    public init(title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
+    package init(title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
                 hint: String? = nil, message: String? = nil, help: String? = nil) {
         self.title = title
         self.status = status
@@ -57,7 +57,7 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// The frame as text, lines separated by `"\n"`, without a trailing newline.
-    public func render(style: Style) -> String {
+    package func render(style: Style) -> String {
         let terminal = style == .terminal
         var lines = [title]
         if let status { lines.append(status) }

@@ -8,7 +8,7 @@ import Game2048
 ///
 /// Keys come from ``KeyDecoder`` (raw terminal bytes: arrows, WASD, hjkl) or
 /// from ``LineKeyDecoder`` (one name per line when the input is a pipe).
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// Slide the tiles; on the start screen, move the selection.
     case move(Direction)
     /// Start a new game (`r`).
@@ -29,7 +29,7 @@ public enum Key: Hashable, Sendable {
     /// `enter`.
     ///
     /// - Parameter name: one line of input, without its newline.
-    public init?(name: some StringProtocol) {
+    package init?(name: some StringProtocol) {
         switch name.trimmingBlanks().lowercased() {
         case "up", "w", "k": self = .move(.up)
         case "down", "s", "j": self = .move(.down)
@@ -43,7 +43,7 @@ public enum Key: Hashable, Sendable {
     }
 
     /// The names ``init(name:)`` accepts, for error messages.
-    public static let acceptedNames = "up, down, left, right, w, a, s, d, h, j, k, l, r or q"
+    package static let acceptedNames = "up, down, left, right, w, a, s, d, h, j, k, l, r or q"
 }
 
 extension StringProtocol {

@@ -23,7 +23,7 @@ import Game2048
 ///
 /// - Complexity: O(n) in the bytes given; the pending state is at most one
 ///   sequence, bounded by ``maxSequenceLength``.
-public struct KeyDecoder: Sendable {
+package struct KeyDecoder: Sendable {
     /// Where the decoder is inside an escape sequence.
     enum State: Hashable, Sendable {
         case ground
@@ -36,20 +36,20 @@ public struct KeyDecoder: Sendable {
     }
 
     /// The longest CSI sequence accepted; a longer one is dropped as garbage.
-    public static let maxSequenceLength = 32
+    package static let maxSequenceLength = 32
 
     var state: State = .ground
 
     /// Creates a decoder with nothing pending.
-    public init() {}
+    package init() {}
 
     /// Whether a partial escape sequence is waiting for more bytes.
-    public var isPending: Bool { state != .ground }
+    package var isPending: Bool { state != .ground }
 
     /// Decodes the next bytes read from the terminal.
     ///
     /// - Returns: the keys completed by these bytes, in order.
-    public mutating func decode(_ bytes: some Sequence<UInt8>) -> [Key] {
+    package mutating func decode(_ bytes: some Sequence<UInt8>) -> [Key] {
         var keys: [Key] = []
         for byte in bytes {
             if let key = consume(byte) { keys.append(key) }
@@ -58,7 +58,7 @@ public struct KeyDecoder: Sendable {
     }
 
     /// Drops a partial escape sequence (a lone Escape press, or a sequence cut off).
-    public mutating func flush() {
+    package mutating func flush() {
         state = .ground
     }
 

@@ -8,9 +8,9 @@
 /// across reads, and are named as ``Key/init(name:)`` accepts. Blank lines are
 /// skipped; a line that names no key is reported with its number so the caller
 /// can say which line it ignored.
-public struct LineKeyDecoder: Sendable {
+package struct LineKeyDecoder: Sendable {
     /// One decoded line.
-    public enum Event: Hashable, Sendable {
+    package enum Event: Hashable, Sendable {
         /// A line naming a key.
         case key(Key)
         /// A line that names no key: its 1-based number and its text.
@@ -18,18 +18,18 @@ public struct LineKeyDecoder: Sendable {
     }
 
     /// The longest line kept; the rest of a longer line is dropped (and the line reported unknown).
-    public static let maxLineLength = 256
+    package static let maxLineLength = 256
 
     var partial: [UInt8] = []
     var lineNumber = 0
 
     /// Creates a decoder at line 1.
-    public init() {}
+    package init() {}
 
     /// Decodes the next bytes of input.
     ///
     /// - Returns: one event per complete non-blank line, in order.
-    public mutating func decode(_ bytes: some Sequence<UInt8>) -> [Event] {
+    package mutating func decode(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
@@ -42,7 +42,7 @@ public struct LineKeyDecoder: Sendable {
     }
 
     /// Decodes a last line that has no newline, at the end of input.
-    public mutating func finish() -> [Event] {
+    package mutating func finish() -> [Event] {
         partial.isEmpty ? [] : endLine().map { [$0] } ?? []
     }
 

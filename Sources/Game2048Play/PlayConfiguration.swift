@@ -1,25 +1,27 @@
+import Game2048System
+
 /// What a ``PlaySession`` plays: the board size (or a start screen to choose one), the win message's tile, the seed.
 ///
 ///     var configuration = PlayConfiguration(seed: 42)      // start screen, 2048 shows the win message
 ///     configuration.rows = 3; configuration.cols = 5        // or a fixed size
-public struct PlayConfiguration: Hashable, Sendable {
+package struct PlayConfiguration: Hashable, Sendable {
     /// Board rows, or `nil` to choose the size on a start screen.
-    public var rows: Int?
+    package var rows: Int?
     /// Board columns, or `nil` to choose the size on a start screen.
-    public var cols: Int?
+    package var cols: Int?
     /// The tile whose first appearance shows the win message (default 2048); `nil` for none. Play goes on after it.
-    public var targetTile: Int?
+    package var targetTile: Int?
     /// The first game's seed; each restart adds 1.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The chance that a spawned tile is a 4.
-    public var spawnFourProbability: Double
+    package var spawnFourProbability: Double
     /// Who plays, as recorded in episode headers: `human` or an agent's name.
-    public var player: String
+    package var player: String
     /// The square sizes the start screen offers.
-    public var sizeChoices: [Int]
+    package var sizeChoices: [Int]
 
     /// Creates a configuration.
-    public init(rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
+    package init(rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
                 spawnFourProbability: Double = 0.1, player: String = "human", sizeChoices: [Int] = Array(2...6)) {
         self.rows = rows
         self.cols = cols
@@ -32,5 +34,5 @@ public struct PlayConfiguration: Hashable, Sendable {
 
     /// A seed from the wall clock, for a game without `--seed`: milliseconds since 1970,
     /// 13 digits, short enough to type and exact in any JSON reader.
-    public static func clockSeed() -> UInt64 { SystemIO.clockSeed() }
+    package static func clockSeed() -> UInt64 { SystemClock.wallClockMilliseconds() }
 }

@@ -2,7 +2,7 @@ import Game2048
 
 /// Something that happened in a ``PlaySession`` that the program around it acts on:
 /// write a record line, save the best scores, stop.
-public enum PlayEvent: Hashable, Sendable {
+package enum PlayEvent: Hashable, Sendable {
     /// A game started (the first one, or after a restart); its header begins a record.
     case started(EpisodeHeader)
     /// A legal move was played.

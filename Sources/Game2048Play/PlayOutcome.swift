@@ -1,5 +1,5 @@
 /// How a terminal program of this module ended, for the command to turn into an exit code.
-public enum PlayOutcome: Hashable, Sendable {
+package enum PlayOutcome: Hashable, Sendable {
     /// Quit, game over, or end of input: exit 0.
     case finished
     /// Stopped by a signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE): exit 128 + the signal.

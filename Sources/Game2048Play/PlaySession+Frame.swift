@@ -2,7 +2,7 @@ import Game2048
 
 extension PlaySession {
     /// The screen for the current state.
-    public var frame: Frame {
+    package var frame: Frame {
         if phase == .choosingSize || environment == nil {
             let menu = configuration.sizeChoices.map { size in
                 let label = BestScores.key(rows: size, cols: size)

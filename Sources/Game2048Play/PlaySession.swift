@@ -20,9 +20,9 @@ import Game2048Learning
 /// the environment is not stepped, so a record holds legal moves only. The
 /// target tile shows a message once and play goes on ("keep playing", as in the
 /// original game). Game `n` uses seed `configuration.seed + n - 1`.
-public struct PlaySession {
+package struct PlaySession {
     /// Where the session is.
-    public enum Phase: Hashable, Sendable {
+    package enum Phase: Hashable, Sendable {
         /// The start screen: choosing the board size.
         case choosingSize
         /// A game is running.
@@ -34,23 +34,23 @@ public struct PlaySession {
     }
 
     /// The configuration.
-    public let configuration: PlayConfiguration
+    package let configuration: PlayConfiguration
     /// Where the session is.
-    public private(set) var phase: Phase
+    package private(set) var phase: Phase
     /// The best scores, updated as soon as a game beats them (saving them is the caller's job).
-    public private(set) var bestScores: BestScores
+    package private(set) var bestScores: BestScores
     /// The current (or last) game's environment; `nil` on the start screen before the first game.
-    public private(set) var environment: Environment?
+    package private(set) var environment: Environment?
     /// The current game's seed.
-    public private(set) var seed: UInt64
+    package private(set) var seed: UInt64
     /// Games started so far.
-    public private(set) var gamesStarted = 0
+    package private(set) var gamesStarted = 0
     /// The index in ``PlayConfiguration/sizeChoices`` selected on the start screen.
-    public private(set) var selectedSize: Int
+    package private(set) var selectedSize: Int
     /// The suggested move, when a hint player is set and a move is legal.
-    public private(set) var hint: Direction?
+    package private(set) var hint: Direction?
     /// Whether the target tile appeared in the current game.
-    public private(set) var reachedTarget = false
+    package private(set) var reachedTarget = false
 
     var hinter: (any Player)?
     var message: String?
@@ -64,7 +64,7 @@ public struct PlaySession {
     ///   - hinter: a player whose choice is shown as a hint after every move, or `nil`.
     /// - Precondition: both or neither of `rows` and `cols` are given; every size is within 2...8;
     ///   `spawnFourProbability` is within 0...1.
-    public init(configuration: PlayConfiguration, bestScores: BestScores, hinter: (any Player)? = nil) {
+    package init(configuration: PlayConfiguration, bestScores: BestScores, hinter: (any Player)? = nil) {
         precondition((configuration.rows == nil) == (configuration.cols == nil), "give both rows and cols, or neither")
         for size in [configuration.rows, configuration.cols].compactMap({ $0 }) + configuration.sizeChoices {
             precondition(Rules.sizeRange.contains(size), "board sizes must be between 2 and 8, got \(size)")
@@ -84,7 +84,7 @@ public struct PlaySession {
     ///
     /// - Returns: `[.started(header)]` when a game started, else nothing.
     @discardableResult
-    public mutating func start() -> [PlayEvent] {
+    package mutating func start() -> [PlayEvent] {
         guard let rows = configuration.rows, let cols = configuration.cols else {
             phase = .choosingSize
             return []
@@ -93,13 +93,13 @@ public struct PlaySession {
     }
 
     /// The rules of the current game, or `nil` before the first one.
-    public var rules: Rules? { environment?.rules }
+    package var rules: Rules? { environment?.rules }
 
     /// Applies one key.
     ///
     /// - Returns: what happened, in order; empty when the key changes nothing.
     @discardableResult
-    public mutating func handle(_ key: Key) -> [PlayEvent] {
+    package mutating func handle(_ key: Key) -> [PlayEvent] {
         switch (phase, key) {
         case (.finished, _):
             return []

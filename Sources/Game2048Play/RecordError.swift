@@ -5,23 +5,23 @@
 ///
 /// A record cut off in the middle of a line (the program was killed while
 /// writing it) is reported as truncated rather than as bad JSON.
-public struct RecordError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct RecordError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The line at fault (1-based), or 0 for the file as a whole.
-    public var line: Int
+    package var line: Int
     /// The reason, without the line number.
-    public var reason: String
+    package var reason: String
     /// The file, when the record was read from one.
-    public var file: String?
+    package var file: String?
 
     /// Creates an error.
-    public init(line: Int, _ reason: String, file: String? = nil) {
+    package init(line: Int, _ reason: String, file: String? = nil) {
         self.line = line
         self.reason = reason
         self.file = file
     }
 
     /// `file: line N: reason`; the file and the line appear when known.
-    public var description: String {
+    package var description: String {
         (file.map { $0 + ": " } ?? "") + (line > 0 ? "line \(line): \(reason)" : reason)
     }
 }

@@ -1,18 +1,18 @@
 /// The first difference between a record and its replay.
 ///
 ///     step 17: left: recorded spawn a 2 on cell 5, replay spawns a 4 on cell 9
-public struct ReplayMismatch: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ReplayMismatch: Error, Hashable, Sendable, CustomStringConvertible {
     /// The step at fault (0 = the start position).
-    public var step: Int
+    package var step: Int
     /// What differs.
-    public var reason: String
+    package var reason: String
 
     /// Creates a mismatch.
-    public init(step: Int, _ reason: String) {
+    package init(step: Int, _ reason: String) {
         self.step = step
         self.reason = reason
     }
 
     /// `start: …` or `step N: …`.
-    public var description: String { (step == 0 ? "start: " : "step \(step): ") + reason }
+    package var description: String { (step == 0 ? "start: " : "step \(step): ") + reason }
 }

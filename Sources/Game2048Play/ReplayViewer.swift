@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
+import Game2048System
 
 /// The program behind `g2048 replay`: verifies recorded episodes, then shows them step by step.
 ///
@@ -16,20 +12,20 @@ import Game2048
 /// screen when the output is a terminal (the last position stays on the screen
 /// afterwards), or as plain frames separated by blank lines otherwise. Each
 /// episode ends with a line saying it was verified.
-public struct ReplayViewer: Sendable {
+package struct ReplayViewer: Sendable {
     /// The episodes.
-    public var records: [EpisodeRecord]
+    package var records: [EpisodeRecord]
     /// The record's name, for titles and messages.
-    public var name: String
+    package var name: String
     /// Milliseconds between positions.
-    public var delay: Int
+    package var delay: Int
     /// Only verify and print the summary lines; show no positions.
-    public var checkOnly: Bool
+    package var checkOnly: Bool
     /// Where frames and summaries go.
-    public var output: Int32 = STDOUT_FILENO
+    package var output: Int32 = SystemIO.standardOutput
 
     /// Creates the program; nothing happens until ``run()``.
-    public init(records: [EpisodeRecord], name: String, delay: Int, checkOnly: Bool = false) {
+    package init(records: [EpisodeRecord], name: String, delay: Int, checkOnly: Bool = false) {
         self.records = records
         self.name = name
         self.delay = delay
@@ -37,7 +33,7 @@ public struct ReplayViewer: Sendable {
     }
 
     /// Verifies every episode, then shows them.
-    public func run() -> PlayOutcome {
+    package func run() -> PlayOutcome {
         var replays: [[EpisodeReplay.Frame]] = []
         for (index, record) in records.enumerated() {
             do {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Game2048System
 
 // The state a signal handler needs to put the terminal back. Signal handlers
 // cannot capture context, so it lives in globals, written only by the main
@@ -31,32 +32,32 @@ nonisolated(unsafe) private var signalsSeen: Int32 = 0
 /// the terminal at once (with async-signal-safe calls only) and wakes the main
 /// loop through a pipe (``signalDescriptor``), which then saves and exits; a
 /// second signal exits immediately.
-public enum Terminal {
+package enum Terminal {
     /// The read end of the pipe the signal handler writes the signal number to, or -1 before ``installSignalHandlers()``.
-    public private(set) nonisolated(unsafe) static var signalDescriptor: Int32 = -1
+    package private(set) nonisolated(unsafe) static var signalDescriptor: Int32 = -1
 
     /// Whether a descriptor is a terminal.
-    public static func isTerminal(_ descriptor: Int32) -> Bool { SystemIO.isTerminal(descriptor) }
+    package static func isTerminal(_ descriptor: Int32) -> Bool { SystemIO.isTerminal(descriptor) }
 
     /// Puts a terminal in non-canonical, no-echo mode (keys arrive one by one, unseen).
     ///
     /// - Returns: `false` when the descriptor is not a terminal or the change failed.
     @discardableResult
-    public static func enterRawMode(_ descriptor: Int32) -> Bool {
+    package static func enterRawMode(_ descriptor: Int32) -> Bool {
         var attributes = termios()
         guard tcgetattr(descriptor, &attributes) == 0 else { return false }
         savedAttributes = attributes
         attributes.c_lflag &= ~tcflag_t(ICANON | ECHO)
         attributes.c_iflag &= ~tcflag_t(IXON | ICRNL)
-        SystemIO.setControlCharacter(&attributes, VMIN, 1)
-        SystemIO.setControlCharacter(&attributes, VTIME, 0)
+        setControlCharacter(&attributes, VMIN, 1)
+        setControlCharacter(&attributes, VTIME, 0)
         guard tcsetattr(descriptor, TCSAFLUSH, &attributes) == 0 else { return false }
         rawDescriptor = descriptor
         return true
     }
 
     /// Hides the cursor and, when `alternate`, switches to the alternate screen.
-    public static func enterScreen(_ descriptor: Int32, alternate: Bool) {
+    package static func enterScreen(_ descriptor: Int32, alternate: Bool) {
         screenDescriptor = descriptor
         if alternate {
             SystemIO.writeStatic(descriptor, "\u{1B}[?1049h\u{1B}[?25l")
@@ -68,7 +69,7 @@ public enum Terminal {
     }
 
     /// Draws a frame's text over the previous one: cursor home, each line cleared to its end, the rest of the screen cleared.
-    public static func redraw(_ descriptor: Int32, _ text: String) {
+    package static func redraw(_ descriptor: Int32, _ text: String) {
         var output = "\u{1B}[H"
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             output += line + "\u{1B}[K\n"
@@ -77,7 +78,7 @@ public enum Terminal {
     }
 
     /// Shows the cursor, leaves the alternate screen and restores the saved terminal attributes; safe to call twice.
-    public static func restore() {
+    package static func restore() {
         restoreNow()
     }
 
@@ -99,17 +100,13 @@ public enum Terminal {
     ///
     /// - Returns: the descriptor to watch (``signalDescriptor``), or -1 if no pipe could be made.
     @discardableResult
-    public static func installSignalHandlers() -> Int32 {
+    package static func installSignalHandlers() -> Int32 {
         if signalDescriptor >= 0 { return signalDescriptor }
         guard let ends = SystemIO.makePipe() else { return -1 }
         signalPipeWriteEnd = ends.write
         signalDescriptor = ends.read
         let handled = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
-        // A parent may have started us with these signals blocked (the mask is inherited); unblock them.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in handled { sigaddset(&unblock, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        SystemProcess.unblock(handled)
         for number in handled {
             signal(number) { number in
                 Terminal.restoreNow()
@@ -122,10 +119,17 @@ public enum Terminal {
     }
 
     /// The signal the handler reported, read from ``signalDescriptor``, or `nil`.
-    public static func receivedSignal() -> Int32? {
+    package static func receivedSignal() -> Int32? {
         guard signalDescriptor >= 0, case .bytes(let bytes) = SystemIO.read(signalDescriptor, max: 16), let first = bytes.first else {
             return nil
         }
         return Int32(first)
+    }
+}
+
+/// Sets one entry of a termios control-character array (`VMIN`, `VTIME`, …).
+private func setControlCharacter(_ attributes: inout termios, _ index: Int32, _ value: UInt8) {
+    withUnsafeMutableBytes(of: &attributes.c_cc) { bytes in
+        if Int(index) < bytes.count { bytes[Int(index)] = value }
     }
 }

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
 import Game2048Learning
+import Game2048System
 
 /// The program behind `g2048 play`: reads keys, drives a ``PlaySession`` (and an
 /// agent, when one is watched), draws frames, records the episode and saves best scores.
@@ -22,24 +18,24 @@ import Game2048Learning
 ///
 /// With an agent, the agent moves every ``delay`` milliseconds; keys can still
 /// restart or quit. Watching from a pipe ends when the game ends.
-public struct TerminalGame {
+package struct TerminalGame {
     /// The game.
-    public var configuration: PlayConfiguration
+    package var configuration: PlayConfiguration
     /// Where best scores are kept; `nil` to keep none.
-    public var bestScores: BestScores?
+    package var bestScores: BestScores?
     /// The watched agent, or `nil` for a human player.
-    public var agent: (any Player)?
+    package var agent: (any Player)?
     /// The hint player, or `nil` for no hints.
-    public var hinter: (any Player)?
+    package var hinter: (any Player)?
     /// Milliseconds between an agent's moves.
-    public var delay: Int
+    package var delay: Int
     /// The file to record episodes to, or `nil`.
-    public var recordPath: String?
+    package var recordPath: String?
     /// Descriptors: keys in, frames out, messages out.
-    public var input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, errors: Int32 = STDERR_FILENO
+    package var input: Int32 = SystemIO.standardInput, output: Int32 = SystemIO.standardOutput, errors: Int32 = SystemIO.standardError
 
     /// Creates the program; nothing happens until ``run()``.
-    public init(configuration: PlayConfiguration, bestScores: BestScores?, agent: (any Player)? = nil,
+    package init(configuration: PlayConfiguration, bestScores: BestScores?, agent: (any Player)? = nil,
                 hinter: (any Player)? = nil, delay: Int = 0, recordPath: String? = nil) {
         self.configuration = configuration
         self.bestScores = bestScores
@@ -53,7 +49,7 @@ public struct TerminalGame {
     static let escapeTimeout = 50
 
     /// Plays until quit, end of input, or (when watching from a pipe) the end of the game.
-    public mutating func run() -> PlayOutcome {
+    package mutating func run() -> PlayOutcome {
         var recorder: EpisodeRecorder? = nil
         if let recordPath {
             do { recorder = try EpisodeRecorder(path: recordPath) } catch { return .failed(error.description) }
@@ -134,8 +130,8 @@ public struct TerminalGame {
         var keyDecoder = KeyDecoder()
         var lineDecoder = LineKeyDecoder()
         var inputOpen = true
-        var nextAgentMove = SystemIO.monotonicMilliseconds() + delay
-        var lastInput = SystemIO.monotonicMilliseconds()
+        var nextAgentMove = SystemClock.monotonicMilliseconds() + delay
+        var lastInput = SystemClock.monotonicMilliseconds()
 
         func handle(_ keys: [Key]) -> Bool {
             for key in keys {
@@ -144,7 +140,7 @@ public struct TerminalGame {
                 let wasChoosing = session.phase == .choosingSize
                 let events = session.handle(key)
                 guard apply(events) else { return false }
-                if wasChoosing && session.phase != .choosingSize { nextAgentMove = SystemIO.monotonicMilliseconds() + delay }
+                if wasChoosing && session.phase != .choosingSize { nextAgentMove = SystemClock.monotonicMilliseconds() + delay }
                 if session.phase == .finished { return false }
                 if !events.isEmpty || wasChoosing { draw() }
             }
@@ -159,7 +155,7 @@ public struct TerminalGame {
             if watching && session.phase == .over && !keysFromTerminal { break }
             let agentToMove = watching && session.phase == .playing
             var timeout = -1
-            if agentToMove { timeout = max(0, nextAgentMove - SystemIO.monotonicMilliseconds()) }
+            if agentToMove { timeout = max(0, nextAgentMove - SystemClock.monotonicMilliseconds()) }
             if keyDecoder.isPending { timeout = timeout < 0 ? TerminalGame.escapeTimeout : min(timeout, TerminalGame.escapeTimeout) }
             if !inputOpen && !agentToMove { break }
 
@@ -172,7 +168,7 @@ public struct TerminalGame {
                 break loop
             }
             if inputOpen, ready[watched.count - 1] {
-                lastInput = SystemIO.monotonicMilliseconds()
+                lastInput = SystemClock.monotonicMilliseconds()
                 switch SystemIO.read(input) {
                 case .bytes(let bytes):
                     if keysFromTerminal {
@@ -191,14 +187,14 @@ public struct TerminalGame {
                         break loop
                     }
                 }
-            } else if keyDecoder.isPending && SystemIO.monotonicMilliseconds() - lastInput >= TerminalGame.escapeTimeout {
+            } else if keyDecoder.isPending && SystemClock.monotonicMilliseconds() - lastInput >= TerminalGame.escapeTimeout {
                 keyDecoder.flush()
             }
-            if agentToMove && SystemIO.monotonicMilliseconds() >= nextAgentMove && session.phase == .playing,
+            if agentToMove && SystemClock.monotonicMilliseconds() >= nextAgentMove && session.phase == .playing,
                let environment = session.environment, var player = agent {
                 let action = player.action(on: environment.board, rules: environment.rules)
                 agent = player
-                nextAgentMove = SystemIO.monotonicMilliseconds() + delay
+                nextAgentMove = SystemClock.monotonicMilliseconds() + delay
                 if let action {
                     guard apply(session.handle(.move(action))) else { break loop }
                     draw()

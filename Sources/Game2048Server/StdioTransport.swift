@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Game2048System
 
 /// Newline-delimited framing over file descriptors: one JSON-RPC message per line
 /// in, one response per line out, flushed as it is written (the stdio transport of
@@ -89,42 +85,15 @@ public struct StdioTransport: Sendable {
     }
 
     mutating func readChunk() {
-        while true {
-            // `chunk` is allocated once: one request per read is the common case,
-            // and a fresh zeroed 64 KiB per read would cost more than the request.
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { readFailure = errno }
-            if count <= 0 {
-                atEnd = true
-                return
-            }
-            buffer.append(contentsOf: chunk[0..<count])
+        // `chunk` is allocated once: one request per read is the common case,
+        // and a fresh zeroed 64 KiB per read would cost more than the request.
+        let count = SystemIO.read(input, into: &chunk)
+        if count < 0 { readFailure = systemErrorCode }
+        if count <= 0 {
+            atEnd = true
             return
         }
-    }
-
-    /// Writes all of `bytes` to a descriptor, retrying short writes and interrupts;
-    /// returns false when the descriptor is closed or fails (`errno` says why).
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
-    }
-
-    /// Writes all of `bytes` to a descriptor, retrying short writes and interrupts;
-    /// returns false when the descriptor is closed or fails (`errno` says why).
-    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Glibc)
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #else
-            let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #endif
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
+        buffer.append(contentsOf: chunk[0..<count])
     }
 
     /// Serves `dispatcher` until end of input or `close`.
@@ -133,7 +102,7 @@ public struct StdioTransport: Sendable {
     ///   response cannot be written (a full disk, a closed pipe); the server stops there.
     public mutating func serve(_ dispatcher: inout Dispatcher) throws(TransportError) {
         // A vanished client must end the loop with an error, not kill the process with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        SystemProcess.ignore(SystemProcess.brokenPipe)
         var out = DescriptorOutput(descriptor: output)
         while let input = next() {
             switch input {
@@ -160,8 +129,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// One line, e.g. "cannot write responses to stdout: No space left on device".
     public var description: String {
         switch self {
-        case .cannotRead(let code): "cannot read requests from stdin: \(String(cString: strerror(code)))"
-        case .cannotWrite(let code): "cannot write responses to stdout: \(String(cString: strerror(code)))"
+        case .cannotRead(let code): FileError("read requests from", "stdin", code: code).description
+        case .cannotWrite(let code): FileError("write responses to", "stdout", code: code).description
         }
     }
 }
@@ -186,7 +155,7 @@ struct DescriptorOutput: ResponseOutput {
         if pending.count + bytes.count > DescriptorOutput.capacity {
             flush()
             if bytes.count >= DescriptorOutput.capacity {
-                if failure == nil && !StdioTransport.writeAll(bytes, to: descriptor) { failure = errno }
+                if failure == nil { failure = SystemIO.writeAll(descriptor, bytes) }
                 return failure == nil
             }
         }
@@ -197,7 +166,7 @@ struct DescriptorOutput: ResponseOutput {
     /// Writes what is gathered.
     mutating func flush() {
         guard failure == nil, !pending.isEmpty else { return }
-        if !StdioTransport.writeAll(pending, to: descriptor) { failure = errno }
+        failure = SystemIO.writeAll(descriptor, pending)
         pending.removeAll(keepingCapacity: true)
     }
 }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
+import Game2048System
 
 /// `g2048 bench`: environment steps per second under a random legal-action agent.
 struct BenchCommand: Command {
@@ -179,20 +175,8 @@ struct BenchRecord: Equatable {
         #else
         let build = "release"
         #endif
-        var cpu = "unknown CPU"
-        if let file = fopen("/proc/cpuinfo", "r") {
-            defer { fclose(file) }
-            var line: UnsafeMutablePointer<CChar>? = nil
-            var capacity = 0
-            while getline(&line, &capacity, file) > 0, let text = line.map({ String(cString: $0) }) {
-                if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
-                    cpu = text[text.index(after: colon)...].trimmingCharacters()
-                    break
-                }
-            }
-            free(line)
-        }
-        return "g2048 bench: \(build) build, \(cpu), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs, \(formatFixed(seconds, digits: seconds < 1 ? 2 : 1)) s per measurement"
+        let cpu = SystemInfo.processorModel ?? "unknown CPU"
+        return "g2048 bench: \(build) build, \(cpu), \(SystemInfo.processorCount) CPUs, \(formatFixed(seconds, digits: seconds < 1 ? 2 : 1)) s per measurement"
     }
 }
 
@@ -202,31 +186,11 @@ func blackHole<T>(_ value: T) -> T { value }
 
 /// Wall-clock and process CPU time since creation.
 struct Stopwatch {
-    let wallStart = Stopwatch.now(CLOCK_MONOTONIC)
-    let cpuStart = Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID)
+    let wallStart = SystemClock.monotonicSeconds()
+    let cpuStart = SystemClock.processCPUSeconds()
 
-    var wall: Double { Stopwatch.now(CLOCK_MONOTONIC) - wallStart }
-    var cpu: Double { Stopwatch.now(CLOCK_PROCESS_CPUTIME_ID) - cpuStart }
-
-    static func now(_ clock: clockid_t) -> Double {
-        var spec = timespec()
-        clock_gettime(clock, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-}
-
-/// `x` with exactly `digits` decimals, without Foundation.
-func formatFixed(_ x: Double, digits: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    // Past 2^62 the rounded value would not fit Int64; such numbers (and NaN, ±inf) print as Swift does.
-    guard x.isFinite, abs(x) * scale < 0x1p62 else { return String(x) }
-    let scaled = Int64((abs(x) * scale).rounded())
-    let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
-    let sign = x < 0 && scaled != 0 ? "-" : ""
-    guard digits > 0 else { return sign + String(whole) }
-    let fractionText = String(fraction)
-    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    var wall: Double { SystemClock.monotonicSeconds() - wallStart }
+    var cpu: Double { SystemClock.processCPUSeconds() - cpuStart }
 }
 
 extension StringProtocol {

@@ -1,6 +1,7 @@
 import Game2048
 import Game2048Learning
 import Game2048Play
+import Game2048System
 
 /// `g2048 eval`: measure a player over many seeded games.
 struct EvalCommand: Command {
@@ -89,7 +90,7 @@ struct EvalCommand: Command {
         do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(flag: "--\(error.field)", error) }
         games = try arguments.int("games", default: 1000, in: 1...10_000_000)
         seed = try arguments.uint64("seed", default: 1)
-        threads = try arguments.int("threads", default: Machine.processorCount, in: 1...256)
+        threads = try arguments.int("threads", default: SystemInfo.processorCount, in: 1...256)
         json = arguments.flag("json")
     }
 

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
 import Game2048Server
+import Game2048System
 
 /// A subcommand: its spec, validation (in `init`), and its work (`run`).
 protocol Command {
@@ -41,7 +37,7 @@ enum G2048 {
         """ }
 
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        SystemProcess.exit(run(Array(CommandLine.arguments.dropFirst())))
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -100,14 +96,14 @@ enum G2048 {
 /// Output helpers: results on stdout, everything else on stderr.
 enum Console {
     /// Writes a line to stdout, unbuffered.
-    static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+    static func output(_ text: String) { write(text + "\n", to: SystemIO.standardOutput) }
 
     /// Writes a line to stderr.
-    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+    static func error(_ text: String) { write(text + "\n", to: SystemIO.standardError) }
 
     /// Writes all of `text` to a file descriptor.
     static func write(_ text: String, to descriptor: Int32) {
-        _ = StdioTransport.writeAll(Array(text.utf8), to: descriptor)
+        SystemIO.writeAll(descriptor, text)
     }
 }
 

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
+import Game2048System
 import Synchronization
 
 /// SIGINT and SIGTERM during a long run: the first asks the run to stop, so it can save its work
@@ -19,7 +15,7 @@ import Synchronization
 /// async-signal-safe. Files written atomically stay whole when the second signal cuts a save.
 final class InterruptWatch {
     /// The signals watched.
-    static let signals = [SIGINT, SIGTERM]
+    static let signals = [SystemProcess.interrupt, SystemProcess.terminate]
 
     let sources: [any DispatchSourceSignal]
     let received = FirstSignal()
@@ -34,7 +30,7 @@ final class InterruptWatch {
         let received = self.received
         let queue = DispatchQueue(label: "g2048.interrupts")
         sources = InterruptWatch.signals.map { number in
-            setAction(number, SIG_IGN)
+            SystemProcess.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 let first = received.number.withLock { seen -> Bool in
@@ -42,7 +38,7 @@ final class InterruptWatch {
                     seen = number
                     return true
                 }
-                guard first else { _exit(128 + number) }
+                guard first else { SystemProcess.exitImmediately(128 + number) }
                 Console.error("\n\(InterruptWatch.name(number)): stopping at once and saving; "
                               + "send it again to quit without saving (the last saved file stays whole)")
                 onFirst()
@@ -50,11 +46,7 @@ final class InterruptWatch {
             source.resume()
             return source
         }
-        // A parent may have started us with these signals blocked (the mask is inherited).
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in InterruptWatch.signals { sigaddset(&unblock, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        SystemProcess.unblock(InterruptWatch.signals)
     }
 
     /// The first signal received, or `nil`.
@@ -63,20 +55,15 @@ final class InterruptWatch {
     /// Stops watching and gives the signals their default action back.
     func cancel() {
         for source in sources { source.cancel() }
-        for number in InterruptWatch.signals { setAction(number, SIG_DFL) }
+        for number in InterruptWatch.signals { SystemProcess.restoreDefault(number) }
     }
 
     /// `SIGINT`, `SIGTERM`, or `signal N`.
     static func name(_ number: Int32) -> String {
         switch number {
-        case SIGINT: "SIGINT"
-        case SIGTERM: "SIGTERM"
+        case SystemProcess.interrupt: "SIGINT"
+        case SystemProcess.terminate: "SIGTERM"
         default: "signal \(number)"
         }
     }
-}
-
-/// `signal(2)`, out of reach of ``InterruptWatch/signal`` inside the class.
-private func setAction(_ number: Int32, _ action: sighandler_t?) {
-    signal(number, action)
 }

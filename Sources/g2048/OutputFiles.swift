@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048Learning
+import Game2048System
 
 /// The one policy for every file a command writes (`--out`, `--metrics`, `--plot`, `--record`),
 /// applied before any work starts.
@@ -111,33 +107,21 @@ enum OutputFiles {
             }
             return (.file(status.identity), status)
         }
-        var link = stat()
-        if lstat(output.path, &link) == 0 {
+        if SystemIO.entryExists(output.path) {
             throw OutputFileError("--\(output.flag) \(output.path) is a symbolic link to a missing file; refusing to write to it")
         }
-        let (directory, name) = split(output.path)
+        let directory = SystemIO.parentDirectory(of: output.path)
+        let name = String(output.path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         guard let parent = FileStatus(path: directory), parent.isDirectory else {
             throw OutputFileError("--\(output.flag) \(output.path): the directory \(directory) does not exist")
         }
         return (.name(directory: parent.identity, name: name), nil)
     }
 
-    /// The directory and the last component of a path.
-    static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (directory, String(path[path.index(after: slash)...]))
-    }
-
     /// Up to `limit` bytes of the file's first line, without the newline; `nil` if it cannot be read.
     static func firstLine(of path: String, limit: Int) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, limit) }
-        guard count >= 0 else { return nil }
-        return String(decoding: bytes[0..<count].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard let bytes = SystemIO.readPrefix(of: path, limit: limit) else { return nil }
+        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 }
 
@@ -150,12 +134,7 @@ final class OutputClaim {
 
     /// The lock file of an output: beside the file it names, after following symbolic links.
     static func lockPath(for path: String) -> String {
-        var target = path
-        if let real = realpath(path, nil) {
-            target = String(cString: real)
-            free(real)
-        }
-        return target + ".lock"
+        (SystemIO.resolvedPath(path) ?? path) + ".lock"
     }
 
     /// Takes the exclusive lock of `output`, at once or not at all.
@@ -163,30 +142,21 @@ final class OutputClaim {
         let path = OutputClaim.lockPath(for: output.path)
         // A holder removes its lock file when done; whoever locked the removed file must retry on the new one.
         for _ in 0..<8 {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
-            guard descriptor >= 0 else {
-                throw OutputFileError("--\(output.flag) \(output.path): cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+            let locked: Int32?
+            do throws(FileError) { locked = try SystemIO.lockWithoutWaiting(path) } catch {
+                throw OutputFileError("--\(output.flag) \(output.path): \(error)")
             }
-            if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-                let code = errno
+            guard let descriptor = locked else {
                 let holder = OutputFiles.firstLine(of: path, limit: 100) ?? ""
-                close(descriptor)
-                guard code == EWOULDBLOCK else {
-                    throw OutputFileError("--\(output.flag) \(output.path): cannot lock \(path): \(String(cString: strerror(code)))")
-                }
                 throw OutputFileError("--\(output.flag) \(output.path) is being written by another process"
                                       + (holder.isEmpty ? "" : " (\(holder))") + "; it holds the lock file \(path)")
             }
-            let held = FileStatus(path: path).map(\.identity)
-            var status = stat()
-            if fstat(descriptor, &status) == 0, held == FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) {
-                let note = Array("g2048 \(command), pid \(getpid())\n".utf8)
-                _ = ftruncate(descriptor, 0)
-                _ = note.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, $0.count, 0) }
+            if let held = FileStatus(path: path)?.identity, held == FileStatus(descriptor: descriptor)?.identity {
+                SystemIO.overwrite(descriptor, with: Array("g2048 \(command), pid \(SystemProcess.id)\n".utf8))
                 locks.append((path, descriptor))
                 return
             }
-            close(descriptor)
+            SystemIO.closeFile(descriptor)
         }
         throw OutputFileError("--\(output.flag) \(output.path): cannot lock \(path): it keeps being replaced")
     }
@@ -194,8 +164,8 @@ final class OutputClaim {
     /// Removes the lock files and releases the locks.
     func release() {
         for (path, descriptor) in locks {
-            unlink(path)
-            close(descriptor)
+            SystemIO.remove(path)
+            SystemIO.closeFile(descriptor)
         }
         locks = []
     }

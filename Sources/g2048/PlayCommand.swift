@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
 import Game2048Learning
 import Game2048Play
+import Game2048System
 
 /// `g2048 play`: play in the terminal, get hints, watch an agent, record the game.
 ///
@@ -89,7 +85,7 @@ struct PlayCommand: Command {
                 return ExitCode.usage
             }
             (rows, cols) = (network!.rows, network!.cols)
-        } else if rows == nil && !Terminal.isTerminal(STDIN_FILENO) {
+        } else if rows == nil && !Terminal.isTerminal(SystemIO.standardInput) {
             (rows, cols) = (4, 4)
         }
 
@@ -111,7 +107,7 @@ struct PlayCommand: Command {
             configuration: configuration, bestScores: bestScores,
             agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network) },
             hinter: hint ? Agent.hintPlayer(network: network) : nil,
-            delay: delay ?? (Terminal.isTerminal(STDOUT_FILENO) ? 150 : 0),
+            delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0),
             recordPath: recordPath)
         switch game.run() {
         case .finished: return ExitCode.success

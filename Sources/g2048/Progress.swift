@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+import Game2048System
 
 /// Progress on stderr: a line redrawn in place on a terminal (at most every 0.2 s), a plain
 /// line every 10 seconds otherwise (so logs and CI output stay readable).
@@ -19,13 +15,13 @@ final class Progress: Sendable {
     /// Seconds between two lines; `nil` shows nothing.
     let interval: Double?
     let state = Mutex<(last: Double, shown: Bool)>((-Double.infinity, false))
-    let start = Stopwatch.now(CLOCK_MONOTONIC)
+    let start = SystemClock.monotonicSeconds()
 
     /// The name of the environment variable that sets the pace.
     static let variable = "G2048_PROGRESS"
 
-    init(total: Int?, seconds: Double? = nil, unit: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1,
-         setting: String? = getenv(Progress.variable).map { String(cString: $0) }) {
+    init(total: Int?, seconds: Double? = nil, unit: String, isTerminal: Bool = SystemIO.isTerminal(SystemIO.standardError),
+         setting: String? = SystemIO.environment(Progress.variable)) {
         self.total = total
         self.seconds = seconds
         self.unit = unit
@@ -43,7 +39,7 @@ final class Progress: Sendable {
     /// Reports `done` units, with an optional detail; rate-limited. The first update is shown at once.
     func update(_ done: Int, detail: @autoclosure () -> String = "") {
         guard let interval else { return }
-        let now = Stopwatch.now(CLOCK_MONOTONIC)
+        let now = SystemClock.monotonicSeconds()
         let due = state.withLock { s -> Bool in
             guard now - s.last >= interval || (total != nil && done == total) else { return false }
             s.last = now
@@ -52,7 +48,7 @@ final class Progress: Sendable {
         }
         guard due else { return }
         let text = line(done, detail: detail(), elapsed: now - start)
-        Console.write(isTerminal ? "\r\u{1B}[K" + text : text + "\n", to: STDERR_FILENO)
+        Console.write(isTerminal ? "\r\u{1B}[K" + text : text + "\n", to: SystemIO.standardError)
     }
 
     /// The text of one progress line.
@@ -73,7 +69,7 @@ final class Progress: Sendable {
 
     /// Ends the in-place line.
     func finish() {
-        if isTerminal && state.withLock({ $0.shown }) { Console.write("\n", to: STDERR_FILENO) }
+        if isTerminal && state.withLock({ $0.shown }) { Console.write("\n", to: SystemIO.standardError) }
     }
 
     /// The longest duration written in hours and minutes; longer ones read "over 100000h".
@@ -91,10 +87,4 @@ final class Progress: Sendable {
 extension String {
     /// A two-digit zero-padded number.
     init(format2 value: Int) { self = value < 10 ? "0\(value)" : String(value) }
-}
-
-/// Facts about the machine.
-enum Machine {
-    /// Online processors.
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

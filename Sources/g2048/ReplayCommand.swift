@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048Play
+import Game2048System
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
 ///
@@ -50,7 +46,7 @@ struct ReplayCommand: Command {
                 + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one")
         }
         let viewer = ReplayViewer(records: records, name: path,
-                                  delay: delay ?? (Terminal.isTerminal(STDOUT_FILENO) ? 150 : 0), checkOnly: checkOnly)
+                                  delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0), checkOnly: checkOnly)
         switch viewer.run() {
         case .finished: return ExitCode.success
         case .interrupted(let signal): return 128 + signal

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048
 import Game2048Learning
 import Synchronization
+import Game2048System
 
 /// `g2048 train`: TD(0) learning of an n-tuple network, with progress, checkpoints, a curve and a plot.
 struct TrainCommand: Command {
@@ -289,7 +285,7 @@ struct TrainCommand: Command {
         // OTD+TC's switch point: a share of the games to reach, else of this run's seconds.
         let switchGame = games.map { Int((Double($0) * base.coherenceFrom).rounded(.up)) }
         let switchSeconds = switchGame == nil ? seconds.map { $0 * base.coherenceFrom } : nil
-        let runStart = Stopwatch.now(CLOCK_MONOTONIC)
+        let runStart = SystemClock.monotonicSeconds()
         let metadataNow = { @Sendable () -> TrainingMetadata in
             var metadata = report.metadata(base: base)
             metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
@@ -303,7 +299,7 @@ struct TrainCommand: Command {
             let summary = report.record(result)
             progress.update(total, detail: summary)
             if base.learning == .otdThenTC && !learner.learnsByCoherence {
-                let due = switchGame.map { total >= $0 } ?? switchSeconds.map { Stopwatch.now(CLOCK_MONOTONIC) - runStart >= $0 } ?? false
+                let due = switchGame.map { total >= $0 } ?? switchSeconds.map { SystemClock.monotonicSeconds() - runStart >= $0 } ?? false
                 if due && learner.startCoherence() { Console.error("switching to TC learning at game \(total)") }
             }
             if let checkpoint, total % checkpoint == 0 {

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Game2048Learning
 import Synchronization
+import Game2048System
 
 /// What `g2048 train` keeps while it runs: the learning curve, its CSV file and the progress summary.
 ///
@@ -13,7 +9,7 @@ final class TrainingReport: Sendable {
     let state: Mutex<TrainingMetrics>
     let file: MetricsCSVWriter?
     let failure = Mutex<MetricsOutputError?>(nil)
-    let start = Stopwatch.now(CLOCK_MONOTONIC)
+    let start = SystemClock.monotonicSeconds()
     let secondsBefore: Double
 
     init(interval: Int, gamesBefore: Int, movesBefore: Int, secondsBefore: Double, file: MetricsCSVWriter?) {
@@ -22,7 +18,7 @@ final class TrainingReport: Sendable {
         self.secondsBefore = secondsBefore
     }
 
-    var elapsed: Double { Stopwatch.now(CLOCK_MONOTONIC) - start }
+    var elapsed: Double { SystemClock.monotonicSeconds() - start }
 
     /// Records a game; returns the progress detail (moves/s, mean score and the reach rates of the
     /// two largest tiles over the last 1 000 games).

@@ -145,16 +145,6 @@ struct TrainingMetricsTests {
         #expect(TrainingMetrics.row(fromCSVLine: "") == nil)
     }
 
-    static let fixedCases: [(Double, Int, String)] = [
-        (2.5, 0, "3"), (-2.5, 0, "-3"), (-0.04, 1, "0.0"), (1234.5678, 2, "1234.57"), (0.00005, 4, "0.0001"),
-        (0, 3, "0.000"), (7, 1, "7.0"), (-1.25, 1, "-1.3"), (.nan, 2, "nan"), (.infinity, 1, "inf"), (-.infinity, 1, "-inf"),
-    ]
-
-    @Test(arguments: fixedCases)
-    func fixedFormatsWithExactlyTheDecimalsAsked(value: Double, decimals: Int, text: String) {
-        #expect(fixed(value, decimals) == text)
-    }
-
     @Test func writerStartsANewFileWithTheHeaderAndAppendsRows() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("curve.csv")

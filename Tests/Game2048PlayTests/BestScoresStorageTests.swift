@@ -20,6 +20,28 @@ struct BestScoresStorageTests {
         #expect(text == #"{"format":"gym2048-best-scores","version":1,"best":{"2x8":1,"3x3":612,"4x4":20316}}"# + "\n")
     }
 
+    @Test func saveRemovesTheTemporaryFileOfAKilledSave() throws {
+        let temporary = try TemporaryDirectory()
+        var best = BestScores(directory: temporary.path)
+        best.record(612, rows: 3, cols: 3)
+        // A save killed between writing its temporary file and the rename; pid 2^22 + 1 is above pid_max.
+        let abandoned = temporary.path + "/best-scores.json.tmp-4194305"
+        #expect(FileManager.default.createFile(atPath: abandoned, contents: Data("{\"half".utf8)))
+        try best.save()
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(BestScores.load(directory: temporary.path).scores.scores == ["3x3": 612])
+    }
+
+    @Test func saveRefusesToReplaceADirectoryAtTheFilesPath() throws {
+        let temporary = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: temporary.path + "/best-scores.json", withIntermediateDirectories: false)
+        var best = BestScores(directory: temporary.path)
+        best.record(612, rows: 3, cols: 3)
+        #expect(throws: (any Error).self) { try best.save() }
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: temporary.path + "/best-scores.json", isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
     @Test func missingFileIsEmptyAndNoProblem() throws {
         let temporary = try TemporaryDirectory()
         let loaded = BestScores.load(directory: temporary.path + "/absent")

@@ -1,6 +1,7 @@
 import Foundation
 import Game2048
 import Game2048Play
+import Game2048System
 import Testing
 
 struct EpisodeRecorderTests {
@@ -24,7 +25,7 @@ struct EpisodeRecorderTests {
     @Test func unwritablePathThrowsAOneLineError() throws {
         let temporary = try TemporaryDirectory()
         let path = temporary.path + "/missing/game.jsonl"
-        #expect(throws: SystemError.self) { try EpisodeRecorder(path: path) }
+        #expect(throws: FileError.self) { try EpisodeRecorder(path: path) }
         do { _ = try EpisodeRecorder(path: path) } catch {
             #expect(error.description == "cannot write \(path): No such file or directory")
         }

@@ -48,10 +48,4 @@ struct BenchCommandTests {
         let b = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.001, seed: 9)
         #expect(a.steps == b.steps && a.checksum == b.checksum && a.episodes == b.episodes)
     }
-
-    @Test(arguments: [(1.5, 2, "1.50"), (0.004, 2, "0.00"), (-2.25, 1, "-2.3"), (1234.0, 0, "1234"), (0.05, 1, "0.1"),
-                       (1e300, 0, "1e+300"), (-1e19, 2, "-1e+19"), (9.2e18, 1, "9.2e+18"), (-Double.infinity, 1, "-inf")])
-    func fixedFormattingRounds(value: Double, digits: Int, text: String) {
-        #expect(formatFixed(value, digits: digits) == text)
-    }
 }

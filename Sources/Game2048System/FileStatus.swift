@@ -10,29 +10,28 @@ import Darwin
 ///         print("w.bin is \(status.kindDescription), not a regular file")   // "a FIFO"
 ///     }
 ///
-/// The reading and writing code of this module and of the command-line tool
-/// asks it before touching a file: a FIFO would block `open`, and replacing a
+/// The package's reading and writing code asks it before touching a file: a FIFO would block `open`, and replacing a
 /// device node or a directory by `rename` would destroy it. Two paths name the
 /// same file when their ``identity`` is equal (device and inode), however the
 /// paths are spelled.
-public struct FileStatus: Hashable, Sendable {
+package struct FileStatus: Hashable, Sendable {
     /// The `S_IFMT` bits of the mode.
-    public var type: UInt32
+    package var type: UInt32
     /// The device and inode: equal for every path to one file.
-    public var identity: FileIdentity
+    package var identity: FileIdentity
     /// The size in bytes.
-    public var size: Int
+    package var size: Int
 
     /// The status of what `path` names, following symbolic links; `nil` when nothing is there
     /// (or it cannot be examined, which the later `open` reports with its reason).
-    public init?(path: String) {
+    package init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         self.init(status)
     }
 
     /// The status of an open descriptor (no race with a rename of its path).
-    init?(descriptor: Int32) {
+    package init?(descriptor: Int32) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
         self.init(status)
@@ -45,13 +44,13 @@ public struct FileStatus: Hashable, Sendable {
     }
 
     /// Whether it is a regular file (the only kind this package reads or replaces).
-    public var isRegularFile: Bool { type == UInt32(S_IFREG) }
+    package var isRegularFile: Bool { type == UInt32(S_IFREG) }
 
     /// Whether it is a directory.
-    public var isDirectory: Bool { type == UInt32(S_IFDIR) }
+    package var isDirectory: Bool { type == UInt32(S_IFDIR) }
 
     /// The kind in words with an article: "a regular file", "a directory", "a FIFO", "a character device", …
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch type {
         case UInt32(S_IFREG): "a regular file"
         case UInt32(S_IFDIR): "a directory"
@@ -65,23 +64,17 @@ public struct FileStatus: Hashable, Sendable {
 }
 
 /// A file's device and inode numbers: the file itself, not a path to it.
-public struct FileIdentity: Hashable, Sendable {
+package struct FileIdentity: Hashable, Sendable {
     /// The device holding the file.
-    public var device: UInt64
+    package var device: UInt64
     /// The file's inode number on that device.
-    public var inode: UInt64
+    package var inode: UInt64
 
     /// Creates an identity.
-    public init(device: UInt64, inode: UInt64) {
+    package init(device: UInt64, inode: UInt64) {
         self.device = device
         self.inode = inode
     }
-}
-
-/// Why a file could not be opened for reading by ``openRegularFile(_:)``.
-struct OpenFailure: Error {
-    /// The system's reason, or "not a regular file (a FIFO)" and the like.
-    var reason: String
 }
 
 /// Opens `path` for reading if it is a regular file, without ever blocking.
@@ -93,17 +86,20 @@ struct OpenFailure: Error {
 /// anyway once the file is known to be regular.
 ///
 /// - Returns: the descriptor and the file's status.
-func openRegularFile(_ path: String) throws(OpenFailure) -> (descriptor: Int32, status: FileStatus) {
+/// - Throws: ``FileError`` "cannot open `path`: reason", the reason being the
+///   system's or "not a regular file (it is a FIFO)" and the like.
+package func openRegularFile(_ path: String) throws(FileError) -> (descriptor: Int32, status: FileStatus) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-    guard descriptor >= 0 else { throw OpenFailure(reason: systemReason(errno)) }
+    guard descriptor >= 0 else { throw FileError("open", path) }
     guard let status = FileStatus(descriptor: descriptor) else {
         let code = errno
         close(descriptor)
-        throw OpenFailure(reason: systemReason(code))
+        throw FileError("open", path, code: code)
     }
     guard status.isRegularFile else {
         close(descriptor)
-        throw OpenFailure(reason: status.isDirectory ? systemReason(EISDIR) : "not a regular file (it is \(status.kindDescription))")
+        if status.isDirectory { throw FileError("open", path, code: EISDIR) }
+        throw FileError("open", path, reason: "not a regular file (it is \(status.kindDescription))")
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     return (descriptor, status)

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `value` with exactly `digits` digits after the point, rounded half away
+/// from zero, without Foundation: `formatFixed(2.5, digits: 0)` is "3",
+/// `formatFixed(-0.04, digits: 1)` is "0.0"; "nan", "inf" and "-inf" for the
+/// non-finite.
+package func formatFixed(_ value: Double, digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    // Beyond 2^53 the digits are not exact anyway (and NaN and ±inf have none): Swift's shortest form is as good.
+    guard value.isFinite, abs(value) * scale < 9.0e15 else { return String(value) }
+    let units = Int64((abs(value) * scale).rounded(.toNearestOrAwayFromZero))
+    let factor = Int64(scale)
+    let whole = String(units / factor)
+    let sign = value < 0 && units != 0 ? "-" : ""
+    guard digits > 0 else { return sign + whole }
+    let fraction = String(units % factor)
+    return sign + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+}
+
+/// The power of ten at or below a positive `value`: 100 for 250, 0.01 for 0.05 (for choosing axis steps).
+package func decimalMagnitude(of value: Double) -> Double {
+    pow(10, log10(value).rounded(.down))
+}
