@@ -69,12 +69,7 @@ public struct GameSession: Sendable {
     public var spec: JSONValue {
         let rows = config.rules.rows, cols = config.rules.cols
         let high = Int(config.rules.largestExponent)
-        let shape: [Int], dtype: String, low: JSONValue, highValue: JSONValue
-        switch config.encoding {
-        case .exponents, .base64, .base64Batch: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
-        case .values: (shape, dtype, low, highValue) = ([rows, cols], "int64", 0, .integer(Int128(1) << high))
-        case .onehot: (shape, dtype, low, highValue) = ([config.onehotChannels, rows, cols], "uint8", 0, 1)
-        }
+        let encoding = config.observation
         let penalty: Int64 = if case .terminate(let p) = config.rules.invalidAction { p } else { 0 }
         // Each merge creates at most the largest reachable tile, and a move makes at most cells/2 merges.
         let maxReward = Double(config.rules.cellCount / 2) * Double(Int128(1) << high)
@@ -86,8 +81,9 @@ public struct GameSession: Sendable {
             ("actions", .array(Direction.allCases.map { .string($0.name) })),
             ("observation", .object([
                 ("encoding", .string(config.encoding.rawValue)),
-                ("shape", .array(shape.map { .integer(Int128($0)) })),
-                ("dtype", .string(dtype)), ("low", low), ("high", highValue),
+                ("shape", .array(encoding.shape(rows: rows, cols: cols).map { .integer(Int128($0)) })),
+                ("dtype", .string(encoding.dtype.rawValue)), ("low", 0),
+                ("high", .integer(Int128(encoding.high(largestExponent: config.rules.largestExponent)))),
             ])),
             ("reward_range", .array([.integer(Int128(-penalty)), .double(maxReward)])),
             ("config", config.json),

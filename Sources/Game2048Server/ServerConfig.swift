@@ -6,7 +6,8 @@ import Game2048JSON
 /// Set from the command line (`g2048 serve --rows 5 …`) and changed by the `make`
 /// method; field names are the protocol's snake_case ones.
 public struct ServerConfig: Hashable, Sendable {
-    /// How observations (and afterstates) travel.
+    /// The observation encodings by their protocol names: each is a board encoding
+    /// (``Game2048/ObservationEncoding``, which knows its shape, dtype, bounds and values) sent in a ``Wire`` form.
     public enum Encoding: String, Hashable, Sendable, CaseIterable {
         /// rows×cols nested lists of exponents (0 = empty).
         case exponents
@@ -14,13 +15,45 @@ public struct ServerConfig: Hashable, Sendable {
         case values
         /// channels×rows×cols nested lists of 0/1.
         case onehot
-        /// The base64 text of the rows×cols exponent bytes, row-major.
+        /// The exponents as base64 bytes (the name `base64` predates other byte encodings).
         case base64
-        /// In vector mode every per-environment column (observations, rewards, flags, numeric
-        /// info columns) is one base64 string of the whole batch, so a client decodes a step
-        /// with a handful of calls; a single environment gets exactly ``base64``.
+        /// The exponents as base64 bytes, a vector's columns batched.
         case base64Batch = "base64_batch"
+
+        /// The board encoding, with `channels` one-hot planes.
+        public func board(channels: Int) -> ObservationEncoding {
+            switch self {
+            case .exponents, .base64, .base64Batch: .exponents
+            case .values: .values
+            case .onehot: .oneHot(channels: channels)
+            }
+        }
+
+        /// How the values travel.
+        public var wire: Wire {
+            switch self {
+            case .exponents, .values, .onehot: .json
+            case .base64: .base64
+            case .base64Batch: .base64Batch
+            }
+        }
     }
+
+    /// How an observation's values travel: a wire form applies to any board encoding.
+    public enum Wire: Hashable, Sendable {
+        /// Nested JSON lists in the encoding's shape.
+        case json
+        /// One base64 string of the encoding's little-endian bytes per observation. With `info_layout`
+        /// `columns` a vector's action masks are one base64 string of one byte per environment.
+        case base64
+        /// As ``base64``; in vector mode every per-environment column (observations, rewards, flags,
+        /// numeric info columns) is one base64 string of the whole batch, so a client decodes a step
+        /// with a handful of calls.
+        case base64Batch
+    }
+
+    /// The configured board encoding.
+    public var observation: ObservationEncoding { encoding.board(channels: onehotChannels) }
 
     /// How a vector environment's info travels.
     public enum InfoLayout: String, Hashable, Sendable, CaseIterable {
