@@ -88,69 +88,78 @@ public struct ServerConfig: Hashable, Sendable {
     /// The default configuration: one classic 4×4 environment.
     public init() {}
 
-    /// The names `make` accepts.
-    public static let optionNames = [
-        "rows", "cols", "num_envs", "spawn_four_probability", "initial_tiles", "win_tile", "max_steps",
-        "invalid_action", "invalid_action_penalty", "observation", "onehot_channels", "info", "info_layout",
-        "autoreset_mode",
-    ]
+    /// The names `make` accepts, from ``ServerOption/all``.
+    public static var optionNames: [String] { ServerOption.names }
+
+    /// Every option's value in one flat record, as ``ServerOption`` reads and writes them; a
+    /// ``ServerConfig`` is made from it once all changes are in, so that they are validated together.
+    public struct Settings: Sendable {
+        var rows: Int, cols: Int, numEnvs: Int
+        var spawnFourProbability: Double
+        var initialTiles: Int
+        var winTile: Int?, maxSteps: Int?
+        var invalidAction: String, penalty: Int
+        var observation: String
+        var onehotChannels: Int
+        /// Whether `onehot_channels` was set: otherwise it follows a new board size.
+        var onehotChannelsGiven = false
+        var info: [String]
+        var infoLayout: String, autoresetMode: String
+
+        /// The settings of `config`.
+        init(_ config: ServerConfig) {
+            let rules = config.rules
+            rows = rules.rows
+            cols = rules.cols
+            numEnvs = config.numEnvs
+            spawnFourProbability = rules.spawnFourProbability
+            initialTiles = rules.initialTiles
+            winTile = rules.winTile
+            maxSteps = rules.maxSteps
+            invalidAction = rules.invalidAction.name
+            penalty = if case .terminate(let p) = rules.invalidAction { Int(p) } else { 0 }
+            observation = config.encoding.rawValue
+            onehotChannels = config.onehotChannels
+            info = config.info
+            infoLayout = config.infoLayout.rawValue
+            autoresetMode = config.autoresetMode.rawValue
+        }
+    }
 
     /// This configuration with `changes` applied, validated as a whole.
     ///
     /// - Throws: ``RPCError/invalidParams(_:)`` naming the first bad field and what is allowed.
     public func applying(_ changes: [(String, JSONValue)]) throws(RPCError) -> ServerConfig {
-        var rows = rules.rows, cols = rules.cols
-        var spawnFour = rules.spawnFourProbability, initialTiles = rules.initialTiles
-        var winTile = rules.winTile, maxSteps = rules.maxSteps
-        var invalidName = rules.invalidAction.name
-        var penalty: Int64 = if case .terminate(let p) = rules.invalidAction { p } else { 0 }
-        var next = self
-        var channelsGiven = false
+        var settings = Settings(self)
         for (name, value) in changes {
-            switch name {
-            case "rows": rows = try Params.int(value, name, in: 2...8)
-            case "cols": cols = try Params.int(value, name, in: 2...8)
-            case "num_envs": next.numEnvs = try Params.int(value, name, in: 1...65_536)
-            case "spawn_four_probability": spawnFour = try Params.double(value, name, in: 0...1)
-            case "initial_tiles": initialTiles = try Params.int(value, name, in: 1...64)
-            case "win_tile": winTile = value == .null ? nil : try Params.int(value, name, in: 4...(1 << Int(Rules.maxExponent)))
-            case "max_steps": maxSteps = value == .null ? nil : try Params.int(value, name, in: 1...Int.max)
-            case "invalid_action": invalidName = try Params.choice(value, name, ["noop", "terminate", "reject"])
-            case "invalid_action_penalty": penalty = Int64(try Params.int(value, name, in: 0...Int(Int64.max)))
-            case "observation":
-                next.encoding = Encoding(rawValue: try Params.choice(value, name, Encoding.allCases.map(\.rawValue)))!
-            case "onehot_channels":
-                next.onehotChannels = try Params.int(value, name, in: 2...64)
-                channelsGiven = true
-            case "info":
-                guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
-                var fields: Set<String> = []
-                for item in list {
-                    fields.insert(try Params.choice(item, "info", ServerConfig.infoFields))
-                }
-                next.info = ServerConfig.infoFields.filter(fields.contains)
-            case "info_layout":
-                next.infoLayout = InfoLayout(rawValue: try Params.choice(value, name, InfoLayout.allCases.map(\.rawValue)))!
-            case "autoreset_mode":
-                next.autoresetMode = AutoresetMode(rawValue: try Params.choice(value, name, AutoresetMode.allCases.map(\.rawValue)))!
-            default:
+            guard let option = ServerOption.all.first(where: { $0.name == name }) else {
                 throw .invalidParams("unknown option '\(name)'; options are \(ServerConfig.optionNames.joined(separator: ", "))")
             }
+            try option.read(value, &settings)
         }
-        let policy: InvalidActionPolicy = switch invalidName {
-        case "terminate": .terminate(penalty: penalty)
+        let policy: InvalidActionPolicy = switch settings.invalidAction {
+        case "terminate": .terminate(penalty: Int64(settings.penalty))
         case "reject": .reject
         default: .noop
         }
+        var next = self
         do {
-            next.rules = try Rules(rows: rows, cols: cols, spawnFourProbability: spawnFour, initialTiles: initialTiles,
-                                   winTile: winTile, maxSteps: maxSteps, invalidAction: policy)
+            next.rules = try Rules(rows: settings.rows, cols: settings.cols, spawnFourProbability: settings.spawnFourProbability,
+                                   initialTiles: settings.initialTiles, winTile: settings.winTile, maxSteps: settings.maxSteps,
+                                   invalidAction: policy)
         } catch {
             throw .invalidParams("\(ServerConfig.protocolName(of: error.field)) \(error.rule)")
         }
-        if !channelsGiven && (rows != rules.rows || cols != rules.cols) {
+        // The settings hold only values their option accepted, so these names are known.
+        next.numEnvs = settings.numEnvs
+        next.encoding = Encoding(rawValue: settings.observation) ?? .exponents
+        next.onehotChannels = settings.onehotChannels
+        if !settings.onehotChannelsGiven && (next.rules.rows != rules.rows || next.rules.cols != rules.cols) {
             next.onehotChannels = Int(next.rules.largestExponent) + 1
         }
+        next.info = settings.info
+        next.infoLayout = InfoLayout(rawValue: settings.infoLayout) ?? .rows
+        next.autoresetMode = AutoresetMode(rawValue: settings.autoresetMode) ?? .nextStep
         try next.checkResultSize()
         return next
     }
@@ -171,31 +180,13 @@ public struct ServerConfig: Hashable, Sendable {
 
     /// The protocol's snake_case name of a ``Rules`` field.
     static func protocolName(of field: String) -> String {
-        switch field {
-        case "spawnFourProbability": "spawn_four_probability"
-        case "initialTiles": "initial_tiles"
-        case "winTile": "win_tile"
-        case "maxSteps": "max_steps"
-        case "penalty": "invalid_action_penalty"
-        default: field
-        }
+        ServerOption.all.first { $0.rulesField == field }?.name ?? field
     }
 
-    /// Every option and its value, in ``optionNames`` order.
+    /// Every option and its value, in ``ServerOption/all`` order.
     public var json: JSONValue {
-        let penalty: JSONValue = if case .terminate(let p) = rules.invalidAction { .integer(Int128(p)) } else { 0 }
-        return .object([
-            ("rows", .integer(Int128(rules.rows))), ("cols", .integer(Int128(rules.cols))),
-            ("num_envs", .integer(Int128(numEnvs))),
-            ("spawn_four_probability", .double(rules.spawnFourProbability)),
-            ("initial_tiles", .integer(Int128(rules.initialTiles))),
-            ("win_tile", rules.winTile.map { .integer(Int128($0)) } ?? .null),
-            ("max_steps", rules.maxSteps.map { .integer(Int128($0)) } ?? .null),
-            ("invalid_action", .string(rules.invalidAction.name)), ("invalid_action_penalty", penalty),
-            ("observation", .string(encoding.rawValue)), ("onehot_channels", .integer(Int128(onehotChannels))),
-            ("info", .array(info.map { .string($0) })), ("info_layout", .string(infoLayout.rawValue)),
-            ("autoreset_mode", .string(autoresetMode.rawValue)),
-        ])
+        let settings = Settings(self)
+        return .object(ServerOption.all.map { ($0.name, $0.value(settings)) })
     }
 }
 
