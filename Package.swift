@@ -27,7 +27,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Game2048"),
-        .target(name: "Game2048JSON"),
+        .target(name: "Game2048JSON", dependencies: ["Game2048"]),
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON"]),
         .target(name: "Game2048Learning", dependencies: ["Game2048"]),
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON"]),

@@ -94,11 +94,9 @@ public struct ServerConfig: Hashable, Sendable {
     /// Every option's value in one flat record, as ``ServerOption`` reads and writes them; a
     /// ``ServerConfig`` is made from it once all changes are in, so that they are validated together.
     public struct Settings: Sendable {
-        var rows: Int, cols: Int, numEnvs: Int
-        var spawnFourProbability: Double
-        var initialTiles: Int
-        var winTile: Int?, maxSteps: Int?
-        var invalidAction: String, penalty: Int
+        /// The rules options.
+        var rules: RulesSettings
+        var numEnvs: Int
         var observation: String
         var onehotChannels: Int
         /// Whether `onehot_channels` was set: otherwise it follows a new board size.
@@ -108,16 +106,8 @@ public struct ServerConfig: Hashable, Sendable {
 
         /// The settings of `config`.
         init(_ config: ServerConfig) {
-            let rules = config.rules
-            rows = rules.rows
-            cols = rules.cols
+            rules = RulesSettings(config.rules)
             numEnvs = config.numEnvs
-            spawnFourProbability = rules.spawnFourProbability
-            initialTiles = rules.initialTiles
-            winTile = rules.winTile
-            maxSteps = rules.maxSteps
-            invalidAction = rules.invalidAction.name
-            penalty = if case .terminate(let p) = rules.invalidAction { Int(p) } else { 0 }
             observation = config.encoding.rawValue
             onehotChannels = config.onehotChannels
             info = config.info
@@ -137,18 +127,11 @@ public struct ServerConfig: Hashable, Sendable {
             }
             try option.read(value, &settings)
         }
-        let policy: InvalidActionPolicy = switch settings.invalidAction {
-        case "terminate": .terminate(penalty: Int64(settings.penalty))
-        case "reject": .reject
-        default: .noop
-        }
         var next = self
         do {
-            next.rules = try Rules(rows: settings.rows, cols: settings.cols, spawnFourProbability: settings.spawnFourProbability,
-                                   initialTiles: settings.initialTiles, winTile: settings.winTile, maxSteps: settings.maxSteps,
-                                   invalidAction: policy)
+            next.rules = try settings.rules.rules()
         } catch {
-            throw .invalidParams("\(ServerConfig.protocolName(of: error.field)) \(error.rule)")
+            throw .invalidParams("\(RulesOption.name(ofField: error.field)) \(error.rule)")
         }
         // The settings hold only values their option accepted, so these names are known.
         next.numEnvs = settings.numEnvs
@@ -176,11 +159,6 @@ public struct ServerConfig: Hashable, Sendable {
         throw .invalidParams("num_envs \(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
             + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
             + "use at most \(fitting) environments, a more compact observation or fewer info fields")
-    }
-
-    /// The protocol's snake_case name of a ``Rules`` field.
-    static func protocolName(of field: String) -> String {
-        ServerOption.all.first { $0.rulesField == field }?.name ?? field
     }
 
     /// Every option and its value, in ``ServerOption/all`` order.

@@ -35,8 +35,8 @@ public struct ServerOption: Sendable {
     public let note: String
     /// The default when it is no fixed value (it follows other options), for the help and the document.
     public let defaultNote: String?
-    /// The name of the field in ``Game2048/RulesError/field`` when the option is one of the rules.
-    public let rulesField: String?
+    /// The rules option it is, when it is one.
+    public let rules: RulesOption?
     /// Reads a value into the settings, refusing it when the constraint does not hold.
     let read: @Sendable (JSONValue, inout ServerConfig.Settings) throws(RPCError) -> Void
     /// The value in the settings.
@@ -44,32 +44,29 @@ public struct ServerOption: Sendable {
 
     /// Every option, in the order `spec` reports them.
     public static let all: [ServerOption] = [
-        integer("rows", flag: "rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange, rules: "rows", \.rows),
-        integer("cols", flag: "cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange, rules: "cols", \.cols),
+        rules("rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange),
+        rules("cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange),
         integer("num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
                 note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs),
-        number("spawn_four_probability", help: "Chance that a spawned tile is a 4.", in: 0...1, rules: "spawnFourProbability",
-               \.spawnFourProbability),
-        integer("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols", rules: "initialTiles",
-                \.initialTiles),
-        optionalInteger("win_tile", valueName: "tile", help: "End the episode when this tile appears.",
-                        in: 4...(1 << Int(Rules.maxExponent)), note: ", a power of two", rules: "winTile", \.winTile),
-        optionalInteger("max_steps", help: "Truncate episodes after this many steps.", in: 1...Int.max, rules: "maxSteps", \.maxSteps),
-        choice("invalid_action", valueName: "policy", help: "What an illegal action does:", ["noop", "terminate", "reject"],
-               \.invalidAction),
-        integer("invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
-                in: 0...Int(Int64.max), note: "; the reward is `-penalty` under `terminate`", rules: "penalty", \.penalty),
+        rules("spawn_four_probability", valueName: "p", help: "Chance that a spawned tile is a 4.", between: 0...1),
+        rules("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols"),
+        rules("win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: 4...(1 << Int(Rules.maxExponent)),
+              note: ", a power of two"),
+        rules("max_steps", help: "Truncate episodes after this many steps.", in: 1...Int.max),
+        rules("invalid_action", valueName: "policy", help: "What an illegal action does:"),
+        rules("invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.", in: 0...Int(Int64.max),
+              note: "; the reward is `-penalty` under `terminate`"),
         choice("observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
                \.observation),
         ServerOption(name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
-                     constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rulesField: nil,
+                     constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
                      read: { value, settings throws(RPCError) in
                          settings.onehotChannels = try Params.int(value, "onehot_channels", in: 2...64)
                          settings.onehotChannelsGiven = true
                      },
                      value: { .integer(Int128($0.onehotChannels)) }),
         ServerOption(name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
-                     constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rulesField: nil,
+                     constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rules: nil,
                      read: { value, settings throws(RPCError) in
                          guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
                          var fields: Set<String> = []
@@ -88,38 +85,61 @@ public struct ServerOption: Sendable {
 
     // MARK: Kinds of option
 
-    static func integer(_ name: String, flag: String? = nil, valueName: String = "n", help: String, in range: ClosedRange<Int>,
-                        note: String = "", rules: String? = nil, _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable) -> ServerOption {
-        ServerOption(name: name, flag: flag ?? dashed(name), valueName: valueName, help: help, constraint: .integer(range, nullable: false),
-                     note: note, defaultNote: nil, rulesField: rules,
+    static func integer(_ name: String, flag: String, help: String, in range: ClosedRange<Int>, note: String,
+                        _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable) -> ServerOption {
+        ServerOption(name: name, flag: flag, valueName: "n", help: help, constraint: .integer(range, nullable: false),
+                     note: note, defaultNote: nil, rules: nil,
                      read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.int(value, name, in: range) },
                      value: { .integer(Int128($0[keyPath: field])) })
     }
 
-    static func optionalInteger(_ name: String, valueName: String = "n", help: String, in range: ClosedRange<Int>, note: String = "",
-                                rules: String, _ field: WritableKeyPath<ServerConfig.Settings, Int?> & Sendable) -> ServerOption {
-        ServerOption(name: name, flag: dashed(name), valueName: valueName, help: help, constraint: .integer(range, nullable: true),
-                     note: note, defaultNote: nil, rulesField: rules,
-                     read: { value, settings throws(RPCError) in
-                         settings[keyPath: field] = value == .null ? nil : try Params.int(value, name, in: range)
-                     },
-                     value: { $0[keyPath: field].map { .integer(Int128($0)) } ?? .null })
+    /// One of ``Game2048JSON/RulesOption/all``, by name, with the protocol's range for it (`Rules` checks
+    /// what depends on other options, such as `initial_tiles` at most rows·cols).
+    static func rules(_ name: String, flag: String? = nil, valueName: String = "n", help: String,
+                      in range: ClosedRange<Int>? = nil, note: String = "") -> ServerOption {
+        rules(name, flag: flag, valueName: valueName, help: help, integers: range, numbers: nil, note: note)
     }
 
-    static func number(_ name: String, help: String, in range: ClosedRange<Double>, rules: String,
-                       _ field: WritableKeyPath<ServerConfig.Settings, Double> & Sendable) -> ServerOption {
-        ServerOption(name: name, flag: dashed(name), valueName: "p", help: help, constraint: .number(range), note: "",
-                     defaultNote: nil, rulesField: rules,
-                     read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.double(value, name, in: range) },
-                     value: { .double($0[keyPath: field]) })
+    static func rules(_ name: String, valueName: String, help: String, between range: ClosedRange<Double>) -> ServerOption {
+        rules(name, flag: nil, valueName: valueName, help: help, integers: nil, numbers: range, note: "")
+    }
+
+    private static func rules(_ name: String, flag: String?, valueName: String, help: String, integers: ClosedRange<Int>?,
+                              numbers: ClosedRange<Double>?, note: String) -> ServerOption {
+        // A name missing from RulesOption.all is a bug in this table, caught by the first test that reads it.
+        let option = RulesOption.named(name)!
+        let constraint: Constraint
+        let read: @Sendable (JSONValue, inout ServerConfig.Settings) throws(RPCError) -> Void
+        switch option.kind {
+        case .integer(let field):
+            let range = integers ?? Int.min...Int.max
+            constraint = .integer(range, nullable: false)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.int(value, name, in: range) }
+        case .optionalInteger(let field):
+            let range = integers ?? Int.min...Int.max
+            constraint = .integer(range, nullable: true)
+            read = { value, settings throws(RPCError) in
+                settings.rules[keyPath: field] = value == .null ? nil : try Params.int(value, name, in: range)
+            }
+        case .number(let field):
+            let range = numbers ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+            constraint = .number(range)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.double(value, name, in: range) }
+        case .choice(let choices, let field):
+            constraint = .choice(choices)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.choice(value, name, choices) }
+        }
+        let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
+        return ServerOption(name: name, flag: flag ?? dashed(name), valueName: valueName, help: help + listed, constraint: constraint,
+                            note: note, defaultNote: nil, rules: option, read: read,
+                            value: { option.value(in: $0.rules) })
     }
 
     /// A choice among `choices`; the help ends with them ("noop, terminate or reject.").
     static func choice(_ name: String, valueName: String, help: String, _ choices: [String], note: String = "",
                        _ field: WritableKeyPath<ServerConfig.Settings, String> & Sendable) -> ServerOption {
-        let listed = choices.dropLast().joined(separator: ", ") + " or " + choices.last!
-        return ServerOption(name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(listed).",
-                            constraint: .choice(choices), note: note, defaultNote: nil, rulesField: nil,
+        ServerOption(name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(choices.listedWithOr).",
+                            constraint: .choice(choices), note: note, defaultNote: nil, rules: nil,
                             read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.choice(value, name, choices) },
                             value: { .string($0[keyPath: field]) })
     }

@@ -22,6 +22,8 @@ struct ServerOptionTests {
         let config = ServerConfig().json
         #expect(config.object?.map(\.0) == ServerOption.names)
         #expect(ServerConfig.optionNames == ServerOption.names)
+        // The rules options are RulesOption's, in its order.
+        #expect(ServerOption.all.compactMap(\.rules?.name) == RulesOption.all.map(\.name))
     }
 
     /// Each option reads back what it reports: `make` with `spec`'s config changes nothing.
@@ -45,6 +47,6 @@ struct ServerOptionTests {
     @Test(arguments: [("spawnFourProbability", "spawn_four_probability"), ("initialTiles", "initial_tiles"),
                       ("winTile", "win_tile"), ("maxSteps", "max_steps"), ("penalty", "invalid_action_penalty"), ("rows", "rows")])
     func rulesFieldsHaveTheirProtocolNames(field: String, name: String) {
-        #expect(ServerConfig.protocolName(of: field) == name)
+        #expect(RulesOption.name(ofField: field) == name)
     }
 }
