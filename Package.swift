@@ -10,7 +10,8 @@
 //                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
 //                 └───────────────────────▶ Game2048, Game2048System
 //
-// Game2048JSON is the one JSON reader and writer, shared by the protocol and the episode records.
+// Game2048JSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
+// episode records, and declares the rules options once (`RulesOption`).
 // Game2048System is the one system layer (files, descriptors, clocks, errno text, number
 // formatting, `FileError`): the only module besides the terminal code that imports Glibc.
 //     TDLearner (example) ──▶ Game2048, Game2048Learning
@@ -35,7 +36,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Game2048"),
-        .target(name: "Game2048JSON"),
+        .target(name: "Game2048JSON", dependencies: ["Game2048"]),
         .target(name: "Game2048System"),
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
         .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System"]),

@@ -20,9 +20,67 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// The number of values one board of `rows × cols` encodes to.
     @inlinable
     public func count(rows: Int, cols: Int) -> Int {
+        shape(rows: rows, cols: cols).reduce(1, *)
+    }
+
+    /// The dimensions of one encoded board: `[rows, cols]`, or `[channels, rows, cols]` for one-hot
+    /// (Gymnasium's `observation_space.shape`).
+    public func shape(rows: Int, cols: Int) -> [Int] {
         switch self {
-        case .exponents, .values: rows * cols
-        case .oneHot(let channels): channels * rows * cols
+        case .exponents, .values: [rows, cols]
+        case .oneHot(let channels): [channels, rows, cols]
+        }
+    }
+
+    /// The type of one encoded value.
+    public var dtype: ObservationDType {
+        switch self {
+        case .exponents, .oneHot: .uint8
+        case .values: .int64
+        }
+    }
+
+    /// The largest value a board whose tiles are at most 2^`largestExponent` encodes to;
+    /// the smallest is always 0 (Gymnasium's `observation_space.high` and `low`).
+    public func high(largestExponent: UInt8) -> Int {
+        switch self {
+        case .exponents: Int(largestExponent)
+        case .values: Board.value(ofExponent: largestExponent)
+        case .oneHot: 1
+        }
+    }
+
+    /// The most decimal digits one value can take: what a text form of the encoding must make room for.
+    public var maxDigits: Int {
+        switch self {
+        case .exponents: 2       // exponents are at most 50
+        case .values: 19         // a 64-bit tile value
+        case .oneHot: 1
+        }
+    }
+
+    /// Calls `body` with every value of `board`, in order: row-major, channel-major for one-hot.
+    /// The one writer of the encoding: its floats, its text and its bytes are all written from these.
+    @inlinable
+    public func forEachValue(of board: Board, _ body: (Int) throws -> Void) rethrows {
+        let cells = board.cellCount
+        switch self {
+        case .exponents:
+            for cell in 0..<cells { try body(Int(board.storage[cell])) }
+        case .values:
+            for cell in 0..<cells { try body(Board.value(ofExponent: board.storage[cell])) }
+        case .oneHot(let channels):
+            for plane in 0..<channels {
+                for cell in 0..<cells { try body(min(Int(board.storage[cell]), channels - 1) == plane ? 1 : 0) }
+            }
+        }
+    }
+
+    /// Appends the values of `board` as ``dtype``'s little-endian bytes to `bytes`.
+    public func appendBytes(of board: Board, to bytes: inout [UInt8]) {
+        let width = dtype.byteCount
+        forEachValue(of: board) { value in
+            for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
         }
     }
 
@@ -32,6 +90,22 @@ public enum ObservationEncoding: Hashable, Sendable {
         case .exponents: "exponents"
         case .values: "values"
         case .oneHot: "onehot"
+        }
+    }
+}
+
+/// The type of one value of an ``ObservationEncoding``, named as NumPy names it.
+public enum ObservationDType: String, Hashable, Sendable {
+    /// One unsigned byte.
+    case uint8
+    /// A signed 64-bit integer.
+    case int64
+
+    /// The bytes of one value.
+    public var byteCount: Int {
+        switch self {
+        case .uint8: 1
+        case .int64: 8
         }
     }
 }
@@ -53,21 +127,15 @@ extension Board {
     ///
     /// - Precondition: `buffer` has room for `encoding.count(rows:cols:)` values at `offset`.
     public func encode(_ encoding: ObservationEncoding, into buffer: inout [Float], at offset: Int) {
-        let cells = cellCount
         precondition(offset >= 0 && offset + encoding.count(rows: rows, cols: cols) <= buffer.count,
                      "buffer too small for \(encoding.name) observation at offset \(offset)")
-        switch encoding {
-        case .exponents:
-            for cell in 0..<cells { buffer[offset + cell] = Float(storage[cell]) }
-        case .values:
-            for cell in 0..<cells { buffer[offset + cell] = Float(Board.value(ofExponent: storage[cell])) }
-        case .oneHot(let channels):
+        if case .oneHot(let channels) = encoding {
             precondition(channels >= 2, "one-hot needs at least 2 channels, got \(channels)")
-            for index in offset..<(offset + channels * cells) { buffer[index] = 0 }
-            for cell in 0..<cells {
-                let plane = min(Int(storage[cell]), channels - 1)
-                buffer[offset + plane * cells + cell] = 1
-            }
+        }
+        var index = offset
+        encoding.forEachValue(of: self) { value in
+            buffer[index] = Float(value)
+            index += 1
         }
     }
 }

@@ -23,23 +23,7 @@ extension EpisodeHeader {
     }
 
     /// The rules as the protocol's `make` options.
-    static func config(of rules: Rules) -> JSONValue {
-        let (policy, penalty): (String, Int64) = switch rules.invalidAction {
-        case .noop: ("noop", 0)
-        case .reject: ("reject", 0)
-        case .terminate(let penalty): ("terminate", penalty)
-        }
-        return .object([
-            ("rows", .integer(Int128(rules.rows))),
-            ("cols", .integer(Int128(rules.cols))),
-            ("spawn_four_probability", .double(rules.spawnFourProbability)),
-            ("initial_tiles", .integer(Int128(rules.initialTiles))),
-            ("win_tile", rules.winTile.map { .integer(Int128($0)) } ?? .null),
-            ("max_steps", rules.maxSteps.map { .integer(Int128($0)) } ?? .null),
-            ("invalid_action", .string(policy)),
-            ("invalid_action_penalty", .integer(Int128(penalty))),
-        ])
-    }
+    static func config(of rules: Rules) -> JSONValue { .object(RulesOption.members(of: rules)) }
 
     /// A board as rows of exponents, the protocol's observation layout.
     static func json(of board: Board) -> JSONValue {
@@ -87,8 +71,7 @@ extension EpisodeRecord {
 
     /// The members of each kind of line.
     static let headerMembers: Set = ["type", "format", "version", "rules_version", "seed", "config", "target_tile", "player", "board"]
-    static let configMembers: Set = ["rows", "cols", "spawn_four_probability", "initial_tiles", "win_tile", "max_steps",
-                                     "invalid_action", "invalid_action_penalty"]
+    static let configMembers = Set(RulesOption.all.map(\.name))
     static let stepMembers: Set = ["type", "step", "action", "reward", "spawn", "score"]
     static let spawnMembers: Set = ["cell", "value"]
     static let endMembers: Set = ["type", "steps", "score", "outcome", "last_episode"]
@@ -326,30 +309,29 @@ struct Fields {
         throw error("\"\(prefix + name)\" must be up, right, down, left or 0..3, got \(value.summary)")
     }
 
-    /// The rules from a `config` object; members other than rows and cols may be left out.
+    /// The rules from a `config` object; the options that are not required (all but rows and cols)
+    /// may be left out or `null`, and then have their default.
     func rules() throws(RecordError) -> Rules {
-        func has(_ name: String) -> Bool { json[name].map { $0 != .null } ?? false }
-        let rows = try integer("rows", in: Int128(Int.min)...Int128(Int.max))
-        let cols = try integer("cols", in: Int128(Int.min)...Int128(Int.max))
-        let four = has("spawn_four_probability") ? try number("spawn_four_probability") : 0.1
-        let initial = has("initial_tiles") ? try integer("initial_tiles", in: Int128(Int.min)...Int128(Int.max)) : 2
-        let win = try optionalInteger("win_tile", in: Int128(Int.min)...Int128(Int.max))
-        let maxSteps = try optionalInteger("max_steps", in: Int128(Int.min)...Int128(Int.max))
-        let penalty = has("invalid_action_penalty") ? try integer("invalid_action_penalty", in: Int128(Int64.min)...Int128(Int64.max)) : 0
-        let policy: InvalidActionPolicy
-        switch has("invalid_action") ? try string("invalid_action") : "noop" {
-        case "noop": policy = .noop
-        case "reject": policy = .reject
-        case "terminate": policy = .terminate(penalty: Int64(penalty))
-        case let other: throw error("\"\(prefix)invalid_action\" must be noop, terminate or reject, got \(JSONValue.quoted(other, limit: 20))")
+        var settings = RulesSettings(Rules())
+        let anyInteger = Int128(Int.min)...Int128(Int.max)
+        for option in RulesOption.all where option.isRequired || json[option.name].map({ $0 != .null }) ?? false {
+            let name = option.name
+            switch option.kind {
+            case .integer(let field): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
+            case .optionalInteger(let field): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
+            case .number(let field): settings[keyPath: field] = try number(name)
+            case .choice(let choices, let field):
+                let choice = try string(name)
+                guard choices.contains(choice) else {
+                    throw error("\"\(prefix)\(name)\" must be \(choices.listedWithOr), got \(JSONValue.quoted(choice, limit: 20))")
+                }
+                settings[keyPath: field] = choice
+            }
         }
         do {
-            return try Rules(rows: Int(rows), cols: Int(cols), spawnFourProbability: four, initialTiles: Int(initial),
-                             winTile: win.map { Int($0) }, maxSteps: maxSteps.map { Int($0) }, invalidAction: policy)
+            return try settings.rules()
         } catch {
-            let names = ["spawnFourProbability": "spawn_four_probability", "initialTiles": "initial_tiles",
-                         "winTile": "win_tile", "maxSteps": "max_steps", "penalty": "invalid_action_penalty"]
-            throw self.error("\"\(prefix)\(names[error.field] ?? error.field)\" \(error.rule)")
+            throw self.error("\"\(prefix)\(RulesOption.name(ofField: error.field))\" \(error.rule)")
         }
     }
 

@@ -1,14 +1,6 @@
 import Game2048
 import Game2048JSON
 
-/// The method names the server answers, in documentation order.
-public enum Methods {
-    /// Every method.
-    public static let names = ["spec", "make", "reset", "step", "afterstates", "render", "close"]
-    /// The protocol's version, reported by `spec`; it changes when a method or field changes.
-    public static let protocolVersion = "1.0"
-}
-
 /// The server's state: the configuration and the environments, behind the protocol's methods.
 ///
 ///     var session = GameSession(config: ServerConfig())
@@ -19,16 +11,15 @@ public enum Methods {
 public struct GameSession: Sendable {
     /// The current configuration.
     public private(set) var config: ServerConfig
-    var single: Environment
-    var vector: VectorEnvironment?
+    /// One environment or a vector of them, per `num_envs`.
+    var environments: any ServedEnvironments
     /// Whether `reset` has been called since the last `make`.
     public private(set) var isReset = false
 
     /// Creates a session with `config`; call `reset` before stepping.
     public init(config: ServerConfig) {
         self.config = config
-        single = Environment(rules: config.rules)
-        vector = config.numEnvs > 1 ? VectorEnvironment(rules: config.rules, count: config.numEnvs, autoresetMode: config.autoresetMode) : nil
+        environments = config.numEnvs > 1 ? VectorSession(config: config) : SingleSession(config: config)
     }
 
     /// Runs one method.
@@ -45,28 +36,27 @@ public struct GameSession: Sendable {
         case .object(let object)?: members = object
         case let other?: throw .invalidParams("params must be an object, got \(other.typeName)")
         }
-        switch method {
-        case "spec":
-            try Self.expectNoParams(members, method)
-            return spec
-        case "make": return try make(members)
-        case "reset": return try reset(members)
-        case "step": return try step(members)
-        case "afterstates":
-            try Self.expectNoParams(members, method)
-            return try afterstates()
-        case "render": return try render(members)
-        case "close":
-            try Self.expectNoParams(members, method)
-            return .object([("closed", true)])
-        default: throw .methodNotFound(method)
-        }
+        guard let entry = Self.methods.first(where: { $0.name == method }) else { throw .methodNotFound(method) }
+        try entry.check(members)
+        return try entry.run(&self, members)
     }
 
-    static func expectNoParams(_ members: [(String, JSONValue)], _ method: String) throws(RPCError) {
-        if let (name, _) = members.first { throw .invalidParams("\(method) takes no parameters, got '\(name)'") }
-    }
+    /// Every method, in documentation order: the one place a method is declared.
+    static let methods: [ProtocolMethod] = [
+        ProtocolMethod(name: "spec", parameters: []) { session, _ throws(RPCError) in session.spec },
+        ProtocolMethod(name: "make", parameters: nil) { session, members throws(RPCError) in
+            try session.make(members)
+        },
+        ProtocolMethod(name: "reset", parameters: ["seed", "seeds", "options"]) { session, members throws(RPCError) in
+            try session.reset(members)
+        },
+        ProtocolMethod(name: "step", parameters: nil) { session, members throws(RPCError) in try session.step(members) },
+        ProtocolMethod(name: "afterstates", parameters: []) { session, _ throws(RPCError) in try session.afterstates() },
+        ProtocolMethod(name: "render", parameters: ["ansi"]) { session, members throws(RPCError) in try session.render(members) },
+        ProtocolMethod(name: "close", parameters: []) { _, _ throws(RPCError) in .object([("closed", true)]) },
+    ]
 
+    /// Refuses a member of `members` not in `names`, naming it, the method and what is allowed.
     static func allowOnly(_ members: [(String, JSONValue)], _ names: [String], _ method: String) throws(RPCError) {
         for (name, _) in members where !names.contains(name) {
             throw .invalidParams("unknown parameter '\(name)' for \(method); parameters are \(names.joined(separator: ", "))")
@@ -79,12 +69,7 @@ public struct GameSession: Sendable {
     public var spec: JSONValue {
         let rows = config.rules.rows, cols = config.rules.cols
         let high = Int(config.rules.largestExponent)
-        let shape: [Int], dtype: String, low: JSONValue, highValue: JSONValue
-        switch config.encoding {
-        case .exponents, .base64, .base64Batch: (shape, dtype, low, highValue) = ([rows, cols], "uint8", 0, .integer(Int128(high)))
-        case .values: (shape, dtype, low, highValue) = ([rows, cols], "int64", 0, .integer(Int128(1) << high))
-        case .onehot: (shape, dtype, low, highValue) = ([config.onehotChannels, rows, cols], "uint8", 0, 1)
-        }
+        let encoding = config.observation
         let penalty: Int64 = if case .terminate(let p) = config.rules.invalidAction { p } else { 0 }
         // Each merge creates at most the largest reachable tile, and a move makes at most cells/2 merges.
         let maxReward = Double(config.rules.cellCount / 2) * Double(Int128(1) << high)
@@ -96,8 +81,9 @@ public struct GameSession: Sendable {
             ("actions", .array(Direction.allCases.map { .string($0.name) })),
             ("observation", .object([
                 ("encoding", .string(config.encoding.rawValue)),
-                ("shape", .array(shape.map { .integer(Int128($0)) })),
-                ("dtype", .string(dtype)), ("low", low), ("high", highValue),
+                ("shape", .array(encoding.shape(rows: rows, cols: cols).map { .integer(Int128($0)) })),
+                ("dtype", .string(encoding.dtype.rawValue)), ("low", 0),
+                ("high", .integer(Int128(encoding.high(largestExponent: config.rules.largestExponent)))),
             ])),
             ("reward_range", .array([.integer(Int128(-penalty)), .double(maxReward)])),
             ("config", config.json),
@@ -113,7 +99,6 @@ public struct GameSession: Sendable {
     // MARK: reset
 
     mutating func reset(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        try Self.allowOnly(members, ["seed", "seeds", "options"], "reset")
         var seed: UInt64? = nil
         var seeds: [UInt64?]? = nil
         var board: Board? = nil
@@ -137,26 +122,7 @@ public struct GameSession: Sendable {
                 + "seeds gives one seed per environment")
         }
         isReset = true
-        if var vector {
-            // One seed for the batch becomes the per-environment seeds it stands for.
-            let perEnvironment = seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) }
-                ?? Array(repeating: nil, count: vector.count)
-            if let board {
-                // parseBoard validated the board against the rules, so this cannot throw.
-                try? vector.reset(seeds: perEnvironment, board: board)
-            } else {
-                vector.reset(seeds: perEnvironment)
-            }
-            self.vector = vector
-            return ResultEncoder(config: config).vectorReset(vector)
-        }
-        if let seeds { seed = seeds[0] }
-        // parseBoard validated the board against the rules, so this cannot throw.
-        let start = board.flatMap { try? single.reset(seed: seed, board: $0) } ?? single.reset(seed: seed)
-        let encoder = ResultEncoder(config: config)
-        return .object([("observation", encoder.observation(start.observation)),
-                        ("terminated", .bool(single.isOver)),
-                        ("info", encoder.info(start.info, moves: []))])
+        return environments.reset(seed: seed, seeds: seeds, board: board, encoder: ResultEncoder(config: config))
     }
 
     /// `num_envs` seeds, each an unsigned 64-bit integer or null (that environment continues its stream).
@@ -211,51 +177,13 @@ public struct GameSession: Sendable {
     // MARK: step
 
     mutating func step(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        let encoder = ResultEncoder(config: config)
-        if var vector {
-            try Self.allowOnly(members, ["actions"], "step")
-            guard let value = members.first?.1 else {
-                throw .invalidParams("actions is required in vector mode: a list of \(config.numEnvs) actions (0..3 or up/right/down/left)")
-            }
-            let actions = try Self.parseActions(value, count: config.numEnvs)
-            guard isReset else { throw .notReset }
-            let moves: [[TileMovement]]? = config.info.contains("moves")
-                ? (0..<vector.count).map { index in
-                    let environment = vector.environment(at: index)
-                    // An environment about to be autoreset ignores its action.
-                    return environment.currentPhase == .running ? environment.movements(actions[index]) : []
-                } : nil
-            // Stepped with the session's copy released, so its buffers are stepped in place rather than
-            // copied (copy-on-write) at every step; a failed step changes nothing and is put back as it was.
-            self.vector = nil
-            defer { self.vector = vector }
-            do {
-                try vector.step(actions)
-            } catch {
-                switch error {
-                case .illegalAction: throw .illegalAction(error.description)
-                case .episodesOver(let indices):
-                    throw .episodeOver("\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
-                        + "ended; with autoreset_mode \"disabled\" call reset first")
-                }
-            }
-            return encoder.vectorStep(vector, moves: moves)
-        }
-        try Self.allowOnly(members, ["action"], "step")
-        guard let value = members.first?.1 else {
-            throw .invalidParams("action is required: 0..3 or up/right/down/left")
-        }
-        let action = try Self.parseAction(value, name: "action")
-        guard isReset else { throw .notReset }
-        guard !single.isOver else { throw .episodeOver() }
-        let moves = config.info.contains("moves") ? single.movements(action) : []
-        let step: Step
-        do {
-            step = try single.step(action)
-        } catch {
-            throw .illegalAction(error.description)
-        }
-        return encoder.step(step, moves: step.info.invalid ? [] : moves)
+        try Self.step(&environments, members, isReset: isReset, encoder: ResultEncoder(config: config))
+    }
+
+    /// Steps the environments of either kind, opened as their concrete type so that they step in place.
+    static func step(_ environments: inout some ServedEnvironments, _ members: [(String, JSONValue)], isReset: Bool,
+                     encoder: ResultEncoder) throws(RPCError) -> JSONValue {
+        try environments.step(members, isReset: isReset, encoder: encoder)
     }
 
     /// One action: 0…3 or a direction name.
@@ -301,25 +229,16 @@ public struct GameSession: Sendable {
 
     func afterstates() throws(RPCError) -> JSONValue {
         guard isReset else { throw .notReset }
-        let encoder = ResultEncoder(config: config)
-        if let vector {
-            return .object([("afterstates", .array((0..<vector.count).map { encoder.afterstates(vector.environment(at: $0)) }))])
-        }
-        return .object([("afterstates", encoder.afterstates(single))])
+        return .object([("afterstates", environments.afterstates(encoder: ResultEncoder(config: config)))])
     }
 
     func render(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        try Self.allowOnly(members, ["ansi"], "render")
         var ansi = false
         if let value = members.first?.1 {
             guard let flag = value.bool else { throw .invalidParams("ansi must be true or false, got \(Params.describe(value))") }
             ansi = flag
         }
         guard isReset else { throw .notReset }
-        let encoder = ResultEncoder(config: config)
-        if let vector {
-            return .object([("text", encoder.render((0..<vector.count).lazy.map { vector.observation(at: $0) }, colored: ansi))])
-        }
-        return .object([("text", encoder.render([single.board], colored: ansi))])
+        return .object([("text", environments.render(encoder: ResultEncoder(config: config), colored: ansi))])
     }
 }

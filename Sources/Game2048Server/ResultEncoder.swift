@@ -9,45 +9,32 @@ import Game2048JSON
 struct ResultEncoder {
     let config: ServerConfig
 
-    /// A board in the configured encoding.
+    /// A board in the configured encoding and wire form.
     func write(observation board: Board, to w: inout JSONWriter) {
-        let rows = board.rows, cols = board.cols
-        switch config.encoding {
-        case .exponents, .values:
-            let exponents = board.exponents
-            w.punctuation("[")
-            for r in 0..<rows {
-                if r > 0 { w.punctuation(",") }
-                w.punctuation("[")
-                for c in 0..<cols {
-                    if c > 0 { w.punctuation(",") }
-                    let e = exponents[r * cols + c]
-                    if config.encoding == .exponents { w.write(integer: e) } else { w.write(integer: Board.value(ofExponent: e)) }
-                }
-                w.punctuation("]")
-            }
-            w.punctuation("]")
-        case .onehot:
-            let planes = board.encoded(.oneHot(channels: config.onehotChannels))
-            w.punctuation("[")
-            for k in 0..<config.onehotChannels {
-                if k > 0 { w.punctuation(",") }
-                w.punctuation("[")
-                for r in 0..<rows {
-                    if r > 0 { w.punctuation(",") }
-                    w.punctuation("[")
-                    for c in 0..<cols {
-                        if c > 0 { w.punctuation(",") }
-                        w.punctuation(planes[(k * rows + r) * cols + c] == 0 ? "0" : "1")
-                    }
-                    w.punctuation("]")
-                }
-                w.punctuation("]")
-            }
-            w.punctuation("]")
-        case .base64, .base64Batch:
-            board.exponents.withUnsafeBytes { write(base64: $0, to: &w) }
+        let encoding = config.observation
+        guard config.encoding.wire == .json else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(encoding.count(rows: board.rows, cols: board.cols) * encoding.dtype.byteCount)
+            encoding.appendBytes(of: board, to: &bytes)
+            return bytes.withUnsafeBytes { write(base64: $0, to: &w) }
         }
+        // Nested lists in the encoding's shape: the brackets that close and open before each value.
+        let shape = encoding.shape(rows: board.rows, cols: board.cols)
+        var strides = shape
+        for level in strides.indices.reversed().dropFirst() { strides[level] *= strides[level + 1] }
+        var index = 0
+        for _ in shape { w.punctuation("[") }
+        encoding.forEachValue(of: board) { value in
+            if index > 0 {
+                let closing = strides.dropFirst().count { index % $0 == 0 }
+                for _ in 0..<closing { w.punctuation("]") }
+                w.punctuation(",")
+                for _ in 0..<closing { w.punctuation("[") }
+            }
+            w.write(integer: value)
+            index += 1
+        }
+        for _ in shape { w.punctuation("]") }
     }
 
     /// `bytes` as one JSON string of base64.
@@ -58,7 +45,7 @@ struct ResultEncoder {
     }
 
     /// Whether every per-environment column of a vector result travels as one base64 string.
-    var batchesColumns: Bool { config.encoding == .base64Batch }
+    var batchesColumns: Bool { config.encoding.wire == .base64Batch }
 
     /// One column of a vector result: a JSON list of `count` entries, or under ``batchesColumns``
     /// one base64 string of `width` little-endian bytes per entry, which `packed` writes.
@@ -183,22 +170,22 @@ struct ResultEncoder {
     /// The observation of every environment of a vector.
     func write(observations vector: VectorEnvironment, to w: inout JSONWriter) {
         let cells = vector.rules.cellCount
+        // The vector already holds every board's exponent bytes: sent as they are when that is the encoding.
+        let exponentBytes = config.observation == .exponents && config.encoding.wire != .json
         if batchesColumns {
-            return vector.observations.withUnsafeBytes { write(base64: $0, to: &w) }
+            if exponentBytes { return vector.observations.withUnsafeBytes { write(base64: $0, to: &w) } }
+            var bytes: [UInt8] = []
+            for index in 0..<vector.count { config.observation.appendBytes(of: vector.observation(at: index), to: &bytes) }
+            return bytes.withUnsafeBytes { write(base64: $0, to: &w) }
         }
         w.punctuation("[")
-        if config.encoding == .base64 {
-            vector.observations.withUnsafeBytes { bytes in
-                for index in 0..<vector.count {
-                    if index > 0 { w.punctuation(",") }
-                    w.punctuation("\"")
-                    Base64.encode(UnsafeRawBufferPointer(rebasing: bytes[(index * cells)..<((index + 1) * cells)]), into: &w.bytes)
-                    w.punctuation("\"")
+        for index in 0..<vector.count {
+            if index > 0 { w.punctuation(",") }
+            if exponentBytes {
+                vector.observations.withUnsafeBytes { bytes in
+                    write(base64: UnsafeRawBufferPointer(rebasing: bytes[(index * cells)..<((index + 1) * cells)]), to: &w)
                 }
-            }
-        } else {
-            for index in 0..<vector.count {
-                if index > 0 { w.punctuation(",") }
+            } else {
                 write(observation: vector.observation(at: index), to: &w)
             }
         }
@@ -220,7 +207,7 @@ struct ResultEncoder {
             for (fieldIndex, field) in config.info.enumerated() {
                 if fieldIndex > 0 { w.punctuation(",") }
                 w.key(field)
-                if field == "action_mask" && (config.encoding == .base64 || batchesColumns) {
+                if field == "action_mask" && config.encoding.wire != .json {
                     // One byte per environment, bit i = action i.
                     vector.infos.map(\.actionMask.rawValue).withUnsafeBytes { write(base64: $0, to: &w) }
                     continue
@@ -248,10 +235,10 @@ struct ResultEncoder {
         case "invalid": write(flags: count, to: &w) { infos[$0].invalid }
         case "won": write(flags: count, to: &w) { infos[$0].won }
         case "afterstate":
-            // All zero where there is none (after a reset): no real afterstate is an empty board.
-            let cells = vector.rules.cellCount
-            var bytes = [UInt8](repeating: 0, count: count * cells)
-            for index in 0..<count { infos[index].afterstate?.copyExponents(into: &bytes, at: index * cells) }
+            // An empty board where there is none (after a reset): all zero in every byte encoding but one-hot.
+            var bytes: [UInt8] = []
+            let empty = Board(rules: vector.rules)
+            for index in 0..<count { config.observation.appendBytes(of: infos[index].afterstate ?? empty, to: &bytes) }
             bytes.withUnsafeBytes { write(base64: $0, to: &w) }
         default: return false
         }
@@ -359,18 +346,16 @@ extension ResultEncoder {
 
     /// An upper bound on the bytes of one observation in `config`'s encoding.
     static func observationBytes(_ config: ServerConfig) -> Int {
-        let rows = config.rules.rows, cells = config.rules.cellCount
-        // Brackets and commas: at most 3 bytes per row plus 2 per list.
-        let grid = rows * 3 + 2
-        switch config.encoding {
-        case .exponents: return cells * 3 + grid                       // exponents have at most 2 digits
-        case .values: return cells * 20 + grid                         // a 64-bit tile value has at most 19 digits
-        case .onehot: return config.onehotChannels * (cells * 2 + grid + 1) + 2
-        // base64_batch: one string for the batch is never longer than one string per environment
-        // (numeric columns as base64 are shorter than as digits), up to the quotes and padding
-        // of a few strings, which the 1 024 bytes of ``largestResultBytes(_:)`` cover.
-        case .base64, .base64Batch: return 4 * ((cells + 2) / 3) + 2
+        let encoding = config.observation
+        let shape = encoding.shape(rows: config.rules.rows, cols: config.rules.cols)
+        guard config.encoding.wire == .json else {
+            // base64_batch: one string for the batch is never longer than one string per environment
+            // (numeric columns as base64 are shorter than as digits), up to the quotes and padding
+            // of a few strings, which the 1 024 bytes of ``largestResultBytes(_:)`` cover.
+            return 4 * ((encoding.count(rows: config.rules.rows, cols: config.rules.cols) * encoding.dtype.byteCount + 2) / 3) + 2
         }
+        // Each list: its elements, a comma after each, and two brackets.
+        return shape.reversed().reduce(encoding.maxDigits) { element, length in length * (element + 1) + 2 }
     }
 
     /// An upper bound on the bytes of each method's result in `config`, per environment,

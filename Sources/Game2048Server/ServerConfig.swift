@@ -6,7 +6,8 @@ import Game2048JSON
 /// Set from the command line (`g2048 serve --rows 5 …`) and changed by the `make`
 /// method; field names are the protocol's snake_case ones.
 public struct ServerConfig: Hashable, Sendable {
-    /// How observations (and afterstates) travel.
+    /// The observation encodings by their protocol names: each is a board encoding
+    /// (``Game2048/ObservationEncoding``, which knows its shape, dtype, bounds and values) sent in a ``Wire`` form.
     public enum Encoding: String, Hashable, Sendable, CaseIterable {
         /// rows×cols nested lists of exponents (0 = empty).
         case exponents
@@ -14,13 +15,45 @@ public struct ServerConfig: Hashable, Sendable {
         case values
         /// channels×rows×cols nested lists of 0/1.
         case onehot
-        /// The base64 text of the rows×cols exponent bytes, row-major.
+        /// The exponents as base64 bytes (the name `base64` predates other byte encodings).
         case base64
-        /// In vector mode every per-environment column (observations, rewards, flags, numeric
-        /// info columns) is one base64 string of the whole batch, so a client decodes a step
-        /// with a handful of calls; a single environment gets exactly ``base64``.
+        /// The exponents as base64 bytes, a vector's columns batched.
         case base64Batch = "base64_batch"
+
+        /// The board encoding, with `channels` one-hot planes.
+        public func board(channels: Int) -> ObservationEncoding {
+            switch self {
+            case .exponents, .base64, .base64Batch: .exponents
+            case .values: .values
+            case .onehot: .oneHot(channels: channels)
+            }
+        }
+
+        /// How the values travel.
+        public var wire: Wire {
+            switch self {
+            case .exponents, .values, .onehot: .json
+            case .base64: .base64
+            case .base64Batch: .base64Batch
+            }
+        }
     }
+
+    /// How an observation's values travel: a wire form applies to any board encoding.
+    public enum Wire: Hashable, Sendable {
+        /// Nested JSON lists in the encoding's shape.
+        case json
+        /// One base64 string of the encoding's little-endian bytes per observation. With `info_layout`
+        /// `columns` a vector's action masks are one base64 string of one byte per environment.
+        case base64
+        /// As ``base64``; in vector mode every per-environment column (observations, rewards, flags,
+        /// numeric info columns) is one base64 string of the whole batch, so a client decodes a step
+        /// with a handful of calls.
+        case base64Batch
+    }
+
+    /// The configured board encoding.
+    public var observation: ObservationEncoding { encoding.board(channels: onehotChannels) }
 
     /// How a vector environment's info travels.
     public enum InfoLayout: String, Hashable, Sendable, CaseIterable {
@@ -55,69 +88,61 @@ public struct ServerConfig: Hashable, Sendable {
     /// The default configuration: one classic 4×4 environment.
     public init() {}
 
-    /// The names `make` accepts.
-    public static let optionNames = [
-        "rows", "cols", "num_envs", "spawn_four_probability", "initial_tiles", "win_tile", "max_steps",
-        "invalid_action", "invalid_action_penalty", "observation", "onehot_channels", "info", "info_layout",
-        "autoreset_mode",
-    ]
+    /// The names `make` accepts, from ``ServerOption/all``.
+    public static var optionNames: [String] { ServerOption.names }
+
+    /// Every option's value in one flat record, as ``ServerOption`` reads and writes them; a
+    /// ``ServerConfig`` is made from it once all changes are in, so that they are validated together.
+    public struct Settings: Sendable {
+        /// The rules options.
+        var rules: RulesSettings
+        var numEnvs: Int
+        var observation: String
+        var onehotChannels: Int
+        /// Whether `onehot_channels` was set: otherwise it follows a new board size.
+        var onehotChannelsGiven = false
+        var info: [String]
+        var infoLayout: String, autoresetMode: String
+
+        /// The settings of `config`.
+        init(_ config: ServerConfig) {
+            rules = RulesSettings(config.rules)
+            numEnvs = config.numEnvs
+            observation = config.encoding.rawValue
+            onehotChannels = config.onehotChannels
+            info = config.info
+            infoLayout = config.infoLayout.rawValue
+            autoresetMode = config.autoresetMode.rawValue
+        }
+    }
 
     /// This configuration with `changes` applied, validated as a whole.
     ///
     /// - Throws: ``RPCError/invalidParams(_:)`` naming the first bad field and what is allowed.
     public func applying(_ changes: [(String, JSONValue)]) throws(RPCError) -> ServerConfig {
-        var rows = rules.rows, cols = rules.cols
-        var spawnFour = rules.spawnFourProbability, initialTiles = rules.initialTiles
-        var winTile = rules.winTile, maxSteps = rules.maxSteps
-        var invalidName = rules.invalidAction.name
-        var penalty: Int64 = if case .terminate(let p) = rules.invalidAction { p } else { 0 }
-        var next = self
-        var channelsGiven = false
+        var settings = Settings(self)
         for (name, value) in changes {
-            switch name {
-            case "rows": rows = try Params.int(value, name, in: 2...8)
-            case "cols": cols = try Params.int(value, name, in: 2...8)
-            case "num_envs": next.numEnvs = try Params.int(value, name, in: 1...65_536)
-            case "spawn_four_probability": spawnFour = try Params.double(value, name, in: 0...1)
-            case "initial_tiles": initialTiles = try Params.int(value, name, in: 1...64)
-            case "win_tile": winTile = value == .null ? nil : try Params.int(value, name, in: 4...(1 << Int(Rules.maxExponent)))
-            case "max_steps": maxSteps = value == .null ? nil : try Params.int(value, name, in: 1...Int.max)
-            case "invalid_action": invalidName = try Params.choice(value, name, ["noop", "terminate", "reject"])
-            case "invalid_action_penalty": penalty = Int64(try Params.int(value, name, in: 0...Int(Int64.max)))
-            case "observation":
-                next.encoding = Encoding(rawValue: try Params.choice(value, name, Encoding.allCases.map(\.rawValue)))!
-            case "onehot_channels":
-                next.onehotChannels = try Params.int(value, name, in: 2...64)
-                channelsGiven = true
-            case "info":
-                guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
-                var fields: Set<String> = []
-                for item in list {
-                    fields.insert(try Params.choice(item, "info", ServerConfig.infoFields))
-                }
-                next.info = ServerConfig.infoFields.filter(fields.contains)
-            case "info_layout":
-                next.infoLayout = InfoLayout(rawValue: try Params.choice(value, name, InfoLayout.allCases.map(\.rawValue)))!
-            case "autoreset_mode":
-                next.autoresetMode = AutoresetMode(rawValue: try Params.choice(value, name, AutoresetMode.allCases.map(\.rawValue)))!
-            default:
+            guard let option = ServerOption.all.first(where: { $0.name == name }) else {
                 throw .invalidParams("unknown option '\(name)'; options are \(ServerConfig.optionNames.joined(separator: ", "))")
             }
+            try option.read(value, &settings)
         }
-        let policy: InvalidActionPolicy = switch invalidName {
-        case "terminate": .terminate(penalty: penalty)
-        case "reject": .reject
-        default: .noop
-        }
+        var next = self
         do {
-            next.rules = try Rules(rows: rows, cols: cols, spawnFourProbability: spawnFour, initialTiles: initialTiles,
-                                   winTile: winTile, maxSteps: maxSteps, invalidAction: policy)
+            next.rules = try settings.rules.rules()
         } catch {
-            throw .invalidParams("\(ServerConfig.protocolName(of: error.field)) \(error.rule)")
+            throw .invalidParams("\(RulesOption.name(ofField: error.field)) \(error.rule)")
         }
-        if !channelsGiven && (rows != rules.rows || cols != rules.cols) {
+        // The settings hold only values their option accepted, so these names are known.
+        next.numEnvs = settings.numEnvs
+        next.encoding = Encoding(rawValue: settings.observation) ?? .exponents
+        next.onehotChannels = settings.onehotChannels
+        if !settings.onehotChannelsGiven && (next.rules.rows != rules.rows || next.rules.cols != rules.cols) {
             next.onehotChannels = Int(next.rules.largestExponent) + 1
         }
+        next.info = settings.info
+        next.infoLayout = InfoLayout(rawValue: settings.infoLayout) ?? .rows
+        next.autoresetMode = AutoresetMode(rawValue: settings.autoresetMode) ?? .nextStep
         try next.checkResultSize()
         return next
     }
@@ -136,33 +161,10 @@ public struct ServerConfig: Hashable, Sendable {
             + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
 
-    /// The protocol's snake_case name of a ``Rules`` field.
-    static func protocolName(of field: String) -> String {
-        switch field {
-        case "spawnFourProbability": "spawn_four_probability"
-        case "initialTiles": "initial_tiles"
-        case "winTile": "win_tile"
-        case "maxSteps": "max_steps"
-        case "penalty": "invalid_action_penalty"
-        default: field
-        }
-    }
-
-    /// Every option and its value, in ``optionNames`` order.
+    /// Every option and its value, in ``ServerOption/all`` order.
     public var json: JSONValue {
-        let penalty: JSONValue = if case .terminate(let p) = rules.invalidAction { .integer(Int128(p)) } else { 0 }
-        return .object([
-            ("rows", .integer(Int128(rules.rows))), ("cols", .integer(Int128(rules.cols))),
-            ("num_envs", .integer(Int128(numEnvs))),
-            ("spawn_four_probability", .double(rules.spawnFourProbability)),
-            ("initial_tiles", .integer(Int128(rules.initialTiles))),
-            ("win_tile", rules.winTile.map { .integer(Int128($0)) } ?? .null),
-            ("max_steps", rules.maxSteps.map { .integer(Int128($0)) } ?? .null),
-            ("invalid_action", .string(rules.invalidAction.name)), ("invalid_action_penalty", penalty),
-            ("observation", .string(encoding.rawValue)), ("onehot_channels", .integer(Int128(onehotChannels))),
-            ("info", .array(info.map { .string($0) })), ("info_layout", .string(infoLayout.rawValue)),
-            ("autoreset_mode", .string(autoresetMode.rawValue)),
-        ])
+        let settings = Settings(self)
+        return .object(ServerOption.all.map { ($0.name, $0.value(settings)) })
     }
 }
 

@@ -1,8 +1,21 @@
 import Game2048
+import Game2048JSON
 import Game2048Play
 import Testing
 
 struct EpisodeRecordTests {
+    /// The config block is RulesOption's table: every rules option, in its order, and it reads back.
+    @Test func theConfigBlockListsEveryRulesOptionAndReadsBack() throws {
+        let rules = try Rules(rows: 3, cols: 5, spawnFourProbability: 0.25, initialTiles: 3, winTile: 256, maxSteps: 40,
+                              invalidAction: .terminate(penalty: 7))
+        let header = EpisodeHeader(seed: 1, rules: rules, targetTile: nil, player: "test", board: Board(rules: rules))
+        let config = try #require(try JSONValue.parse(Array(header.jsonLine.utf8))["config"])
+        #expect(config.object?.map(\.0) == RulesOption.all.map(\.name))
+        var record = EpisodeRecord(header: header)
+        record.end = EpisodeEnd(steps: 0, score: 0, outcome: .stopped, isLastEpisode: true)
+        #expect(try EpisodeRecord.parse(record.jsonLines).first?.header.rules == rules)
+    }
+
     static let header = EpisodeHeader(
         seed: 42, rules: Rules(), targetTile: 2048, player: "human",
         board: try! Board(rows: 4, cols: 4, exponents: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]))

@@ -67,4 +67,27 @@ struct ObservationEncodingTests {
         #expect(ObservationEncoding.values.name == "values")
         #expect(ObservationEncoding.oneHot(channels: 3).name == "onehot")
     }
+
+    /// Each encoding describes itself (shape, dtype, bounds) the way Gymnasium's observation space does.
+    @Test(arguments: [(ObservationEncoding.exponents, [2, 3], ObservationDType.uint8, 7),
+                      (.values, [2, 3], .int64, 128), (.oneHot(channels: 4), [4, 2, 3], .uint8, 1)])
+    func describesItsSpace(encoding: ObservationEncoding, shape: [Int], dtype: ObservationDType, high: Int) {
+        #expect(encoding.shape(rows: 2, cols: 3) == shape)
+        #expect(encoding.dtype == dtype)
+        #expect(encoding.high(largestExponent: 7) == high)
+        #expect(encoding.count(rows: 2, cols: 3) == shape.reduce(1, *))
+    }
+
+    /// The bytes are the values, little-endian in the dtype's width: the same values the floats hold.
+    @Test(arguments: [ObservationEncoding.exponents, .values, .oneHot(channels: 5)])
+    func bytesHoldTheEncodedValues(encoding: ObservationEncoding) {
+        var bytes: [UInt8] = []
+        encoding.appendBytes(of: Self.sample, to: &bytes)
+        let width = encoding.dtype.byteCount
+        #expect(bytes.count == Self.sample.encoded(encoding).count * width)
+        let values = stride(from: 0, to: bytes.count, by: width).map { start in
+            (0..<width).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
+        }
+        #expect(values.map(Float.init) == Self.sample.encoded(encoding))
+    }
 }

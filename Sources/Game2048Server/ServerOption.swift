@@ -1,0 +1,210 @@
+import Game2048
+import Game2048JSON
+
+/// One option of the server, declared once: its protocol name, its `g2048 serve` flag and help,
+/// what values it allows, and where it lives in the configuration.
+///
+/// ``ServerOption/all`` is the one table of options. `make` reads through it, `spec` reports it,
+/// `g2048 serve` builds its flags and help from it, and ``ServerOption/markdownTable`` renders the
+/// options table of docs/PROTOCOL.md (a test keeps the document equal to it). Adding an option is one
+/// entry there plus the field it sets in ``ServerConfig/Settings`` and what the option does.
+public struct ServerOption: Sendable {
+    /// The values an option allows, which also say how a flag's text becomes a JSON value.
+    public enum Constraint: Sendable {
+        /// An integer in the range; with `nullable`, also `null` (`off` on the command line).
+        case integer(ClosedRange<Int>, nullable: Bool)
+        /// A number in the range.
+        case number(ClosedRange<Double>)
+        /// One of these strings.
+        case choice([String])
+        /// A list of any of these strings (comma-separated on the command line).
+        case list([String])
+    }
+
+    /// The name in `make`, `spec` and episode records (snake_case).
+    public let name: String
+    /// The `g2048 serve` flag, without its dashes.
+    public let flag: String
+    /// The flag's value placeholder in the help (`n`, `policy`).
+    public let valueName: String
+    /// The flag's help line.
+    public let help: String
+    /// The values allowed.
+    public let constraint: Constraint
+    /// What the documentation adds to the allowed values, or "".
+    public let note: String
+    /// The default when it is no fixed value (it follows other options), for the help and the document.
+    public let defaultNote: String?
+    /// The rules option it is, when it is one.
+    public let rules: RulesOption?
+    /// Reads a value into the settings, refusing it when the constraint does not hold.
+    let read: @Sendable (JSONValue, inout ServerConfig.Settings) throws(RPCError) -> Void
+    /// The value in the settings.
+    let value: @Sendable (ServerConfig.Settings) -> JSONValue
+
+    /// Every option, in the order `spec` reports them.
+    public static let all: [ServerOption] = [
+        rules("rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange),
+        rules("cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange),
+        integer("num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
+                note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs),
+        rules("spawn_four_probability", valueName: "p", help: "Chance that a spawned tile is a 4.", between: 0...1),
+        rules("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols"),
+        rules("win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: 4...(1 << Int(Rules.maxExponent)),
+              note: ", a power of two"),
+        rules("max_steps", help: "Truncate episodes after this many steps.", in: 1...Int.max),
+        rules("invalid_action", valueName: "policy", help: "What an illegal action does:"),
+        rules("invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.", in: 0...Int(Int64.max),
+              note: "; the reward is `-penalty` under `terminate`"),
+        choice("observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
+               \.observation),
+        ServerOption(name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
+                     constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
+                     read: { value, settings throws(RPCError) in
+                         settings.onehotChannels = try Params.int(value, "onehot_channels", in: 2...64)
+                         settings.onehotChannelsGiven = true
+                     },
+                     value: { .integer(Int128($0.onehotChannels)) }),
+        ServerOption(name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
+                     constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rules: nil,
+                     read: { value, settings throws(RPCError) in
+                         guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
+                         var fields: Set<String> = []
+                         for item in list { fields.insert(try Params.choice(item, "info", ServerConfig.infoFields)) }
+                         settings.info = ServerConfig.infoFields.filter(fields.contains)
+                     },
+                     value: { .array($0.info.map { .string($0) }) }),
+        choice("info_layout", valueName: "layout", help: "Vector info layout (rows: one object per env):",
+               ServerConfig.InfoLayout.allCases.map(\.rawValue),
+               note: "; in vector mode `rows` is a list of info objects, `columns` one object of lists", \.infoLayout),
+        choice("autoreset_mode", valueName: "mode", help: "Vector autoreset:", AutoresetMode.allCases.map(\.rawValue), \.autoresetMode),
+    ]
+
+    /// The protocol names, in ``all`` order.
+    public static let names = all.map(\.name)
+
+    // MARK: Kinds of option
+
+    static func integer(_ name: String, flag: String, help: String, in range: ClosedRange<Int>, note: String,
+                        _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable) -> ServerOption {
+        ServerOption(name: name, flag: flag, valueName: "n", help: help, constraint: .integer(range, nullable: false),
+                     note: note, defaultNote: nil, rules: nil,
+                     read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.int(value, name, in: range) },
+                     value: { .integer(Int128($0[keyPath: field])) })
+    }
+
+    /// One of ``Game2048JSON/RulesOption/all``, by name, with the protocol's range for it (`Rules` checks
+    /// what depends on other options, such as `initial_tiles` at most rows·cols).
+    static func rules(_ name: String, flag: String? = nil, valueName: String = "n", help: String,
+                      in range: ClosedRange<Int>? = nil, note: String = "") -> ServerOption {
+        rules(name, flag: flag, valueName: valueName, help: help, integers: range, numbers: nil, note: note)
+    }
+
+    static func rules(_ name: String, valueName: String, help: String, between range: ClosedRange<Double>) -> ServerOption {
+        rules(name, flag: nil, valueName: valueName, help: help, integers: nil, numbers: range, note: "")
+    }
+
+    private static func rules(_ name: String, flag: String?, valueName: String, help: String, integers: ClosedRange<Int>?,
+                              numbers: ClosedRange<Double>?, note: String) -> ServerOption {
+        // A name missing from RulesOption.all is a bug in this table, caught by the first test that reads it.
+        let option = RulesOption.named(name)!
+        let constraint: Constraint
+        let read: @Sendable (JSONValue, inout ServerConfig.Settings) throws(RPCError) -> Void
+        switch option.kind {
+        case .integer(let field):
+            let range = integers ?? Int.min...Int.max
+            constraint = .integer(range, nullable: false)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.int(value, name, in: range) }
+        case .optionalInteger(let field):
+            let range = integers ?? Int.min...Int.max
+            constraint = .integer(range, nullable: true)
+            read = { value, settings throws(RPCError) in
+                settings.rules[keyPath: field] = value == .null ? nil : try Params.int(value, name, in: range)
+            }
+        case .number(let field):
+            let range = numbers ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+            constraint = .number(range)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.double(value, name, in: range) }
+        case .choice(let choices, let field):
+            constraint = .choice(choices)
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.choice(value, name, choices) }
+        }
+        let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
+        return ServerOption(name: name, flag: flag ?? dashed(name), valueName: valueName, help: help + listed, constraint: constraint,
+                            note: note, defaultNote: nil, rules: option, read: read,
+                            value: { option.value(in: $0.rules) })
+    }
+
+    /// A choice among `choices`; the help ends with them ("noop, terminate or reject.").
+    static func choice(_ name: String, valueName: String, help: String, _ choices: [String], note: String = "",
+                       _ field: WritableKeyPath<ServerConfig.Settings, String> & Sendable) -> ServerOption {
+        ServerOption(name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(choices.listedWithOr).",
+                            constraint: .choice(choices), note: note, defaultNote: nil, rules: nil,
+                            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.choice(value, name, choices) },
+                            value: { .string($0[keyPath: field]) })
+    }
+
+    /// The flag of a protocol name: `initial_tiles` is `--initial-tiles`.
+    static func dashed(_ name: String) -> String { String(name.map { $0 == "_" ? "-" : $0 }) }
+
+    // MARK: Command line and documentation
+
+    /// The option's value in the default configuration.
+    public var defaultValue: JSONValue { value(ServerConfig.Settings(ServerConfig())) }
+
+    /// The default as the help shows it: the flag text that sets it (`4`, `off`, `noop`, `a,b`).
+    public var helpDefault: String {
+        if let defaultNote { return defaultNote }
+        switch defaultValue {
+        case .null: return "off"
+        case .string(let text): return text
+        case .array(let items): return items.compactMap(\.string).joined(separator: ",")
+        case let other: return other.serialized
+        }
+    }
+
+    /// The JSON value a flag's text stands for: `off` is `null` for an option that can be off, a
+    /// list is comma-separated, and numbers are numbers (so a range error names the number).
+    public func value(ofFlag text: String) -> JSONValue {
+        switch constraint {
+        case .list: return .array(text.split(separator: ",").map { .string(String($0)) })
+        case .integer(_, nullable: true) where text == "off": return .null
+        default:
+            if let integer = Int128(text) { return .integer(integer) }
+            if let number = Double(text) { return .double(number) }
+            return .string(text)
+        }
+    }
+
+    /// The allowed values as the document states them.
+    var documentedAllowed: String {
+        let allowed: String = switch constraint {
+        case .integer(let range, let nullable):
+            (nullable ? "`null` (off) or " : "")
+                + (range.upperBound >= Int(Int64.max) ? "≥ \(range.lowerBound)" : "\(range.lowerBound)…\(Self.spelled(range.upperBound))")
+        case .number(let range): "\(Self.spelled(range.lowerBound))…\(Self.spelled(range.upperBound))"
+        case .choice(let choices): choices.map { "`\"\($0)\"`" }.joined(separator: ", ")
+        case .list(let names): "any of " + names.map { "`\($0)`" }.joined(separator: ", ")
+        }
+        return allowed + note
+    }
+
+    /// A bound as the document spells it: `2^50` rather than its 16 digits, `1` rather than `1.0`.
+    static func spelled(_ bound: Int) -> String {
+        bound > 1 << 20 && bound.nonzeroBitCount == 1 ? "2^\(bound.trailingZeroBitCount)" : "\(bound)"
+    }
+
+    static func spelled(_ bound: Double) -> String {
+        bound.rounded() == bound && abs(bound) < 1e15 ? "\(Int(bound))" : "\(bound)"
+    }
+
+    /// The options table of docs/PROTOCOL.md: option, flag, default and allowed values.
+    public static var markdownTable: String {
+        var lines = ["| option | flag | default | allowed |", "|---|---|---|---|"]
+        for option in all {
+            let defaultText = option.defaultNote.map { "`\($0)`" } ?? "`\(option.defaultValue.serialized)`"
+            lines.append("| `\(option.name)` | `--\(option.flag)` | \(defaultText) | \(option.documentedAllowed) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

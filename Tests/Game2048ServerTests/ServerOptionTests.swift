@@ -1,0 +1,52 @@
+import Game2048
+import Game2048JSON
+import Testing
+@testable import Game2048Server
+
+/// The option table is the one declaration of the server's options: `make`, `spec`, the `serve`
+/// flags and the protocol document all follow it.
+struct ServerOptionTests {
+    /// The lines of the document's options table, from its header to its last row.
+    static func documentedTable() throws -> String {
+        let lines = try ProtocolMethodTests.packageFile("docs/PROTOCOL.md").split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "| option | flag | default | allowed |"))
+        return lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+    }
+
+    @Test func theProtocolDocumentsOptionsTableIsTheTables() throws {
+        let documented = try Self.documentedTable()
+        #expect(documented == ServerOption.markdownTable, "docs/PROTOCOL.md should hold:\n\(ServerOption.markdownTable)")
+    }
+
+    @Test func specReportsEveryOptionInTableOrder() {
+        let config = ServerConfig().json
+        #expect(config.object?.map(\.0) == ServerOption.names)
+        #expect(ServerConfig.optionNames == ServerOption.names)
+        // The rules options are RulesOption's, in its order.
+        #expect(ServerOption.all.compactMap(\.rules?.name) == RulesOption.all.map(\.name))
+    }
+
+    /// Each option reads back what it reports: `make` with `spec`'s config changes nothing.
+    @Test func makeWithTheReportedConfigIsTheSameConfig() throws {
+        let changed = try ServerConfig().applying([("rows", 3), ("win_tile", 64), ("invalid_action", "terminate"),
+                                                   ("invalid_action_penalty", 5), ("observation", "onehot"), ("num_envs", 3)])
+        let members = try #require(changed.json.object)
+        #expect(try ServerConfig().applying(members) == changed)
+    }
+
+    /// A flag's text becomes the JSON value of its option.
+    @Test(arguments: [("rows", "5", JSONValue.integer(5)), ("win-tile", "off", .null), ("max-steps", "9", .integer(9)),
+                      ("spawn-four-probability", "0.5", .double(0.5)), ("info", "score,won", .array(["score", "won"])),
+                      ("observation", "values", .string("values"))])
+    func flagTextBecomesTheOptionsValue(flag: String, text: String, value: JSONValue) throws {
+        let option = try #require(ServerOption.all.first { $0.flag == flag })
+        #expect(option.value(ofFlag: text) == value)
+    }
+
+    /// Every rules error names its option by the protocol's name.
+    @Test(arguments: [("spawnFourProbability", "spawn_four_probability"), ("initialTiles", "initial_tiles"),
+                      ("winTile", "win_tile"), ("maxSteps", "max_steps"), ("penalty", "invalid_action_penalty"), ("rows", "rows")])
+    func rulesFieldsHaveTheirProtocolNames(field: String, name: String) {
+        #expect(RulesOption.name(ofField: field) == name)
+    }
+}
