@@ -164,11 +164,11 @@ extension BestScores {
 
     /// Writes the scores, merged with what was saved meanwhile, creating the directory if needed.
     ///
-    /// Under an exclusive lock on ``lockPath``, the file on disk is read again and
+    /// Under an exclusive lock on `lockPath`, the file on disk is read again and
     /// each size keeps the higher score (members of the file this version does not
     /// know are kept); then the file is replaced atomically (temporary file in the
     /// same directory, `fsync`, `rename`). A corrupted file is moved to
-    /// ``corruptedCopyPath`` first; a file of a newer version is not touched.
+    /// `corruptedCopyPath` first; a file of a newer version is not touched.
     ///
     /// - Throws: ``SaveError`` naming the file when it cannot be locked, read or
     ///   written, or when it is of a newer version.

@@ -8,7 +8,7 @@ import Game2048JSON
 ///     best[rows: 4, cols: 4]                   // 1234
 ///     try best.save()
 ///
-/// Scores are keyed by the board's ``Rules/sizeLabel`` (`"4x4"`, `"3x5"`), as
+/// Scores are keyed by the board's `Rules.sizeLabel` (`"4x4"`, `"3x5"`), as
 /// the Tile2048 app keeps one best score per size. The file is
 /// `best-scores.json` in ``directory``:
 ///
@@ -65,6 +65,6 @@ public struct BestScores: Hashable, Sendable {
         return true
     }
 
-    /// The key of a board size: `"4x4"`, the same label as ``Rules/sizeLabel``.
+    /// The key of a board size: `"4x4"`, the same label as `Rules.sizeLabel`.
     public static func key(rows: Int, cols: Int) -> String { "\(rows)x\(cols)" }
 }

@@ -87,9 +87,9 @@ public struct EpisodeHeader: Hashable, Sendable {
 
     /// The record format's version.
     public var version: Int
-    /// ``Rules/version`` of the build that recorded the episode.
+    /// `Rules.version` of the build that recorded the episode.
     public var rulesVersion: Int
-    /// The seed passed to ``Environment/reset(seed:)``.
+    /// The seed passed to `Environment.reset(seed:)`.
     public var seed: UInt64
     /// The rules of the environment.
     public var rules: Rules

@@ -136,7 +136,7 @@ public struct ServerConfig: Hashable, Sendable {
             + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
 
-    /// The protocol's snake_case name of a ``Rules`` field.
+    /// The protocol's snake_case name of a `Rules` field.
     static func protocolName(of field: String) -> String {
         switch field {
         case "spawnFourProbability": "spawn_four_probability"

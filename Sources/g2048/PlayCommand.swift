@@ -9,7 +9,7 @@ import Game2048Play
 
 /// `g2048 play`: play in the terminal, get hints, watch an agent, record the game.
 ///
-/// The work is done by ``TerminalGame`` in Game2048Play; this command validates
+/// The work is done by `TerminalGame` in Game2048Play; this command validates
 /// the flags, loads the weights and the best scores, and maps the outcome to an exit code.
 struct PlayCommand: Command {
     static let spec = CommandSpec(

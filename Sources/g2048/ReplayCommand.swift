@@ -7,7 +7,7 @@ import Game2048Play
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
 ///
-/// The work is done by ``ReplayViewer`` in Game2048Play.
+/// The work is done by `ReplayViewer` in Game2048Play.
 struct ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",
