@@ -590,9 +590,9 @@ struct WeightsFileTests {
     func forgedValuesWithAValidChecksumAreRefusedByName(name: String) throws {
         let directory = TemporaryDirectory()
         let (_, bytes) = try Self.savedTinyFile(in: directory)
-        let case_ = try #require(Self.forgedValues.first { $0.name == name })
-        let error = try #require(Self.loadError(case_.forge(bytes), in: directory))
-        #expect(error.description == "\(directory.file("x.bin")): \(case_.reason)")
+        let forgery = try #require(Self.forgedValues.first { $0.name == name })
+        let error = try #require(Self.loadError(forgery.forge(bytes), in: directory))
+        #expect(error.description == "\(directory.file("x.bin")): \(forgery.reason)")
     }
 
     @Test func largestAcceptedValuesStillLoad() throws {
