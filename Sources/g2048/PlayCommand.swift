@@ -24,7 +24,7 @@ struct PlayCommand: Command {
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
             saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
             The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
-            recorded with --record is shown again by 'g2048 replay --file <file>'; an existing record is
+            recorded with --record is shown again by 'g2048 replay <file>'; an existing record is
             replaced only with --force.
 
             Agents (--agent): \(Agent.descriptions).
