@@ -9,12 +9,13 @@ import Game2048
 
 // MARK: - Helpers (shared with the metrics and plot tests)
 
-/// A fresh directory under /tmp, removed with everything in it when the value goes away.
+/// A fresh directory in `$TMPDIR` (else /tmp), removed with everything in it when the value goes away.
 final class TemporaryDirectory {
     let path: String
 
     init() {
-        var template = Array("/tmp/gym2048-test-XXXXXX".utf8CString)
+        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(parent)/gym2048-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
