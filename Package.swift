@@ -2,6 +2,7 @@
 //
 // Gym2048: a headless reinforcement-learning environment for 2048.
 // No package dependencies: only the Swift toolchain.
+// Licensed under the Apache License, Version 2.0: see LICENSE.
 //
 // Module graph (arrows point at what a module depends on):
 //

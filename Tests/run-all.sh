@@ -8,8 +8,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every temporary file of this run goes into one folder, removed at the end. The tests remove what they make,
+# but the Swift driver leaves an empty TemporaryDirectory.* in $TMPDIR each time SwiftPM runs it
+# (swiftlang/swift-driver#1720, #2049); this keeps them out of /tmp.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-run-all.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"
+
 echo "== swift test"
-swift test
+# In a folder of its own, so that whatever a test leaves behind is seen: that fails the run. (SwiftPM keeps its
+# *.lock files there, and the driver its TemporaryDirectory.*.)
+mkdir "$scratch/swift-test"
+TMPDIR="$scratch/swift-test" swift test
+left=$(find "$scratch/swift-test" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '*.lock')
+if [ -n "$left" ]; then
+    echo "error: the Swift tests left these temporary files behind:" >&2
+    echo "$left" >&2
+    exit 1
+fi
 
 echo "== swift build -c release (the binary the examples start)"
 swift build -c release

@@ -96,9 +96,14 @@ extension Board: GameBoard {
     /// a tile merge at most once and merging start at the side the tiles move
     /// toward.
     ///
-    /// - Parameter record: told `(from, to, merged)` for every tile that moves,
-    ///   as positions along the line; the no-op closure of the fast path
-    ///   compiles away.
+    /// - Parameters:
+    ///   - line: the exponents of the line, cell `i` in byte `i`.
+    ///   - reward: increased by the value of every merged tile.
+    ///   - highestMerge: raised to the exponent of the largest merged tile.
+    ///   - record: told `(from, to, merged)` for every tile that moves,
+    ///     as positions along the line; the no-op closure of the fast path
+    ///     compiles away.
+    /// - Returns: the line after the move, in the same layout.
     @inlinable @inline(__always)
     static func slideAndMergeLine(
         _ line: UInt64, reward: inout Int64, highestMerge: inout UInt8,

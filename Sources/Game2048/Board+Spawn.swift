@@ -16,7 +16,9 @@ extension Board {
     /// true, else a 2), then `k = rng.uniform(below: emptyCount)`, and fills the
     /// `k`-th empty cell in row-major order. A full board draws nothing.
     ///
-    /// - Parameter fourThreshold: `bernoulliThreshold(probability: spawnFourProbability)`.
+    /// - Parameters:
+    ///   - fourThreshold: `bernoulliThreshold(probability: spawnFourProbability)`.
+    ///   - rng: the generator the value and the cell are drawn from.
     /// - Complexity: O(`cellCount`).
     @inlinable
     @discardableResult
@@ -36,7 +38,7 @@ extension Board {
     /// `p / empty`; outcomes of probability 0 are left out. This is the chance
     /// node that expectimax search and exact tests need.
     ///
-    /// - Parameter spawnFourProbability: `p`, the chance that a spawn is a 4.
+    /// - Parameter p: the chance that a spawn is a 4.
     /// - Returns: the outcomes in cell order, the 2 before the 4; empty for a full board.
     public func chanceOutcomes(spawnFourProbability p: Double) -> [ChanceOutcome] {
         let cells = emptyCells

@@ -1,4 +1,7 @@
-// The one file in Game2048 that touches Unsafe*Pointer.
+// The one file in Game2048 that makes Unsafe*Pointers: the row table's memory,
+// allocated here, and a board's cells, lent by `withCells` / `withMutableCells` for
+// the length of one call. The moves, spawns and line-table checks take those lent
+// pointers as parameters and never make or keep one.
 //
 // The bitboard's row table is read several times per move. A Swift array would
 // add a bounds check, and a retain/release when it escapes into a closure; a

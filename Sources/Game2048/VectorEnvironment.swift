@@ -110,7 +110,9 @@ public struct VectorEnvironment: Sendable {
 
     /// Resets every environment to the same given board (tests, curricula, search).
     ///
-    /// - Parameter seed: seeds the batch as ``reset(seed:)`` does; `nil` continues each stream.
+    /// - Parameters:
+    ///   - seed: seeds the batch as ``reset(seed:)`` does; `nil` continues each stream.
+    ///   - board: the position every environment starts from.
     /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
     ///   nothing changes then.
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {

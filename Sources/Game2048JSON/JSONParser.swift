@@ -9,7 +9,7 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 extension JSONValue {
-    /// The deepest nesting of arrays and objects ``parse(_:maxDepth:)`` accepts by default.
+    /// The deepest nesting of arrays and objects `parse(_:maxDepth:)` accepts by default.
     public static let defaultMaxDepth = 64
 
     /// Parses one JSON text (RFC 8259), with surrounding whitespace allowed.

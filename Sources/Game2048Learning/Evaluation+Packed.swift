@@ -25,8 +25,12 @@ extension Evaluation {
     /// with `SearchPlayer(network: network, depth: 0)`.
     ///
     /// - Parameters:
+    ///   - network: the network the player is greedy on; it reads packed boards.
+    ///   - rules: 4×4 rules.
+    ///   - seed: the game's seed, as for ``play(rules:seed:player:onMove:)``.
     ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
     ///   - downgradeLimit: the player's tile-downgrading limit (see ``TileDowngrade``), or `nil` for none.
+    ///   - onMove: called after each move.
     static func playPacked(network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
                            downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil) -> GameResult {
         let table = Bitboard.MoveTable()
@@ -69,9 +73,9 @@ extension Evaluation {
             highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove)
     }
 
-    /// The rest of a game past the packed board's range: ``Environment``'s rules on ``Board``.
+    /// The rest of a game past the packed board's range: `Environment`'s rules on `Board`.
     ///
-    /// On 4×4 no move can merge two tiles at ``Rules/largestExponent`` (two 131 072 tiles cannot
+    /// On 4×4 no move can merge two tiles at `Rules.largestExponent` (two 131 072 tiles cannot
     /// both appear), so every move the player picks is legal and no invalid-action policy applies.
     static func playGenericContinuation(
         network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar, fourThreshold: UInt64,

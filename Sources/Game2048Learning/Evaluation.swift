@@ -59,7 +59,7 @@ public struct EvaluationProgress: Sendable, Hashable {
     public var moves: Int
 }
 
-/// Plays evaluation games through the public ``Environment`` API, on several threads.
+/// Plays evaluation games through the public `Environment` API, on several threads.
 public enum Evaluation {
     /// Plays `games` games and reports them.
     ///
@@ -68,6 +68,11 @@ public enum Evaluation {
     /// results do not depend on the number of threads.
     ///
     /// - Parameters:
+    ///   - rules: the rules of every game.
+    ///   - games: how many games to play.
+    ///   - seed: the seed the games' seeds are drawn from.
+    ///   - threads: how many threads play (at least one, at most one a game).
+    ///   - makePlayer: makes the player of game `i`; called on the thread that plays it.
     ///   - progressEveryMove: also report after every move, not only after every game: for slow
     ///     players (a search), where one game may take minutes. It costs a shared counter per move,
     ///     which halves the speed of the fastest players, so it is off by default.
@@ -128,7 +133,7 @@ public enum Evaluation {
     /// One game of `player` on a fresh environment; `onMove` is called after each move.
     ///
     /// A greedy n-tuple player on a 4×4 board plays on the packed board instead, without the
-    /// environment (see ``playPacked(network:rules:seed:start:downgradeLimit:onMove:)``): the same game, faster.
+    /// environment (see `playPacked(network:rules:seed:start:downgradeLimit:onMove:)`): the same game, faster.
     public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) -> GameResult {
         if let (network, downgradeLimit) = packedGreedyNetwork(of: player, rules: rules) {
             return playPacked(network: network, rules: rules, seed: seed, downgradeLimit: downgradeLimit, onMove: onMove)
@@ -136,9 +141,14 @@ public enum Evaluation {
         return playThroughEnvironment(rules: rules, seed: seed, player: &player, onMove: onMove)
     }
 
-    /// One game of `player` through the public ``Environment`` API: the reference the fast paths are tested against.
+    /// One game of `player` through the public `Environment` API: the reference the fast paths are tested against.
     ///
-    /// - Parameter start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
+    /// - Parameters:
+    ///   - rules: the rules of the game.
+    ///   - seed: the environment's seed.
+    ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
+    ///   - player: chooses every move.
+    ///   - onMove: called after each move.
     static func playThroughEnvironment(rules: Rules, seed: UInt64, start: Board? = nil, player: inout some Player,
                                        onMove: (() -> Void)? = nil) -> GameResult {
         var env = Environment(rules: rules)

@@ -7,12 +7,12 @@ import Game2048
 ///
 /// A max node (the player to move) takes the best `r + chance(afterstate)` over
 /// legal moves; a chance node averages over the spawns listed by
-/// ``Board/chanceOutcomes(spawnFourProbability:)``; at depth 0 a chance node is
+/// `Board.chanceOutcomes(spawnFourProbability:)`; at depth 0 a chance node is
 /// valued by the evaluator instead. A board with no legal move is worth 0.
 /// Chance nodes are cached by (afterstate, depth) for the duration of one
 /// decision, since different move orders reach the same afterstate. On a 4×4 board
-/// with a network that reads bitboards, ``PackedExpectimax`` runs the same search on
-/// the packed board with a fixed ``TranspositionTable``: same values and moves, faster.
+/// with a network that reads bitboards, `PackedExpectimax` runs the same search on
+/// the packed board with a fixed `TranspositionTable`: same values and moves, faster.
 ///
 /// With a ``nodeBudget`` the search deepens one layer at a time (0, 1, …, ``depth``)
 /// and stops deepening when a layer would take more chance nodes than the budget
@@ -71,6 +71,7 @@ public struct Expectimax {
     /// Creates a search.
     ///
     /// - Parameters:
+    ///   - evaluator: what values an afterstate at the search horizon.
     ///   - depth: chance layers; a negative value counts as 0.
     ///   - nodeBudget: the most chance nodes per decision, or `nil` for none (values below 1 count as 1).
     ///   - pruneBelow: see ``pruneBelow``; 0 (the default here) or less turns pruning off.

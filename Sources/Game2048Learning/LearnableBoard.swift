@@ -1,12 +1,12 @@
 import Game2048
 
-/// What ``TDLearner``'s one training loop needs of a board beyond ``GameBoard``: the network's
+/// What ``TDLearner``'s one training loop needs of a board beyond `GameBoard`: the network's
 /// reads and writes on it, and the greedy move.
 ///
-/// Two boards conform: the packed 4×4 ``Bitboard`` (features straight from the `UInt64`, the
-/// four moves made before any value is read) and ``Board`` (any size). The loop is generic and
+/// Two boards conform: the packed 4×4 `Bitboard` (features straight from the `UInt64`, the
+/// four moves made before any value is read) and `Board` (any size). The loop is generic and
 /// `@inlinable`, so each board gets its own specialized copy: the packed one compiles to the
-/// code a loop written for ``Bitboard`` alone would be.
+/// code a loop written for `Bitboard` alone would be.
 @usableFromInline
 protocol LearnableBoard: GameBoard {
     /// The empty board of the learner's rules.

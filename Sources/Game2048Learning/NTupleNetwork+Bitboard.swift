@@ -59,7 +59,7 @@ extension NTupleNetwork {
         visit(o.7)
     }
 
-    /// ``forEachFeature(of:_:)`` for other patterns, apart so that the default network's code stays
+    /// ``forEachFeature(of:_:)-(Bitboard,_)`` for other patterns, apart so that the default network's code stays
     /// as small as it is: every pattern's cells from the flat shifts, in each of the eight orientations.
     @inlinable
     func forEachCustomFeature(_ o: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), _ body: (Int) -> Void) {
@@ -167,7 +167,7 @@ extension NTupleNetwork {
     /// The greedy move on a 4×4 bitboard, `argmax r + V(afterstate)` over the legal moves: its
     /// afterstate, reward, largest merge and value, and whether any move is legal.
     ///
-    /// The first legal move in ``Direction`` order is kept unless a later one is strictly better,
+    /// The first legal move in `Direction` order is kept unless a later one is strictly better,
     /// as in ``Expectimax``. The four moves are made first and the values of the legal ones read
     /// after, so that their weight loads (random reads in hundreds of megabytes, most of them
     /// cache misses) are in flight together instead of one move's 32 at a time.

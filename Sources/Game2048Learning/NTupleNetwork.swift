@@ -13,9 +13,9 @@ import Synchronization
 /// rectangle), all sharing the pattern's table, and the value of a board is the
 /// sum of those entries (Szubert & Jaśkowski 2014; Wu, Yeh et al. 2014).
 ///
-/// On 4×4 boards the features come straight from the packed ``Bitboard``: the
+/// On 4×4 boards the features come straight from the packed `Bitboard`: the
 /// eight orientations are bit permutations of the `UInt64`, and each 6-tuple
-/// index is two masks and a shift. Other sizes read ``Board`` cells. Both give
+/// index is two masks and a shift. Other sizes read `Board` cells. Both give
 /// the same features (the tests check it).
 ///
 /// A network may be split into stages at tile thresholds (a multi-stage network,
@@ -81,13 +81,15 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// Creates a network with all weights at `initialValue`.
     ///
     /// - Parameters:
+    ///   - rows: the board's rows.
+    ///   - cols: the board's columns.
     ///   - patterns: the tuples; `nil` takes ``TuplePattern/defaults(rows:cols:)``.
     ///   - valueCount: values per cell; `nil` takes the default for the size. On
     ///     4×4 boards it is at most 16 (four bits a cell), elsewhere at most 256
     ///     (a cell's exponent is a byte); larger values are lowered to these.
     ///   - initialValue: the starting weight, for optimistic initialization.
     ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
-    ///     from 2 to ``Rules/maxExponent`` (15 on 4×4); empty (the default) for one stage.
+    ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
     ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
     /// - Precondition: the patterns fit the board; the thresholds are valid.
     public init(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
@@ -211,7 +213,7 @@ public final class NTupleNetwork: @unchecked Sendable {
     // MARK: Stages
 
     /// Why `thresholds` cannot split a network for a `rows`×`cols` board, or `nil`: they must
-    /// ascend strictly, each from 2 (the tile 4) to ``Rules/maxExponent``, at most 15 (32 768)
+    /// ascend strictly, each from 2 (the tile 4) to `Rules.maxExponent`, at most 15 (32 768)
     /// on 4×4 boards, and there may be at most ``maxStages`` − 1 of them.
     public static func stageProblem(_ thresholds: [UInt8], rows: Int, cols: Int) -> String? {
         guard thresholds.count < maxStages else { return "\(thresholds.count) stage thresholds; at most \(maxStages - 1)" }

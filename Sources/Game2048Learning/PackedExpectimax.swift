@@ -3,7 +3,7 @@ import Game2048
 /// ``Expectimax`` on the packed 4×4 board: the same search, for a network that reads bitboards.
 ///
 /// The generic search builds a `Board` and an array of spawns at every chance node and caches in a
-/// dictionary; this one keeps each board in a `UInt64`, makes moves with ``Bitboard/MoveTable``, walks
+/// dictionary; this one keeps each board in a `UInt64`, makes moves with `Bitboard.MoveTable`, walks
 /// the empty nibbles for spawns, and caches in a fixed ``TranspositionTable``. It visits the same nodes
 /// in the same order and sums in the same order, so with the same settings it gives the same values,
 /// moves and node counts (the tests compare both on random boards). ``Expectimax`` hands a decision to

@@ -114,6 +114,9 @@ public struct SearchPlayer: Player {
     /// (see ``Expectimax/nodeBudget``: deeper layers are skipped where they would not fit).
     ///
     /// - Parameters:
+    ///   - network: values the afterstates at the search horizon.
+    ///   - depth: chance layers; 0 is greedy over afterstates.
+    ///   - nodeBudget: the most chance nodes a move, or `nil` for no limit.
     ///   - pruneBelow: chance-node pruning (see ``Expectimax/pruneBelow``).
     ///   - downgradeLimit: tile-downgrading from this exponent, or `nil` for none (see ``TileDowngrade``).
     public init(network: NTupleNetwork, depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget,

@@ -43,7 +43,7 @@ public struct GameResult: Hashable, Sendable {
 /// framework does). At equal time the two learn alike here, and forward, the
 /// default, plays about 10 % more moves per second: its updates touch weights
 /// that the move selection has just brought into cache. Games run on the packed
-/// ``Bitboard`` on 4×4 boards and on ``Board`` otherwise, with the package's
+/// `Bitboard` on 4×4 boards and on `Board` otherwise, with the package's
 /// spawn rule and generator, so a seed gives the same training run every time
 /// (with one thread). Several threads may call ``trainGame(using:)`` on one
 /// learner at once: updates are lock-free ("Hogwild!").
@@ -55,10 +55,10 @@ public struct GameResult: Hashable, Sendable {
 /// in a new stage promotes it (``NTupleNetwork/promote(toStage:)``), and that move's value
 /// is read again from the promoted tables before it serves as a target.
 ///
-/// The games follow the ``Rules``: their size, spawn distribution and initial tiles; a
-/// ``Rules/winTile`` ends a game as the environment does (the board that reaches it is
-/// terminal, its afterstate learns toward 0), and ``Rules/maxSteps`` truncates it (the last
-/// afterstate is left as it is: the game did not end, it was cut). ``Rules/invalidAction``
+/// The games follow the `Rules`: their size, spawn distribution and initial tiles; a
+/// `Rules.winTile` ends a game as the environment does (the board that reaches it is
+/// terminal, its afterstate learns toward 0), and `Rules.maxSteps` truncates it (the last
+/// afterstate is left as it is: the game did not end, it was cut). `Rules.invalidAction`
 /// never applies, as the learner plays only legal moves. ``stop`` ends the games in progress
 /// early, truncated the same way.
 public final class TDLearner: @unchecked Sendable {
@@ -107,7 +107,10 @@ public final class TDLearner: @unchecked Sendable {
     /// - Precondition: the network's board size is the rules'.
     ///
     /// - Parameters:
+    ///   - network: the network to train, shared with the caller (a class).
+    ///   - rules: the rules of the training games.
     ///   - alpha: TD's learning rate (``LearningMethod/td``, and the first part of ``LearningMethod/otdThenTC``).
+    ///   - schedule: when a game's updates are applied.
     ///   - method: how errors change the weights.
     ///   - coherenceAlpha: TC's meta learning rate β.
     ///   - coherenceStarted: for ``LearningMethod/otdThenTC``, whether the switch to TC happened already (a resumed run).
@@ -175,7 +178,7 @@ public final class TDLearner: @unchecked Sendable {
     }
 
     /// One game on boards of type `B`: the hot loop of training, specialized for each board
-    /// (``Bitboard`` on 4×4, ``Board`` elsewhere).
+    /// (`Bitboard` on 4×4, `Board` elsewhere).
     @inlinable
     func trainGame<B: LearnableBoard>(on _: B.Type, using rng: inout Xoshiro256StarStar) -> GameResult {
         var board = B.empty(for: self)

@@ -48,9 +48,11 @@ public struct TrainingLoop: Sendable {
     /// A time limit or a stop request also ends the games in progress (within
     /// ``TDLearner/stopCheckInterval`` moves); those are reported, truncated.
     ///
-    /// - Parameter onGame: called after every game, one call at a time (never
-    ///   concurrently), with the result and the total number of games so far; return
-    ///   `false` to stop the run early.
+    /// - Parameters:
+    ///   - plan: when the run stops, how many threads play, and the seed.
+    ///   - onGame: called after every game, one call at a time (never
+    ///     concurrently), with the result and the total number of games so far; return
+    ///     `false` to stop the run early.
     @discardableResult
     public func run(_ plan: TrainingPlan, onGame: @escaping @Sendable (GameResult, Int) -> Bool) -> Int {
         let threads = max(1, plan.threads)

@@ -11,71 +11,12 @@ import Game2048System
 ///     try WeightsFile.save(network, metadata: metadata, to: "weights.bin")
 ///     let (network, metadata) = try WeightsFile.load(from: "weights.bin")
 ///
-/// ## Format, version 1
-///
-/// All integers and floats are little-endian; offsets are in bytes.
-///
-///     offset  size  field
-///          0     8  magic "G2048NT\u{1A}" (47 32 30 34 38 4E 54 1A)
-///          8     4  format version, UInt32 = 1
-///         12     4  header length H, UInt32: the bytes from offset 16 to the weights
-///         16     H  header:
-///                     rows UInt8, cols UInt8, valueCount UInt16,
-///                     element type UInt8 (1 = Float32), symmetryCount UInt8,
-///                     pattern count P UInt16,
-///                     P × (cell count n UInt8, n × cell UInt8),
-///                     games UInt64, moves UInt64, seed UInt64,
-///                     alpha Float64, initialValue Float64, elapsedSeconds Float64,
-///                     rulesVersion UInt32, spawnFourProbability Float64
-///     16 + H  4 × W  the W weights, Float32, in ``NTupleNetwork/weights`` order
-///                    (W = Σ valueCount^n over the patterns)
-///     end − 8    8  checksum, UInt64: ``checksum(of:)`` of every byte before it
-///
-/// ## Format, version 2
-///
-/// Version 1 with the version field 2, and the header followed (within H) by
-/// the stages and the learning method:
-///
-///                     stage count S UInt8 (1 to 8),
-///                     (S − 1) × threshold tile exponent UInt8 (ascending),
-///                     (S − 1) × promoted UInt8 (0 or 1),
-///                     learning method UInt8 (0 = td, 1 = tc, 2 = otd+tc),
-///                     TC started UInt8 (0 or 1; 1 only with otd+tc),
-///                     TC meta rate Float64, TC switch point Float64 (0 to 1)
-///
-/// and S × W weights: every stage's tables, stage after stage. A save writes
-/// version 1 for a one-stage network trained by TD, so that such files still
-/// load in older builds, and version 2 otherwise; a load reads both (a version 1
-/// file is a one-stage TD network). TC's accumulators are not stored: a resumed
-/// TC run starts them again.
-///
-/// So a file is exactly `16 + H + 4 × W + 8` bytes; the default 4×4 network
-/// (four 6-tuples, 16 values a cell) gives H = 96 and 268 435 576 bytes. The
-/// header length makes every field's position computable before any weight is
-/// read, and lets a reader reject a header whose length does not match its
-/// contents.
-///
-/// A loader checks, in this order: that the path is a regular file (opened
-/// without blocking, so a FIFO cannot hang it), the magic, the version (before
-/// the checksum, so a newer file says "format version 2" rather than
-/// "corrupted"), the header's length and values (sizes, cells, element type,
-/// table sizes), the file size the header implies against the real one, the
-/// weights' size against the machine's memory, and only then allocates the
-/// network, reads the weights and verifies the checksum. A malicious or
-/// damaged header therefore costs a few bytes of reading, never a large
-/// allocation. Last come the values a checksum cannot vouch for, since a
-/// forged file can carry a valid one: the metadata
-/// (``TrainingMetadata/problem()``) and every weight (finite, within
-/// ±``maxWeightMagnitude``).
-///
-/// ## Saving
-///
-/// A save refuses a network, metadata or weights that a load would refuse,
-/// and a target that is not a regular file (it follows a symbolic link to the
-/// file it names). It never leaves a half-written file under the target name: it writes
-/// `<path>.tmp-<pid>` in the same directory, `fsync`s it, renames it over the
-/// target and `fsync`s the directory. On any failure the temporary file is
-/// removed and an existing target is left as it was.
+/// The format (little-endian: magic, version, header length, a header with the
+/// board, the patterns and the training metadata, the weights, a checksum),
+/// what a load checks and in which order, and how a save stays atomic are
+/// described once, in <doc:WEIGHTS>. A load checks the header and the file
+/// size it implies before it allocates anything, so a malicious or damaged
+/// header costs a few bytes of reading, never a large allocation.
 ///
 /// - Complexity: O(W) for both save and load, in a single pass of large
 ///   sequential reads or writes; the checksum is computed on each chunk while

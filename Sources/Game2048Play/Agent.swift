@@ -10,13 +10,13 @@ import Game2048Learning
 package enum Agent: String, CaseIterable, Hashable, Sendable {
     /// ``RandomPlayer``: a uniformly random legal move.
     case random
-    /// ``GreedyPlayer``: the largest immediate reward.
+    /// `GreedyPlayer`: the largest immediate reward.
     case greedy
-    /// ``MonteCarloPlayer``: random rollouts from each move.
+    /// `MonteCarloPlayer`: random rollouts from each move.
     case montecarlo
-    /// ``SearchPlayer`` with the hand-written heuristic, depth 2.
+    /// `SearchPlayer` with the hand-written heuristic, depth 2.
     case expectimax
-    /// ``SearchPlayer`` with a trained n-tuple network, depth 1 (needs weights).
+    /// `SearchPlayer` with a trained n-tuple network, depth 1 (needs weights).
     case ntuple
 
     /// The agent called `name`, or `nil`.
@@ -61,9 +61,9 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
     ///   - seed: the player's own generator (random tie-breaks, rollouts).
     ///   - network: the trained network; required for ``ntuple``, ignored otherwise.
     ///   - depth: the search depth of ``searches`` agents (default ``defaultDepth``); ignored by the others.
-    ///   - nodeBudget: the most chance nodes a search visits per move (see ``Expectimax/nodeBudget``).
-    ///   - pruneBelow: chance-node pruning of a search (see ``Expectimax/pruneBelow``).
-    ///   - downgradeLimit: tile-downgrading of the network's search (see ``TileDowngrade``), `nil` for none.
+    ///   - nodeBudget: the most chance nodes a search visits per move (see `Expectimax.nodeBudget`).
+    ///   - pruneBelow: chance-node pruning of a search (see `Expectimax.pruneBelow`).
+    ///   - downgradeLimit: tile-downgrading of the network's search (see `TileDowngrade`), `nil` for none.
     /// - Precondition: `network` is given when ``needsNetwork``.
     package func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
                            nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,

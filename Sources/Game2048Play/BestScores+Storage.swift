@@ -160,7 +160,7 @@ extension BestScores {
 
     /// Writes the scores, merged with what was saved meanwhile, creating the directory if needed.
     ///
-    /// Under an exclusive lock on ``lockPath``, the file on disk is read again and
+    /// Under an exclusive lock on `lockPath`, the file on disk is read again and
     /// each size keeps the higher score (members of the file this version does not
     /// know are kept); then the file is replaced atomically (temporary file in the
     /// same directory, `fsync`, `rename`, `fsync` of the directory; leftovers of

@@ -8,7 +8,7 @@ import Game2048JSON
 ///     best[rows: 4, cols: 4]                   // 1234
 ///     try best.save()
 ///
-/// Scores are keyed by the board's ``Rules/sizeLabel`` (`"4x4"`, `"3x5"`), as
+/// Scores are keyed by the board's `Rules.sizeLabel` (`"4x4"`, `"3x5"`), as
 /// the Tile2048 app keeps one best score per size. The file is
 /// `best-scores.json` in ``directory``:
 ///

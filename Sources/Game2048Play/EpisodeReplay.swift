@@ -29,7 +29,7 @@ package enum EpisodeReplay {
     /// Replays `record` and returns every position, the start first.
     ///
     /// - Throws: ``ReplayMismatch`` at the first step that does not reproduce,
-    ///   or when the record was made under another ``Rules/version``.
+    ///   or when the record was made under another `Rules.version`.
     /// - Complexity: O(steps × cells).
     package static func verify(_ record: EpisodeRecord) throws(ReplayMismatch) -> [Frame] {
         let header = record.header

@@ -22,7 +22,7 @@ package struct Frame: Hashable, Sendable {
     package enum Style: Hashable, Sendable {
         /// Text only: no ANSI escapes, no key help; for pipes and files.
         case plain
-        /// Coloured tiles (``Board/tilePalette``), a highlighted menu line and the key help.
+        /// Coloured tiles (`Board.tilePalette`), a highlighted menu line and the key help.
         case terminal
     }
 

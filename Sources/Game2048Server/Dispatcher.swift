@@ -173,7 +173,7 @@ public struct MemoryOutput: ResponseOutput, Sendable {
 }
 
 /// Writes replies to an output without building them whole: results that are
-/// already text (``JSONValue/raw(_:)``) go out as they are, and only the small
+/// already text (`JSONValue.raw(_:)`) go out as they are, and only the small
 /// parts around them are serialized.
 struct ResponseWriter<Output: ResponseOutput> {
     var output: Output

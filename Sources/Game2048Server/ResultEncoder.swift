@@ -3,7 +3,7 @@ import Game2048JSON
 
 /// Writes boards, infos and step results as the protocol's JSON, per the configuration.
 ///
-/// Results are written straight into bytes (and travel as ``JSONValue/raw(_:)``):
+/// Results are written straight into bytes (and travel as `JSONValue.raw(_:)`):
 /// a 256-environment step result is about 10 KB, and building a value tree for
 /// it first would cost more than the 256 steps themselves.
 struct ResultEncoder {

@@ -143,7 +143,7 @@ struct ParsedArguments: Equatable {
     }
 
     /// `--downgrade`: the exponent of the tile from which a network's search downgrades boards (see
-    /// ``TileDowngrade``), `nil` for `off`; `on` is the 32 768 tile.
+    /// `TileDowngrade`), `nil` for `off`; `on` is the 32 768 tile.
     ///
     /// - Throws: ``UsageError`` for anything but on, off or a power of two from 8 to 32768.
     func downgradeLimit(default defaultValue: UInt8?) throws(UsageError) -> UInt8? {

@@ -122,7 +122,7 @@ struct BenchRecord: Equatable {
                            wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
     }
 
-    /// A ``VectorEnvironment`` of `envs` environments with next-step autoreset.
+    /// A `VectorEnvironment` of `envs` environments with next-step autoreset.
     static func measureVector(rules: Rules, envs: Int, seconds: Double, seed: UInt64) -> BenchRecord {
         var vector = VectorEnvironment(rules: rules, count: envs)
         var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)

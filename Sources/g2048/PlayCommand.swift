@@ -5,7 +5,7 @@ import Game2048System
 
 /// `g2048 play`: play in the terminal, get hints, watch an agent, record the game.
 ///
-/// The work is done by ``TerminalGame`` in Game2048Play; this command validates
+/// The work is done by `TerminalGame` in Game2048Play; this command validates
 /// the flags, loads the weights and the best scores, and maps the outcome to an exit code.
 struct PlayCommand: Command {
     static let spec = CommandSpec(
@@ -20,7 +20,7 @@ struct PlayCommand: Command {
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
             saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
             The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
-            recorded with --record is shown again by 'g2048 replay --file <file>'; an existing record is
+            recorded with --record is shown again by 'g2048 replay <file>'; an existing record is
             replaced only with --force.
 
             Agents (--agent): \(Agent.descriptions).

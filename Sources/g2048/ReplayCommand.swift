@@ -3,7 +3,7 @@ import Game2048System
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
 ///
-/// The work is done by ``ReplayViewer`` in Game2048Play.
+/// The work is done by `ReplayViewer` in Game2048Play.
 struct ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",
@@ -15,8 +15,8 @@ struct ReplayCommand: Command {
             Records of format version 1 (from before records had end lines) are still replayed, with a note
             on stderr that a record cut off at a line boundary cannot be detected in them.
             Then the positions are shown --delay milliseconds apart, and one 'verified' line per episode
-            is printed. The format is described in Game2048Play's EpisodeRecord and accepted by
-            replay_record() in Examples/python/g2048.py.
+            is printed. The format is described in docs/RECORDS.md; gym2048.replay_record() in
+            Examples/python checks a record the same way.
             """,
         options: [
             .option("file", "file", "The record (JSON Lines) to replay; the same as the positional <file>."),

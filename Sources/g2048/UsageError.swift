@@ -17,7 +17,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 
     var description: String { message }
 
-    /// The reason for a ``RulesError`` about the option `flag`, using the library's own rule text.
+    /// The reason for a `RulesError` about the option `flag`, using the library's own rule text.
     init(flag: String, _ error: RulesError) {
         message = "\(flag) \(error.rule)"
     }

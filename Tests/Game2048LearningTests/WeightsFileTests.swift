@@ -10,12 +10,13 @@ import Game2048System
 
 // MARK: - Helpers (shared with the metrics and plot tests)
 
-/// A fresh directory under /tmp, removed with everything in it when the value goes away.
+/// A fresh directory in `$TMPDIR` (else /tmp), removed with everything in it when the value goes away.
 final class TemporaryDirectory {
     let path: String
 
     init() {
-        var template = Array("/tmp/gym2048-test-XXXXXX".utf8CString)
+        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(parent)/gym2048-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -591,9 +592,9 @@ struct WeightsFileTests {
     func forgedValuesWithAValidChecksumAreRefusedByName(name: String) throws {
         let directory = TemporaryDirectory()
         let (_, bytes) = try Self.savedTinyFile(in: directory)
-        let case_ = try #require(Self.forgedValues.first { $0.name == name })
-        let error = try #require(Self.loadError(case_.forge(bytes), in: directory))
-        #expect(error.description == "\(directory.file("x.bin")): \(case_.reason)")
+        let forgery = try #require(Self.forgedValues.first { $0.name == name })
+        let error = try #require(Self.loadError(forgery.forge(bytes), in: directory))
+        #expect(error.description == "\(directory.file("x.bin")): \(forgery.reason)")
     }
 
     @Test func largestAcceptedValuesStillLoad() throws {

@@ -70,6 +70,29 @@ struct G2048Tests {
         #expect(root.stdout.contains("bench       Measure environment steps per second"))
     }
 
+    /// The repository's root: this file is Tests/g2048Tests/G2048Tests.swift.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A user follows `--help` to a file of the repository, so every path it names must exist.
+    @Test(arguments: G2048.commands.map { $0.spec.name })
+    func helpNamesOnlyFilesThatExist(command: String) throws {
+        let help = try #require(G2048.commands.first { $0.spec.name == command }).spec.help
+        for match in help.matches(of: #/(?:Examples|docs|Sources|Tests)/[A-Za-z0-9_./-]*[A-Za-z0-9_]/#) {
+            let path = String(match.output)
+            #expect(FileManager.default.fileExists(atPath: Self.repositoryRoot.appendingPathComponent(path).path),
+                    "g2048 \(command) --help names \(path), which does not exist")
+        }
+    }
+
+    /// Help texts show `g2048 replay` as its usage line and the README do: the record is the positional `<file>`.
+    @Test func helpTextsShowReplayAsItsUsageLineDoes() {
+        #expect(ReplayCommand.spec.usage.hasPrefix("g2048 replay <file>"))
+        for command in G2048.commands {
+            #expect(!command.spec.help.contains("g2048 replay --file"), "g2048 \(command.spec.name) --help")
+        }
+    }
+
     @Test func benchJSONIsOneArrayOfRecords() throws {
         let result = try Self.run(["bench", "--rows", "3", "--envs", "2", "--seconds", "0.01", "--json"])
         #expect(result.status == 0)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the documentation of every module with the toolchain's own DocC, and fails on any DocC warning: a
+# symbol link (``Name``) or an article link (<doc:NAME>) that does not resolve, or a parameter documented under
+# a name the function does not have.
+#
+#   bash Scripts/build-docs.sh [output directory, default .build/documentation]
+#
+# Each module is converted twice. Once with its public symbols only, into <output>/<Module>.doccarchive: the
+# documentation a user of the library reads, where a link to an internal symbol is broken. Once with every
+# symbol, private ones included, only to check the links in every doc comment; that archive is thrown away.
+# The executable g2048 has no public symbols, so it only has the second pass.
+#
+# The articles are docs/*.md themselves: each catalogue (Sources/<Module>/<Module>.docc) links to them, so the
+# files the README points to are the one source.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+output=${1:-.build/documentation}
+libraries=(Game2048 Game2048JSON Game2048Server Game2048Learning Game2048Play)
+executables=(g2048)
+
+# The Swift driver leaves a TemporaryDirectory.* in $TMPDIR at every run; keep those in a folder removed at the end.
+work=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-docs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export TMPDIR="$work"
+
+echo "== swift build (the modules the symbol graphs are read from)"
+swift build
+modules=$(swift build --show-bin-path)/Modules
+
+# convert MODULE LEVEL OUTPUT: extracts MODULE's symbols of LEVEL and up, and converts them with its catalogue.
+convert() {
+    local module=$1 level=$2 archive=$3
+    local graphs="$work/symbols-$module-$level"
+    mkdir -p "$graphs"
+    swift-symbolgraph-extract -module-name "$module" -I "$modules" -module-cache-path "$work/module-cache" \
+        -minimum-access-level "$level" -output-dir "$graphs"
+    if ! docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
+        --output-dir "$archive" --warnings-as-errors >"$work/docc.log" 2>&1; then
+        sed "s|$PWD/||g" "$work/docc.log" >&2
+        echo "error: the documentation of $module ($level symbols) has the problems above" >&2
+        return 1
+    fi
+}
+
+failed=0
+mkdir -p "$output"
+for module in "${libraries[@]}"; do
+    echo "== docc convert $module"
+    rm -rf "$output/$module.doccarchive"
+    convert "$module" public "$output/$module.doccarchive" || failed=1
+    convert "$module" private "$work/check-$module.doccarchive" || failed=1
+done
+for module in "${executables[@]}"; do
+    echo "== docc convert $module (links only)"
+    convert "$module" private "$work/check-$module.doccarchive" || failed=1
+done
+if [ "$failed" -ne 0 ]; then exit 1; fi
+echo "documentation: $output/<Module>.doccarchive"
