@@ -8,7 +8,8 @@
 # Each module is converted twice. Once with its public symbols only, into <output>/<Module>.doccarchive: the
 # documentation a user of the library reads, where a link to an internal symbol is broken. Once with every
 # symbol, private ones included, only to check the links in every doc comment; that archive is thrown away.
-# The executable g2048 has no public symbols, so it only has the second pass.
+# The modules that are not products (Game2048Play, Game2048System) and the executable g2048 have no public
+# symbols, so they only have the second pass.
 #
 # The articles are docs/*.md themselves: each catalogue (Sources/<Module>/<Module>.docc) links to them, so the
 # files the README points to are the one source.
@@ -16,8 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=${1:-.build/documentation}
-libraries=(Game2048 Game2048JSON Game2048Server Game2048Learning Game2048Play)
-executables=(g2048)
+libraries=(Game2048 Game2048JSON Game2048Server Game2048Learning)
+# Modules that are not products (their API is `package`) and the executable: their links are checked, no archive kept.
+internal=(Game2048Play Game2048System g2048)
 
 # The Swift driver leaves a TemporaryDirectory.* in $TMPDIR at every run; keep those in a folder removed at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-docs.XXXXXX")
@@ -51,7 +53,7 @@ for module in "${libraries[@]}"; do
     convert "$module" public "$output/$module.doccarchive" || failed=1
     convert "$module" private "$work/check-$module.doccarchive" || failed=1
 done
-for module in "${executables[@]}"; do
+for module in "${internal[@]}"; do
     echo "== docc convert $module (links only)"
     convert "$module" private "$work/check-$module.doccarchive" || failed=1
 done

@@ -1,6 +1,6 @@
 import Game2048
 
-/// One field of ``Game2048/Rules`` as the protocol's `make` and `spec` and the episode records
+/// One field of `Game2048.Rules` as the protocol's `make` and `spec` and the episode records
 /// spell it, declared once.
 ///
 /// ``RulesOption/all`` is the one list: the server's option table takes its rules options from it,
@@ -21,7 +21,7 @@ public struct RulesOption: Sendable {
 
     /// The snake_case name (`initial_tiles`).
     public let name: String
-    /// The name ``Game2048/RulesError/field`` gives the option (`initialTiles`).
+    /// The name `Game2048.RulesError.field` gives the option (`initialTiles`).
     public let errorField: String
     /// The type and the field.
     public let kind: Kind
@@ -45,7 +45,7 @@ public struct RulesOption: Sendable {
     /// The option named `name`, if it is one.
     public static func named(_ name: String) -> RulesOption? { all.first { $0.name == name } }
 
-    /// The snake_case name of a ``Game2048/RulesError/field`` (`initialTiles` is `initial_tiles`).
+    /// The snake_case name of a `Game2048.RulesError.field` (`initialTiles` is `initial_tiles`).
     public static func name(ofField field: String) -> String { all.first { $0.errorField == field }?.name ?? field }
 
     /// The option's value in `settings`.
@@ -101,7 +101,7 @@ public struct RulesSettings: Hashable, Sendable {
 
     /// The rules these settings describe.
     ///
-    /// - Throws: ``Game2048/RulesError`` for the first value out of range.
+    /// - Throws: `Game2048.RulesError` for the first value out of range.
     public func rules() throws(RulesError) -> Rules {
         let policy: InvalidActionPolicy = switch invalidAction {
         case "terminate": .terminate(penalty: Int64(penalty))

@@ -21,7 +21,7 @@ public struct TrainingMetadata: Hashable, Sendable {
     public var initialValue: Double
     /// Wall-clock seconds spent training, in total over every run.
     public var elapsedSeconds: Double
-    /// ``Rules/version`` of the rules the games were played under.
+    /// `Rules.version` of the rules the games were played under.
     public var rulesVersion: Int
     /// The spawn probability of a 4 in those games.
     public var spawnFourProbability: Double

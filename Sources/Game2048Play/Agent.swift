@@ -8,7 +8,7 @@ import Game2048Learning
 ///     var player = agent.makePlayer(seed: 1, network: nil)
 ///     player.action(on: board, rules: rules)
 package enum Agent: String, CaseIterable, Hashable, Sendable {
-    /// ``RandomPlayer``: a uniformly random legal move.
+    /// `RandomPlayer`: a uniformly random legal move.
     case random
     /// `GreedyPlayer`: the largest immediate reward.
     case greedy

@@ -65,6 +65,6 @@ package struct BestScores: Hashable, Sendable {
         return true
     }
 
-    /// The key of a board size: `"4x4"`, the same label as ``Rules/sizeLabel``.
+    /// The key of a board size: `"4x4"`, the same label as `Rules.sizeLabel`.
     package static func key(rows: Int, cols: Int) -> String { "\(rows)x\(cols)" }
 }

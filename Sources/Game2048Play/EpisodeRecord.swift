@@ -87,9 +87,9 @@ package struct EpisodeHeader: Hashable, Sendable {
 
     /// The record format's version.
     package var version: Int
-    /// ``Rules/version`` of the build that recorded the episode.
+    /// `Rules.version` of the build that recorded the episode.
     package var rulesVersion: Int
-    /// The seed passed to ``Environment/reset(seed:)``.
+    /// The seed passed to `Environment.reset(seed:)`.
     package var seed: UInt64
     /// The rules of the environment.
     package var rules: Rules

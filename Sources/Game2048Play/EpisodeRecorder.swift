@@ -26,7 +26,7 @@ package final class EpisodeRecorder {
 
     /// Creates or empties the file.
     ///
-    /// - Throws: ``FileError`` when the file cannot be opened for writing.
+    /// - Throws: `FileError` when the file cannot be opened for writing.
     package init(path: String) throws(FileError) {
         self.path = path
         descriptor = try SystemIO.createFile(path)

@@ -26,7 +26,7 @@ struct ProtocolMethod: Sendable {
 
 /// The method names the server answers, in documentation order, and the protocol's version.
 public enum Methods {
-    /// Every method, from ``GameSession/methods``.
+    /// Every method, from `GameSession.methods`.
     public static let names = GameSession.methods.map(\.name)
     /// The protocol's version, reported by `spec`; it changes when a method or field changes.
     public static let protocolVersion = "1.0"

@@ -25,6 +25,7 @@ protocol ServedEnvironments: Sendable {
     ///   - seed: one seed for the whole session, or `nil`.
     ///   - seeds: one seed (or `nil`, continue the stream) per environment; not given together with `seed`.
     ///   - board: a board already validated against the rules.
+    ///   - encoder: writes the observations in the session's encoding.
     mutating func reset(seed: UInt64?, seeds: [UInt64?]?, board: Board?, encoder: ResultEncoder) -> JSONValue
     /// Steps every environment and returns the `step` result; changes nothing when it throws.
     mutating func step(_ actions: Actions, encoder: ResultEncoder) throws(RPCError) -> JSONValue

@@ -7,7 +7,7 @@ import Game2048JSON
 /// method; field names are the protocol's snake_case ones.
 public struct ServerConfig: Hashable, Sendable {
     /// The observation encodings by their protocol names: each is a board encoding
-    /// (``Game2048/ObservationEncoding``, which knows its shape, dtype, bounds and values) sent in a ``Wire`` form.
+    /// (`Game2048.ObservationEncoding`, which knows its shape, dtype, bounds and values) sent in a ``Wire`` form.
     public enum Encoding: String, Hashable, Sendable, CaseIterable {
         /// rows×cols nested lists of exponents (0 = empty).
         case exponents

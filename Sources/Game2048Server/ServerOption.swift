@@ -93,7 +93,7 @@ public struct ServerOption: Sendable {
                      value: { .integer(Int128($0[keyPath: field])) })
     }
 
-    /// One of ``Game2048JSON/RulesOption/all``, by name, with the protocol's range for it (`Rules` checks
+    /// One of `Game2048JSON.RulesOption.all`, by name, with the protocol's range for it (`Rules` checks
     /// what depends on other options, such as `initial_tiles` at most rows·cols).
     static func rules(_ name: String, flag: String? = nil, valueName: String = "n", help: String,
                       in range: ClosedRange<Int>? = nil, note: String = "") -> ServerOption {

@@ -7,7 +7,9 @@ import Darwin
 extension SystemIO {
     /// Waits until one of `descriptors` is readable (or at its end), or `timeout` milliseconds pass.
     ///
-    /// - Parameter timeout: milliseconds; negative waits forever.
+    /// - Parameters:
+    ///   - descriptors: the file descriptors to watch.
+    ///   - timeout: milliseconds; negative waits forever.
     /// - Returns: for each descriptor, whether it is ready to read (readable, at end of file, or in error).
     package static func waitReadable(_ descriptors: [Int32], timeout: Int) -> [Bool] {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
