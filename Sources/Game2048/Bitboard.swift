@@ -89,16 +89,18 @@ public struct Bitboard: Hashable, Sendable {
     @inlinable @inline(__always)
     func moved(_ direction: Direction, table: RowTableHandle) -> MoveOutcome<Bitboard> {
         let raw = UInt64(truncatingIfNeeded: direction.rawValue)
-        let vertical = raw & 1 == 0                 // up = 0, down = 2
-        let shift = ((raw &+ 1) >> 1 & 1) &* 16     // right = 1, down = 2 read bits 16–31
+        let vertical = raw & 1 == 0  // up = 0, down = 2
+        let shift = ((raw &+ 1) >> 1 & 1) &* 16  // right = 1, down = 2 read bits 16–31
         let source = vertical ? transposed.rawValue : rawValue
         let e0 = table[source], e1 = table[source >> 16], e2 = table[source >> 32], e3 = table[source >> 48]
         // `&>>`: the shift is 0 or 16, so the overshift check of `>>` is dead weight.
-        let rows = (e0 &>> shift) & 0xFFFF | ((e1 &>> shift) & 0xFFFF) << 16
+        let rows =
+            (e0 &>> shift) & 0xFFFF | ((e1 &>> shift) & 0xFFFF) << 16
             | ((e2 &>> shift) & 0xFFFF) << 32 | ((e3 &>> shift) & 0xFFFF) << 48
         let after = vertical ? Bitboard(rawValue: rows).transposed.rawValue : rows
-        let reward = Int64(truncatingIfNeeded: ((e0 >> 32) & 0xFF_FFFF) &+ ((e1 >> 32) & 0xFF_FFFF)
-            &+ ((e2 >> 32) & 0xFF_FFFF) &+ ((e3 >> 32) & 0xFF_FFFF))
+        let reward = Int64(
+            truncatingIfNeeded: ((e0 >> 32) & 0xFF_FFFF) &+ ((e1 >> 32) & 0xFF_FFFF)
+                &+ ((e2 >> 32) & 0xFF_FFFF) &+ ((e3 >> 32) & 0xFF_FFFF))
         let highest = UInt8(truncatingIfNeeded: max(max(e0 >> 56, e1 >> 56), max(e2 >> 56, e3 >> 56)))
         return MoveOutcome(afterstate: Bitboard(rawValue: after), reward: reward, changed: after != rawValue, highestMerge: highest)
     }

@@ -62,23 +62,23 @@ extension Board: GameBoard {
         let useTable = events == nil && withCells(fitsLineTable)
         let table = Board.lineTable
         withMutableCells { cells in
-        for line in 0..<lineCount {
-            let first = origin + line * lineStep
-            let before = Board.gatherLine(cells, first: first, stride: stride, length: length)
-            let after: UInt64
-            if useTable {
-                after = Board.slideAndMergeLine(before, length: length, table: table, reward: &reward, highestMerge: &highest)
-            } else if events == nil {
-                after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { _, _, _ in }
-            } else {
-                after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { from, to, merged in
-                    events!.append(TileMovement(from: first + from * stride, to: first + to * stride, merged: merged))
+            for line in 0..<lineCount {
+                let first = origin + line * lineStep
+                let before = Board.gatherLine(cells, first: first, stride: stride, length: length)
+                let after: UInt64
+                if useTable {
+                    after = Board.slideAndMergeLine(before, length: length, table: table, reward: &reward, highestMerge: &highest)
+                } else if events == nil {
+                    after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { _, _, _ in }
+                } else {
+                    after = Board.slideAndMergeLine(before, reward: &reward, highestMerge: &highest) { from, to, merged in
+                        events!.append(TileMovement(from: first + from * stride, to: first + to * stride, merged: merged))
+                    }
                 }
+                // Accumulated without a branch: whether a line changes is another coin flip.
+                difference |= after ^ before
+                Board.scatterLine(cells, after, first: first, stride: stride, length: length)
             }
-            // Accumulated without a branch: whether a line changes is another coin flip.
-            difference |= after ^ before
-            Board.scatterLine(cells, after, first: first, stride: stride, length: length)
-        }
         }
         return (reward, difference != 0, highest)
     }
@@ -189,29 +189,29 @@ extension Board: GameBoard {
         @inline(__always) func nonzero(_ x: UInt64) -> UInt64 { (x &+ 0x7F7F_7F7F_7F7F_7F7F) & high }
         var left: UInt64 = 0, right: UInt64 = 0, up: UInt64 = 0, down: UInt64 = 0
         return withCells { storage in
-        var word = loadCellWord(storage, 0)
-        for index in 0..<((cells &+ 7) >> 3) {
-            let next = index == 7 ? 0 : loadCellWord(storage, 8 &* (index &+ 1))
-            let east = word &>> 8 | next &<< 56
-            let rowBits = UInt64(truncatingIfNeeded: 8 &* cols)
-            let south = cols == 8 ? next : word &>> rowBits | next &<< (64 &- rowBits)
-            // Pairs (cell i, i + 1) inside a row, and (cell i, i + cols) inside the board.
-            let first = index &* 8
-            let eastPairs = Board.eastPairMasks[(cols &- 2) &* 8 &+ index] & Board.prefixMask(bytes: cells &- 1 &- first)
-            let southPairs = Board.prefixMask(bytes: cells &- cols &- first) & high
-            let here = nonzero(word), eastTile = nonzero(east), southTile = nonzero(south)
-            let sameEast = ~nonzero(word ^ east) & here
-            let sameSouth = ~nonzero(word ^ south) & here
-            left |= (sameEast | (~here & eastTile)) & eastPairs
-            right |= (sameEast | (here & ~eastTile & high)) & eastPairs
-            up |= (sameSouth | (~here & southTile)) & southPairs
-            down |= (sameSouth | (here & ~southTile & high)) & southPairs
-            word = next
-        }
-        @inline(__always) func bit(_ x: UInt64, _ direction: Direction) -> UInt8 {
-            (x != 0 ? 1 : 0) << UInt8(direction.rawValue)
-        }
-        return ActionMask(rawValue: bit(up, .up) | bit(right, .right) | bit(down, .down) | bit(left, .left))
+            var word = loadCellWord(storage, 0)
+            for index in 0..<((cells &+ 7) >> 3) {
+                let next = index == 7 ? 0 : loadCellWord(storage, 8 &* (index &+ 1))
+                let east = word &>> 8 | next &<< 56
+                let rowBits = UInt64(truncatingIfNeeded: 8 &* cols)
+                let south = cols == 8 ? next : word &>> rowBits | next &<< (64 &- rowBits)
+                // Pairs (cell i, i + 1) inside a row, and (cell i, i + cols) inside the board.
+                let first = index &* 8
+                let eastPairs = Board.eastPairMasks[(cols &- 2) &* 8 &+ index] & Board.prefixMask(bytes: cells &- 1 &- first)
+                let southPairs = Board.prefixMask(bytes: cells &- cols &- first) & high
+                let here = nonzero(word), eastTile = nonzero(east), southTile = nonzero(south)
+                let sameEast = ~nonzero(word ^ east) & here
+                let sameSouth = ~nonzero(word ^ south) & here
+                left |= (sameEast | (~here & eastTile)) & eastPairs
+                right |= (sameEast | (here & ~eastTile & high)) & eastPairs
+                up |= (sameSouth | (~here & southTile)) & southPairs
+                down |= (sameSouth | (here & ~southTile & high)) & southPairs
+                word = next
+            }
+            @inline(__always) func bit(_ x: UInt64, _ direction: Direction) -> UInt8 {
+                (x != 0 ? 1 : 0) << UInt8(direction.rawValue)
+            }
+            return ActionMask(rawValue: bit(up, .up) | bit(right, .right) | bit(down, .down) | bit(left, .left))
         }
     }
 }
@@ -222,12 +222,19 @@ extension Board {
     /// same row. A literal, so the optimizer stores it as constant data.
     @usableFromInline
     static let eastPairMasks: [UInt64] = [
-        0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080,
-        0x8080_0080_8000_8080, 0x8000_8080_0080_8000, 0x0080_8000_8080_0080, 0x8080_0080_8000_8080, 0x8000_8080_0080_8000, 0x0080_8000_8080_0080, 0x8080_0080_8000_8080, 0x8000_8080_0080_8000,
-        0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080,
-        0x8080_8000_8080_8080, 0x8000_8080_8080_0080, 0x8080_8080_0080_8080, 0x8080_0080_8080_8000, 0x0080_8080_8000_8080, 0x8080_8000_8080_8080, 0x8000_8080_8080_0080, 0x8080_8080_0080_8080,
-        0x8080_0080_8080_8080, 0x8080_8080_0080_8080, 0x0080_8080_8080_0080, 0x8080_0080_8080_8080, 0x8080_8080_0080_8080, 0x0080_8080_8080_0080, 0x8080_0080_8080_8080, 0x8080_8080_0080_8080,
-        0x8000_8080_8080_8080, 0x8080_0080_8080_8080, 0x8080_8000_8080_8080, 0x8080_8080_0080_8080, 0x8080_8080_8000_8080, 0x8080_8080_8080_0080, 0x0080_8080_8080_8000, 0x8000_8080_8080_8080,
-        0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080,
+        0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080, 0x0080_0080_0080_0080,
+        0x0080_0080_0080_0080, 0x0080_0080_0080_0080,
+        0x8080_0080_8000_8080, 0x8000_8080_0080_8000, 0x0080_8000_8080_0080, 0x8080_0080_8000_8080, 0x8000_8080_0080_8000, 0x0080_8000_8080_0080,
+        0x8080_0080_8000_8080, 0x8000_8080_0080_8000,
+        0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080, 0x0080_8080_0080_8080,
+        0x0080_8080_0080_8080, 0x0080_8080_0080_8080,
+        0x8080_8000_8080_8080, 0x8000_8080_8080_0080, 0x8080_8080_0080_8080, 0x8080_0080_8080_8000, 0x0080_8080_8000_8080, 0x8080_8000_8080_8080,
+        0x8000_8080_8080_0080, 0x8080_8080_0080_8080,
+        0x8080_0080_8080_8080, 0x8080_8080_0080_8080, 0x0080_8080_8080_0080, 0x8080_0080_8080_8080, 0x8080_8080_0080_8080, 0x0080_8080_8080_0080,
+        0x8080_0080_8080_8080, 0x8080_8080_0080_8080,
+        0x8000_8080_8080_8080, 0x8080_0080_8080_8080, 0x8080_8000_8080_8080, 0x8080_8080_0080_8080, 0x8080_8080_8000_8080, 0x8080_8080_8080_0080,
+        0x0080_8080_8080_8000, 0x8000_8080_8080_8080,
+        0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080, 0x0080_8080_8080_8080,
+        0x0080_8080_8080_8080, 0x0080_8080_8080_8080,
     ]
 }

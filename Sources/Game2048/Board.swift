@@ -206,8 +206,10 @@ extension Board: Hashable {
         guard lhs.rowCount == rhs.rowCount, lhs.colCount == rhs.colCount else { return false }
         // Cells past cellCount are always zero, so whole words can be compared.
         let a = lhs.storage.span.bytes, b = rhs.storage.span.bytes
-        for word in 0..<8 where a.unsafeLoadUnaligned(fromByteOffset: 8 &* word, as: UInt64.self)
-            != b.unsafeLoadUnaligned(fromByteOffset: 8 &* word, as: UInt64.self) {
+        for word in 0..<8
+        where a.unsafeLoadUnaligned(fromByteOffset: 8 &* word, as: UInt64.self)
+            != b.unsafeLoadUnaligned(fromByteOffset: 8 &* word, as: UInt64.self)
+        {
             return false
         }
         return true

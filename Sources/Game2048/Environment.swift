@@ -201,9 +201,11 @@ public struct Environment: Sendable {
     /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise; never allocates.
     @inlinable @inline(__always)
     public mutating func step(_ action: Direction) throws(StepError) -> Step {
-        precondition(phase == .running, phase == .over
-            ? "step(_:) after the episode ended: call reset() first"
-            : "step(_:) before reset(): call reset(seed:) first")
+        precondition(
+            phase == .running,
+            phase == .over
+                ? "step(_:) after the episode ended: call reset() first"
+                : "step(_:) before reset(): call reset(seed:) first")
         switch state {
         case .packed(let packed):
             let outcome = packed.moved(action, table: rowTable)

@@ -53,8 +53,8 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// The most decimal digits one value can take: what a text form of the encoding must make room for.
     public var maxDigits: Int {
         switch self {
-        case .exponents: 2       // exponents are at most 50
-        case .values: 19         // a 64-bit tile value
+        case .exponents: 2  // exponents are at most 50
+        case .values: 19  // a 64-bit tile value
         case .oneHot: 1
         }
     }
@@ -127,8 +127,9 @@ extension Board {
     ///
     /// - Precondition: `buffer` has room for `encoding.count(rows:cols:)` values at `offset`.
     public func encode(_ encoding: ObservationEncoding, into buffer: inout [Float], at offset: Int) {
-        precondition(offset >= 0 && offset + encoding.count(rows: rows, cols: cols) <= buffer.count,
-                     "buffer too small for \(encoding.name) observation at offset \(offset)")
+        precondition(
+            offset >= 0 && offset + encoding.count(rows: rows, cols: cols) <= buffer.count,
+            "buffer too small for \(encoding.name) observation at offset \(offset)")
         if case .oneHot(let channels) = encoding {
             precondition(channels >= 2, "one-hot needs at least 2 channels, got \(channels)")
         }

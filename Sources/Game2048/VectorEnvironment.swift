@@ -151,8 +151,9 @@ public struct VectorEnvironment: Sendable {
     /// Records the first observation of environment `index`'s new episode, with
     /// `terminated` set when that episode is over at once.
     mutating func begin(_ index: Int, _ start: Reset) {
-        record(index, observation: start.observation, reward: 0,
-               terminated: environments[index].isOver, truncated: false, info: start.info)
+        record(
+            index, observation: start.observation, reward: 0,
+            terminated: environments[index].isOver, truncated: false, info: start.info)
         finalObservations[index] = nil
         finalInfos[index] = nil
     }
@@ -199,8 +200,9 @@ public struct VectorEnvironment: Sendable {
                 // Only `.reject` throws, and every action was checked above.
                 preconditionFailure("environment \(index): \(error)")
             }
-            record(index, observation: step.observation, reward: step.reward,
-                   terminated: step.terminated, truncated: step.truncated, info: step.info)
+            record(
+                index, observation: step.observation, reward: step.reward,
+                terminated: step.terminated, truncated: step.truncated, info: step.info)
             if (step.terminated || step.truncated) && autoresetMode == .sameStep {
                 let start = environments[index].reset()
                 finalObservations[index] = step.observation

@@ -26,8 +26,10 @@ extension JSONValue {
     /// - Throws: ``JSONParseError`` naming the problem and its byte offset; nesting
     ///   deeper than `maxDepth` is an error rather than a stack overflow.
     /// - Complexity: O(n) in the length of the text.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth,
-                             numberTextKey: String? = nil) throws(JSONParseError) -> JSONValue {
+    public static func parse(
+        _ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth,
+        numberTextKey: String? = nil
+    ) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) -> JSONValue in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)

@@ -32,13 +32,15 @@ public struct RulesOption: Sendable {
     public static let all: [RulesOption] = [
         RulesOption(name: "rows", errorField: "rows", kind: .integer(\.rows), isRequired: true),
         RulesOption(name: "cols", errorField: "cols", kind: .integer(\.cols), isRequired: true),
-        RulesOption(name: "spawn_four_probability", errorField: "spawnFourProbability", kind: .number(\.spawnFourProbability),
-                    isRequired: false),
+        RulesOption(
+            name: "spawn_four_probability", errorField: "spawnFourProbability", kind: .number(\.spawnFourProbability),
+            isRequired: false),
         RulesOption(name: "initial_tiles", errorField: "initialTiles", kind: .integer(\.initialTiles), isRequired: false),
         RulesOption(name: "win_tile", errorField: "winTile", kind: .optionalInteger(\.winTile), isRequired: false),
         RulesOption(name: "max_steps", errorField: "maxSteps", kind: .optionalInteger(\.maxSteps), isRequired: false),
-        RulesOption(name: "invalid_action", errorField: "invalidAction", kind: .choice(RulesSettings.policies, \.invalidAction),
-                    isRequired: false),
+        RulesOption(
+            name: "invalid_action", errorField: "invalidAction", kind: .choice(RulesSettings.policies, \.invalidAction),
+            isRequired: false),
         RulesOption(name: "invalid_action_penalty", errorField: "penalty", kind: .integer(\.penalty), isRequired: false),
     ]
 
@@ -103,13 +105,15 @@ public struct RulesSettings: Hashable, Sendable {
     ///
     /// - Throws: `Game2048.RulesError` for the first value out of range.
     public func rules() throws(RulesError) -> Rules {
-        let policy: InvalidActionPolicy = switch invalidAction {
-        case "terminate": .terminate(penalty: Int64(penalty))
-        case "reject": .reject
-        default: .noop
-        }
-        return try Rules(rows: rows, cols: cols, spawnFourProbability: spawnFourProbability, initialTiles: initialTiles,
-                         winTile: winTile, maxSteps: maxSteps, invalidAction: policy)
+        let policy: InvalidActionPolicy =
+            switch invalidAction {
+            case "terminate": .terminate(penalty: Int64(penalty))
+            case "reject": .reject
+            default: .noop
+            }
+        return try Rules(
+            rows: rows, cols: cols, spawnFourProbability: spawnFourProbability, initialTiles: initialTiles,
+            winTile: winTile, maxSteps: maxSteps, invalidAction: policy)
     }
 }
 

@@ -14,8 +14,9 @@ extension Evaluation {
     /// under `rules`, so that ``playPacked(network:rules:seed:start:downgradeLimit:onMove:)`` plays its games; otherwise `nil`.
     static func packedGreedyNetwork(of player: some Player, rules: Rules) -> (network: NTupleNetwork, downgradeLimit: UInt8?)? {
         guard rules.rows == 4, rules.cols == 4, let search = player as? SearchPlayer,
-              search.search.depth == 0, case .network(let network) = search.search.evaluator,
-              network.readsBitboards else { return nil }
+            search.search.depth == 0, case .network(let network) = search.search.evaluator,
+            network.readsBitboards
+        else { return nil }
         // Depth 0 visits at most four chance nodes; a budget below that cuts the greedy layer short.
         if let budget = search.search.nodeBudget, budget < 4 { return nil }
         return (network, search.search.downgradeLimit)
@@ -31,8 +32,10 @@ extension Evaluation {
     ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
     ///   - downgradeLimit: the player's tile-downgrading limit (see ``TileDowngrade``), or `nil` for none.
     ///   - onMove: called after each move.
-    static func playPacked(network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
-                           downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil) -> GameResult {
+    static func playPacked(
+        network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
+        downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil
+    ) -> GameResult {
         let table = Bitboard.MoveTable()
         let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         var rng = Xoshiro256StarStar(seed: seed)

@@ -113,7 +113,9 @@ public enum Evaluation {
                     return s.done
                 }
                 counters.games.wrappingAdd(1, ordering: .relaxed)
-                let moves = progressEveryMove ? counters.moves.load(ordering: .relaxed)
+                let moves =
+                    progressEveryMove
+                    ? counters.moves.load(ordering: .relaxed)
                     : counters.moves.wrappingAdd(result.moves, ordering: .relaxed).newValue
                 progress?(EvaluationProgress(games: done, moves: moves))
             }
@@ -149,8 +151,10 @@ public enum Evaluation {
     ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
     ///   - player: chooses every move.
     ///   - onMove: called after each move.
-    static func playThroughEnvironment(rules: Rules, seed: UInt64, start: Board? = nil, player: inout some Player,
-                                       onMove: (() -> Void)? = nil) -> GameResult {
+    static func playThroughEnvironment(
+        rules: Rules, seed: UInt64, start: Board? = nil, player: inout some Player,
+        onMove: (() -> Void)? = nil
+    ) -> GameResult {
         var env = Environment(rules: rules)
         var state = env.reset(seed: seed)
         if let start, let reset = try? env.reset(seed: seed, board: start) { state = reset }

@@ -83,8 +83,9 @@ public struct Expectimax {
         self.pruneBelow = pruneBelow.isFinite ? max(0, pruneBelow) : 0
         self.downgradeLimit = downgradeLimit
         if case .network(let network) = evaluator, network.rows == 4, network.cols == 4, network.readsBitboards {
-            packed = PackedExpectimax(network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow,
-                                      downgradeLimit: downgradeLimit)
+            packed = PackedExpectimax(
+                network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow,
+                downgradeLimit: downgradeLimit)
         }
     }
 

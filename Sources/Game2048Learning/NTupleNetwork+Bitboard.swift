@@ -173,7 +173,8 @@ extension NTupleNetwork {
     /// cache misses) are in flight together instead of one move's 32 at a time.
     @inlinable @inline(__always)
     func greedyMove(on board: Bitboard, table: Bitboard.MoveTable)
-        -> (afterstate: Bitboard, reward: Int64, highestMerge: UInt8, value: Float, found: Bool) {
+        -> (afterstate: Bitboard, reward: Int64, highestMerge: UInt8, value: Float, found: Bool)
+    {
         let up = table.move(board, .up), right = table.move(board, .right)
         let down = table.move(board, .down), left = table.move(board, .left)
         @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Bitboard>) -> Float {

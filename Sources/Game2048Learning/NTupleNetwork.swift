@@ -92,8 +92,10 @@ public final class NTupleNetwork: @unchecked Sendable {
     ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
     ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
     /// - Precondition: the patterns fit the board; the thresholds are valid.
-    public init(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
-                stageThresholds: [UInt8] = [], promoted: [Bool]? = nil) {
+    public init(
+        rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
+        stageThresholds: [UInt8] = [], promoted: [Bool]? = nil
+    ) {
         let defaults = TuplePattern.defaults(rows: rows, cols: cols)
         self.rows = rows
         self.cols = cols

@@ -59,7 +59,8 @@ struct PackedExpectimax {
         let n = Double(empty)
         let two = (1 - p) / n, four = p / n
         var total: Double = 0
-        var cells = ~(afterstate.rawValue | afterstate.rawValue >> 1 | afterstate.rawValue >> 2 | afterstate.rawValue >> 3)
+        var cells =
+            ~(afterstate.rawValue | afterstate.rawValue >> 1 | afterstate.rawValue >> 2 | afterstate.rawValue >> 3)
             & 0x1111_1111_1111_1111
         // Empty cells in increasing order, a 2 before a 4, as `Board.chanceOutcomes` lists them.
         while cells != 0 {

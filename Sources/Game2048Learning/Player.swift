@@ -119,17 +119,22 @@ public struct SearchPlayer: Player {
     ///   - nodeBudget: the most chance nodes a move, or `nil` for no limit.
     ///   - pruneBelow: chance-node pruning (see ``Expectimax/pruneBelow``).
     ///   - downgradeLimit: tile-downgrading from this exponent, or `nil` for none (see ``TileDowngrade``).
-    public init(network: NTupleNetwork, depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget,
-                pruneBelow: Double = Expectimax.defaultPruneBelow, downgradeLimit: UInt8? = TileDowngrade.defaultLimit) {
-        search = Expectimax(evaluator: .network(network), depth: depth, nodeBudget: nodeBudget,
-                            pruneBelow: pruneBelow, downgradeLimit: downgradeLimit)
+    public init(
+        network: NTupleNetwork, depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget,
+        pruneBelow: Double = Expectimax.defaultPruneBelow, downgradeLimit: UInt8? = TileDowngrade.defaultLimit
+    ) {
+        search = Expectimax(
+            evaluator: .network(network), depth: depth, nodeBudget: nodeBudget,
+            pruneBelow: pruneBelow, downgradeLimit: downgradeLimit)
         name = depth == 0 ? "ntuple, greedy" : "ntuple, expectimax depth \(depth)"
     }
 
     /// A player that searches with the hand-written heuristic, at most `nodeBudget` chance nodes a move,
     /// pruning chance nodes reached with a probability below `pruneBelow` (see ``Expectimax/pruneBelow``).
-    public init(heuristicDepth depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget,
-                pruneBelow: Double = Expectimax.defaultPruneBelow) {
+    public init(
+        heuristicDepth depth: Int, nodeBudget: Int? = Expectimax.defaultNodeBudget,
+        pruneBelow: Double = Expectimax.defaultPruneBelow
+    ) {
         search = Expectimax(evaluator: .heuristic, depth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow)
         name = "expectimax (heuristic), depth \(depth)"
     }

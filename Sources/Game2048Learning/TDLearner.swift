@@ -114,8 +114,10 @@ public final class TDLearner: @unchecked Sendable {
     ///   - method: how errors change the weights.
     ///   - coherenceAlpha: TC's meta learning rate β.
     ///   - coherenceStarted: for ``LearningMethod/otdThenTC``, whether the switch to TC happened already (a resumed run).
-    public init(network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
-                method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false) {
+    public init(
+        network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
+        method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false
+    ) {
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules

@@ -256,7 +256,10 @@ extension TrainingMetrics {
     /// Seconds have 3 decimals, moves per second 1, the mean score 2 and the
     /// rates 4 (the rates are exact for intervals of up to 10 000 games).
     package static func csvLine(_ row: MetricsRow) -> String {
-        ([String(row.games), String(row.moves), formatFixed(row.elapsedSeconds, digits: 3), formatFixed(row.movesPerSecond, digits: 1), formatFixed(row.meanScore, digits: 2)]
+        ([
+            String(row.games), String(row.moves), formatFixed(row.elapsedSeconds, digits: 3), formatFixed(row.movesPerSecond, digits: 1),
+            formatFixed(row.meanScore, digits: 2),
+        ]
             + row.reachRates.map { formatFixed($0, digits: 4) })
             .joined(separator: ",")
     }

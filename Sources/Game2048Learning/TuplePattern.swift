@@ -63,7 +63,8 @@ extension TuplePattern {
         for _ in pattern.cells {
             size *= valueCount
             guard size <= maxTableSize else {
-                throw PatternError(message: "pattern \(number) has \(pattern.cells.count) cells: \(valueCount)^\(pattern.cells.count) weights is more than 2^26")
+                throw PatternError(
+                    message: "pattern \(number) has \(pattern.cells.count) cells: \(valueCount)^\(pattern.cells.count) weights is more than 2^26")
             }
         }
     }

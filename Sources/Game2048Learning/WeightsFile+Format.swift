@@ -32,8 +32,10 @@ struct NetworkLayout: Hashable {
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
     static let maxValueCount = 256
 
-    init(rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern],
-         stageThresholds: [UInt8] = [], promoted: [Bool] = []) {
+    init(
+        rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern],
+        stageThresholds: [UInt8] = [], promoted: [Bool] = []
+    ) {
         self.rows = rows
         self.cols = cols
         self.valueCount = valueCount

@@ -201,7 +201,9 @@ public enum WeightsFile {
         else {
             throw .invalidHeader(
                 file: path,
-                reason: "the header describes \(layout.symmetryCount) symmetries and \(layout.weightCount) weights, the network has \(network.symmetryCount) and \(network.weights.count)")
+                reason:
+                    "the header describes \(layout.symmetryCount) symmetries and \(layout.weightCount) weights, the network has \(network.symmetryCount) and \(network.weights.count)"
+            )
         }
 
         var checksum = Checksum64()

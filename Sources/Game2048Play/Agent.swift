@@ -65,9 +65,11 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
     ///   - pruneBelow: chance-node pruning of a search (see `Expectimax.pruneBelow`).
     ///   - downgradeLimit: tile-downgrading of the network's search (see `TileDowngrade`), `nil` for none.
     /// - Precondition: `network` is given when ``needsNetwork``.
-    package func makePlayer(seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
-                           nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,
-                           downgradeLimit: UInt8? = TileDowngrade.defaultLimit) -> any Player {
+    package func makePlayer(
+        seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
+        nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,
+        downgradeLimit: UInt8? = TileDowngrade.defaultLimit
+    ) -> any Player {
         let depth = depth ?? defaultDepth
         switch self {
         case .random: return RandomPlayer(seed: seed)
@@ -76,8 +78,9 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
         case .expectimax: return SearchPlayer(heuristicDepth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow)
         case .ntuple:
             guard let network else { preconditionFailure("the ntuple agent needs a network") }
-            return SearchPlayer(network: network, depth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow,
-                                downgradeLimit: downgradeLimit)
+            return SearchPlayer(
+                network: network, depth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow,
+                downgradeLimit: downgradeLimit)
         }
     }
 

@@ -75,8 +75,10 @@ extension BestScores {
         } catch let error where error.isNewerVersion {
             return Loaded(scores: table, problem: "best-score file \(table.path) \(error); best scores will not be saved to it")
         } catch {
-            return Loaded(scores: table, problem: "best-score file \(table.path) is corrupted (\(error)); starting a new one "
-                          + "(the old file is kept as \(table.corruptedCopyPath))", isCorrupted: true)
+            return Loaded(
+                scores: table,
+                problem: "best-score file \(table.path) is corrupted (\(error)); starting a new one "
+                    + "(the old file is kept as \(table.corruptedCopyPath))", isCorrupted: true)
         }
     }
 
@@ -100,8 +102,9 @@ extension BestScores {
             throw CorruptFile(description: "\"version\" must be \(BestScores.version), got \(json["version"]?.summary ?? "nothing")")
         }
         guard version <= BestScores.version else {
-            throw CorruptFile(description: "was written by a newer g2048 (version \(version); this one reads version \(BestScores.version))",
-                              isNewerVersion: true)
+            throw CorruptFile(
+                description: "was written by a newer g2048 (version \(version); this one reads version \(BestScores.version))",
+                isNewerVersion: true)
         }
         guard case .object(let entries)? = json["best"] else {
             throw CorruptFile(description: "\"best\" must be an object, got \(json["best"]?.summary ?? "nothing")")
@@ -141,20 +144,22 @@ extension BestScores {
     /// Whether `key` reads `<rows>x<cols>` with both in 2...8.
     static func isSizeKey(_ key: String) -> Bool {
         let parts = key.split(separator: "x", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in
-            part.count == 1 && Int(part).map { Rules.sizeRange.contains($0) } == true
-        }
+        return parts.count == 2
+            && parts.allSatisfy { part in
+                part.count == 1 && Int(part).map { Rules.sizeRange.contains($0) } == true
+            }
     }
 
     /// The file's contents for the current scores, keys sorted, with the members kept from the file.
     var fileContents: String {
         var entries = scores.map { ($0.key, JSONValue.integer(Int128($0.value))) } + otherScores.map { ($0.key, $0.value) }
         entries.sort { $0.0 < $1.0 }
-        let json = JSONValue.object([
-            ("format", .string(BestScores.format)),
-            ("version", .integer(Int128(BestScores.version))),
-            ("best", .object(entries)),
-        ] + otherMembers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let json = JSONValue.object(
+            [
+                ("format", .string(BestScores.format)),
+                ("version", .integer(Int128(BestScores.version))),
+                ("best", .object(entries)),
+            ] + otherMembers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         return json.serialized + "\n"
     }
 

@@ -27,9 +27,10 @@ extension EpisodeHeader {
 
     /// A board as rows of exponents, the protocol's observation layout.
     static func json(of board: Board) -> JSONValue {
-        .array((0..<board.rows).map { row in
-            .array((0..<board.cols).map { .integer(Int128(board[row: row, col: $0])) })
-        })
+        .array(
+            (0..<board.rows).map { row in
+                .array((0..<board.cols).map { .integer(Int128(board[row: row, col: $0])) })
+            })
     }
 }
 
@@ -152,12 +153,16 @@ extension EpisodeRecord {
         guard let last = records.last else { throw RecordError(line: 0, "the record is empty: no header line") }
         if !last.isVersion1 {
             guard let end = last.end else {
-                throw RecordError(line: lastLine, "truncated record: episode \(records.count) has no end line "
-                    + "(the file ends after \(last.steps.isEmpty ? "its header" : "step \(last.steps.count)"))")
+                throw RecordError(
+                    line: lastLine,
+                    "truncated record: episode \(records.count) has no end line "
+                        + "(the file ends after \(last.steps.isEmpty ? "its header" : "step \(last.steps.count)"))")
             }
             guard end.isLastEpisode else {
-                throw RecordError(line: lastLine, "truncated record: the end line of episode \(records.count) announces "
-                    + "another episode, but the file ends there")
+                throw RecordError(
+                    line: lastLine,
+                    "truncated record: the end line of episode \(records.count) announces "
+                        + "another episode, but the file ends there")
             }
         }
         return records

@@ -64,8 +64,11 @@ package final class EpisodeRecorder {
 
     func writeEnd(isLastEpisode: Bool) throws(FileError) {
         isEpisodeOpen = false
-        try write(EpisodeEnd(steps: stepNumber, score: score, outcome: isOver ? .gameOver : .stopped,
-                             isLastEpisode: isLastEpisode).jsonLine)
+        try write(
+            EpisodeEnd(
+                steps: stepNumber, score: score, outcome: isOver ? .gameOver : .stopped,
+                isLastEpisode: isLastEpisode
+            ).jsonLine)
     }
 
     /// Closes the file; later writes fail. Call ``finish()`` first, or the record reads as truncated.

@@ -40,8 +40,10 @@ package enum EpisodeReplay {
         let start = environment.reset(seed: header.seed)
         if start.observation != header.board {
             let cell = (0..<start.observation.cellCount).first { start.observation[$0] != header.board[$0] } ?? 0
-            throw ReplayMismatch(step: 0, "the recorded start board has \(tileName(header.board[cell])) on cell \(cell), "
-                + "but seed \(header.seed) gives \(tileName(start.observation[cell]))")
+            throw ReplayMismatch(
+                step: 0,
+                "the recorded start board has \(tileName(header.board[cell])) on cell \(cell), "
+                    + "but seed \(header.seed) gives \(tileName(start.observation[cell]))")
         }
         var frames = [Frame(step: 0, action: nil, board: start.observation, score: 0, isOver: environment.isOver)]
         for (index, recorded) in record.steps.enumerated() {
@@ -65,13 +67,17 @@ package enum EpisodeReplay {
             if step.info.score != recorded.score {
                 throw ReplayMismatch(step: number, prefix + "recorded score \(recorded.score), replay gives \(step.info.score)")
             }
-            frames.append(Frame(step: number, action: recorded.action, board: step.observation, score: step.info.score,
-                                isOver: environment.isOver))
+            frames.append(
+                Frame(
+                    step: number, action: recorded.action, board: step.observation, score: step.info.score,
+                    isOver: environment.isOver))
         }
         if let end = record.end, (end.outcome == .gameOver) != environment.isOver {
-            throw ReplayMismatch(step: record.steps.count, environment.isOver
-                ? "the record says the game was stopped, but no legal move is left"
-                : "the record says the game was over, but the replay can still move")
+            throw ReplayMismatch(
+                step: record.steps.count,
+                environment.isOver
+                    ? "the record says the game was stopped, but no legal move is left"
+                    : "the record says the game was over, but the replay can still move")
         }
         return frames
     }

@@ -44,8 +44,10 @@ package struct Frame: Hashable, Sendable {
     package var help: String?
 
     /// Creates a frame.
-    package init(title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
-                hint: String? = nil, message: String? = nil, help: String? = nil) {
+    package init(
+        title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
+        hint: String? = nil, message: String? = nil, help: String? = nil
+    ) {
         self.title = title
         self.status = status
         self.board = board

@@ -74,8 +74,8 @@ package struct KeyDecoder: Sendable {
             switch byte {
             case UInt8(ascii: "["): state = .csi(length: 0)
             case UInt8(ascii: "O"): state = .ss3
-            case 0x1B: state = .escape   // a lone Escape followed by another sequence
-            default: state = .ground     // Alt+key: ignored whole
+            case 0x1B: state = .escape  // a lone Escape followed by another sequence
+            default: state = .ground  // Alt+key: ignored whole
             }
             return nil
         case .csi(let length):
@@ -115,7 +115,7 @@ package struct KeyDecoder: Sendable {
     /// The key of a byte outside any escape sequence.
     static func plainKey(_ byte: UInt8) -> Key? {
         switch byte {
-        case 0x03: .quit                                   // Ctrl-C without ISIG
+        case 0x03: .quit  // Ctrl-C without ISIG
         case 0x0D, 0x0A, UInt8(ascii: " "): .confirm
         default:
             byte < 0x80 ? Key(name: String(UnicodeScalar(byte))) : nil

@@ -21,8 +21,10 @@ package struct PlayConfiguration: Hashable, Sendable {
     package var sizeChoices: [Int]
 
     /// Creates a configuration.
-    package init(rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
-                spawnFourProbability: Double = 0.1, player: String = "human", sizeChoices: [Int] = Array(2...6)) {
+    package init(
+        rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
+        spawnFourProbability: Double = 0.1, player: String = "human", sizeChoices: [Int] = Array(2...6)
+    ) {
         self.rows = rows
         self.cols = cols
         self.targetTile = targetTile

@@ -70,8 +70,9 @@ package struct PlaySession {
             precondition(Rules.sizeRange.contains(size), "board sizes must be between 2 and 8, got \(size)")
         }
         precondition(!configuration.sizeChoices.isEmpty, "the start screen needs at least one size")
-        precondition((0...1).contains(configuration.spawnFourProbability),
-                     "spawnFourProbability must be between 0 and 1, got \(configuration.spawnFourProbability)")
+        precondition(
+            (0...1).contains(configuration.spawnFourProbability),
+            "spawnFourProbability must be between 0 and 1, got \(configuration.spawnFourProbability)")
         self.configuration = configuration
         self.bestScores = bestScores
         self.hinter = hinter
@@ -138,8 +139,10 @@ package struct PlaySession {
         message = nil
         phase = environment.isOver ? .over : .playing
         updateHint()
-        return .started(EpisodeHeader(seed: seed, rules: rules, targetTile: configuration.targetTile,
-                                      player: configuration.player, board: start.observation))
+        return .started(
+            EpisodeHeader(
+                seed: seed, rules: rules, targetTile: configuration.targetTile,
+                player: configuration.player, board: start.observation))
     }
 
     mutating func move(_ direction: Direction) -> [PlayEvent] {
@@ -162,7 +165,8 @@ package struct PlaySession {
         if environment.isOver {
             phase = .over
             let isNewBest = step.info.score > bestBeforeGame
-            message = "Game over: score \(step.info.score)" + (isNewBest ? ", a new best for \(rules.sizeLabel)!" : ".")
+            message =
+                "Game over: score \(step.info.score)" + (isNewBest ? ", a new best for \(rules.sizeLabel)!" : ".")
                 + " Press r to play again or q to quit."
             events.append(.gameOver(score: step.info.score, isNewBest: isNewBest))
         }

@@ -69,8 +69,10 @@ package struct ReplayViewer: Sendable {
             let header = records[index].header
             let last = frames[frames.count - 1]
             let episode = records.count > 1 ? "episode \(index + 1): " : ""
-            SystemIO.writeAll(output, "\(episode)verified: \(last.step) step\(last.step == 1 ? "" : "s") reproduce exactly from seed \(header.seed) "
-                + "(\(header.rules.sizeLabel), \(header.player), score \(last.score), max tile \(last.board.maxTile))\n")
+            SystemIO.writeAll(
+                output,
+                "\(episode)verified: \(last.step) step\(last.step == 1 ? "" : "s") reproduce exactly from seed \(header.seed) "
+                    + "(\(header.rules.sizeLabel), \(header.player), score \(last.score), max tile \(last.board.maxTile))\n")
         }
         return .finished
     }

@@ -35,8 +35,10 @@ package struct TerminalGame {
     package var input: Int32 = SystemIO.standardInput, output: Int32 = SystemIO.standardOutput, errors: Int32 = SystemIO.standardError
 
     /// Creates the program; nothing happens until ``run()``.
-    package init(configuration: PlayConfiguration, bestScores: BestScores?, agent: (any Player)? = nil,
-                hinter: (any Player)? = nil, delay: Int = 0, recordPath: String? = nil) {
+    package init(
+        configuration: PlayConfiguration, bestScores: BestScores?, agent: (any Player)? = nil,
+        hinter: (any Player)? = nil, delay: Int = 0, recordPath: String? = nil
+    ) {
         self.configuration = configuration
         self.bestScores = bestScores
         self.agent = agent
@@ -191,7 +193,8 @@ package struct TerminalGame {
                 keyDecoder.flush()
             }
             if agentToMove && SystemClock.monotonicMilliseconds() >= nextAgentMove && session.phase == .playing,
-               let environment = session.environment, var player = agent {
+                let environment = session.environment, var player = agent
+            {
                 let action = player.action(on: environment.board, rules: environment.rules)
                 agent = player
                 nextAgentMove = SystemClock.monotonicMilliseconds() + delay

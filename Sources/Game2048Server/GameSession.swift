@@ -79,12 +79,15 @@ public struct GameSession: Sendable {
             ("rows", .integer(Int128(rows))), ("cols", .integer(Int128(cols))),
             ("num_envs", .integer(Int128(config.numEnvs))),
             ("actions", .array(Direction.allCases.map { .string($0.name) })),
-            ("observation", .object([
-                ("encoding", .string(config.encoding.rawValue)),
-                ("shape", .array(encoding.shape(rows: rows, cols: cols).map { .integer(Int128($0)) })),
-                ("dtype", .string(encoding.dtype.rawValue)), ("low", 0),
-                ("high", .integer(Int128(encoding.high(largestExponent: config.rules.largestExponent)))),
-            ])),
+            (
+                "observation",
+                .object([
+                    ("encoding", .string(config.encoding.rawValue)),
+                    ("shape", .array(encoding.shape(rows: rows, cols: cols).map { .integer(Int128($0)) })),
+                    ("dtype", .string(encoding.dtype.rawValue)), ("low", 0),
+                    ("high", .integer(Int128(encoding.high(largestExponent: config.rules.largestExponent)))),
+                ])
+            ),
             ("reward_range", .array([.integer(Int128(-penalty)), .double(maxReward)])),
             ("config", config.json),
         ])
@@ -118,8 +121,9 @@ public struct GameSession: Sendable {
             }
         }
         if seed != nil && seeds != nil {
-            throw .invalidParams("seed and seeds cannot be given together: seed seeds every environment from one number, "
-                + "seeds gives one seed per environment")
+            throw .invalidParams(
+                "seed and seeds cannot be given together: seed seeds every environment from one number, "
+                    + "seeds gives one seed per environment")
         }
         isReset = true
         return environments.reset(seed: seed, seeds: seeds, board: board, encoder: ResultEncoder(config: config))
@@ -181,8 +185,10 @@ public struct GameSession: Sendable {
     }
 
     /// Steps the environments of either kind, opened as their concrete type so that they step in place.
-    static func step(_ environments: inout some ServedEnvironments, _ members: [(String, JSONValue)], isReset: Bool,
-                     encoder: ResultEncoder) throws(RPCError) -> JSONValue {
+    static func step(
+        _ environments: inout some ServedEnvironments, _ members: [(String, JSONValue)], isReset: Bool,
+        encoder: ResultEncoder
+    ) throws(RPCError) -> JSONValue {
         try environments.step(members, isReset: isReset, encoder: encoder)
     }
 

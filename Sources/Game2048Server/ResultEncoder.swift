@@ -49,8 +49,10 @@ struct ResultEncoder {
 
     /// One column of a vector result: a JSON list of `count` entries, or under ``batchesColumns``
     /// one base64 string of `width` little-endian bytes per entry, which `packed` writes.
-    func write(column count: Int, width: Int, to w: inout JSONWriter,
-               packed: (inout [UInt8], Int) -> Void, each: (Int, inout JSONWriter) -> Void) {
+    func write(
+        column count: Int, width: Int, to w: inout JSONWriter,
+        packed: (inout [UInt8], Int) -> Void, each: (Int, inout JSONWriter) -> Void
+    ) {
         if batchesColumns {
             var bytes = [UInt8](repeating: 0, count: count * width)
             for index in 0..<count { packed(&bytes, index) }
@@ -67,16 +69,19 @@ struct ResultEncoder {
 
     /// A column of 64-bit integers (little-endian int64 under ``batchesColumns``).
     func write(integers count: Int, to w: inout JSONWriter, _ value: (Int) -> Int64) {
-        write(column: count, width: 8, to: &w, packed: { bytes, index in
-            let bits = UInt64(bitPattern: value(index))
-            for byte in 0..<8 { bytes[index * 8 + byte] = UInt8(truncatingIfNeeded: bits >> (8 * byte)) }
-        }, each: { index, w in w.write(integer: value(index)) })
+        write(
+            column: count, width: 8, to: &w,
+            packed: { bytes, index in
+                let bits = UInt64(bitPattern: value(index))
+                for byte in 0..<8 { bytes[index * 8 + byte] = UInt8(truncatingIfNeeded: bits >> (8 * byte)) }
+            }, each: { index, w in w.write(integer: value(index)) })
     }
 
     /// A column of flags (bytes 0 or 1 under ``batchesColumns``).
     func write(flags count: Int, to w: inout JSONWriter, _ value: (Int) -> Bool) {
-        write(column: count, width: 1, to: &w, packed: { bytes, index in bytes[index] = value(index) ? 1 : 0 },
-              each: { index, w in w.write(bool: value(index)) })
+        write(
+            column: count, width: 1, to: &w, packed: { bytes, index in bytes[index] = value(index) ? 1 : 0 },
+            each: { index, w in w.write(bool: value(index)) })
     }
 
     func observation(_ board: Board) -> JSONValue {
@@ -366,8 +371,8 @@ extension ResultEncoder {
         // Every fixed field at its longest (64-bit numbers, "false", a spawn) and its key: under 320 bytes.
         var info = 320
         if config.info.contains("afterstate") { info += observation }
-        if config.info.contains("moves") { info += cells * 40 + 2 }   // {"from":63,"to":63,"merged":false},
-        let reset = observation + info + 8                            // and a "terminated" flag
+        if config.info.contains("moves") { info += cells * 40 + 2 }  // {"from":63,"to":63,"merged":false},
+        let reset = observation + info + 8  // and a "terminated" flag
         // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation and info.
         let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + info + 2 : 0)
         // Four {"action":"right","legal":false,"reward":…,"afterstate":…} objects.

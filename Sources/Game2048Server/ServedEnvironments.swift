@@ -64,9 +64,11 @@ struct SingleSession: ServedEnvironments {
         let seed = seeds.map { $0[0] } ?? seed
         // The board was validated against the rules, so this cannot throw.
         let start = board.flatMap { try? environment.reset(seed: seed, board: $0) } ?? environment.reset(seed: seed)
-        return .object([("observation", encoder.observation(start.observation)),
-                        ("terminated", .bool(environment.isOver)),
-                        ("info", encoder.info(start.info, moves: []))])
+        return .object([
+            ("observation", encoder.observation(start.observation)),
+            ("terminated", .bool(environment.isOver)),
+            ("info", encoder.info(start.info, moves: [])),
+        ])
     }
 
     mutating func step(_ action: Direction, encoder: ResultEncoder) throws(RPCError) -> JSONValue {
@@ -105,7 +107,8 @@ struct VectorSession: ServedEnvironments {
 
     mutating func reset(seed: UInt64?, seeds: [UInt64?]?, board: Board?, encoder: ResultEncoder) -> JSONValue {
         // One seed for the batch becomes the per-environment seeds it stands for.
-        let perEnvironment = seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) }
+        let perEnvironment =
+            seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) }
             ?? Array(repeating: nil, count: vector.count)
         if let board {
             // The board was validated against the rules, so this cannot throw.
@@ -117,7 +120,8 @@ struct VectorSession: ServedEnvironments {
     }
 
     mutating func step(_ actions: [Direction], encoder: ResultEncoder) throws(RPCError) -> JSONValue {
-        let moves: [[TileMovement]]? = encoder.config.info.contains("moves")
+        let moves: [[TileMovement]]? =
+            encoder.config.info.contains("moves")
             ? (0..<vector.count).map { index in
                 let environment = vector.environment(at: index)
                 // An environment about to be autoreset ignores its action.
@@ -130,8 +134,9 @@ struct VectorSession: ServedEnvironments {
             switch error {
             case .illegalAction: throw .illegalAction(error.description)
             case .episodesOver(let indices):
-                throw .episodeOver("\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
-                    + "ended; with autoreset_mode \"disabled\" call reset first")
+                throw .episodeOver(
+                    "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
+                        + "ended; with autoreset_mode \"disabled\" call reset first")
             }
         }
         return encoder.vectorStep(vector, moves: moves)

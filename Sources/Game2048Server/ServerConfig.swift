@@ -156,9 +156,10 @@ public struct ServerConfig: Hashable, Sendable {
         let (perEnvironment, method) = ResultEncoder.largestResultBytesPerEnvironment(self)
         let fitting = max(1, (limit - 1_024) / perEnvironment)
         let encoding = encoding == .onehot ? "\"onehot\" (\(onehotChannels) channels)" : "\"\(encoding.rawValue)\""
-        throw .invalidParams("num_envs \(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
-            + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
-            + "use at most \(fitting) environments, a more compact observation or fewer info fields")
+        throw .invalidParams(
+            "num_envs \(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
+                + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
+                + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
 
     /// Every option and its value, in ``ServerOption/all`` order.

@@ -46,37 +46,44 @@ public struct ServerOption: Sendable {
     public static let all: [ServerOption] = [
         rules("rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange),
         rules("cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange),
-        integer("num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
-                note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs),
+        integer(
+            "num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
+            note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs),
         rules("spawn_four_probability", valueName: "p", help: "Chance that a spawned tile is a 4.", between: 0...1),
         rules("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols"),
-        rules("win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: 4...(1 << Int(Rules.maxExponent)),
-              note: ", a power of two"),
+        rules(
+            "win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: 4...(1 << Int(Rules.maxExponent)),
+            note: ", a power of two"),
         rules("max_steps", help: "Truncate episodes after this many steps.", in: 1...Int.max),
         rules("invalid_action", valueName: "policy", help: "What an illegal action does:"),
-        rules("invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.", in: 0...Int(Int64.max),
-              note: "; the reward is `-penalty` under `terminate`"),
-        choice("observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
-               \.observation),
-        ServerOption(name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
-                     constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
-                     read: { value, settings throws(RPCError) in
-                         settings.onehotChannels = try Params.int(value, "onehot_channels", in: 2...64)
-                         settings.onehotChannelsGiven = true
-                     },
-                     value: { .integer(Int128($0.onehotChannels)) }),
-        ServerOption(name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
-                     constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rules: nil,
-                     read: { value, settings throws(RPCError) in
-                         guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
-                         var fields: Set<String> = []
-                         for item in list { fields.insert(try Params.choice(item, "info", ServerConfig.infoFields)) }
-                         settings.info = ServerConfig.infoFields.filter(fields.contains)
-                     },
-                     value: { .array($0.info.map { .string($0) }) }),
-        choice("info_layout", valueName: "layout", help: "Vector info layout (rows: one object per env):",
-               ServerConfig.InfoLayout.allCases.map(\.rawValue),
-               note: "; in vector mode `rows` is a list of info objects, `columns` one object of lists", \.infoLayout),
+        rules(
+            "invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.", in: 0...Int(Int64.max),
+            note: "; the reward is `-penalty` under `terminate`"),
+        choice(
+            "observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
+            \.observation),
+        ServerOption(
+            name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
+            constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
+            read: { value, settings throws(RPCError) in
+                settings.onehotChannels = try Params.int(value, "onehot_channels", in: 2...64)
+                settings.onehotChannelsGiven = true
+            },
+            value: { .integer(Int128($0.onehotChannels)) }),
+        ServerOption(
+            name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
+            constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rules: nil,
+            read: { value, settings throws(RPCError) in
+                guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
+                var fields: Set<String> = []
+                for item in list { fields.insert(try Params.choice(item, "info", ServerConfig.infoFields)) }
+                settings.info = ServerConfig.infoFields.filter(fields.contains)
+            },
+            value: { .array($0.info.map { .string($0) }) }),
+        choice(
+            "info_layout", valueName: "layout", help: "Vector info layout (rows: one object per env):",
+            ServerConfig.InfoLayout.allCases.map(\.rawValue),
+            note: "; in vector mode `rows` is a list of info objects, `columns` one object of lists", \.infoLayout),
         choice("autoreset_mode", valueName: "mode", help: "Vector autoreset:", AutoresetMode.allCases.map(\.rawValue), \.autoresetMode),
     ]
 
@@ -85,18 +92,23 @@ public struct ServerOption: Sendable {
 
     // MARK: Kinds of option
 
-    static func integer(_ name: String, flag: String, help: String, in range: ClosedRange<Int>, note: String,
-                        _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable) -> ServerOption {
-        ServerOption(name: name, flag: flag, valueName: "n", help: help, constraint: .integer(range, nullable: false),
-                     note: note, defaultNote: nil, rules: nil,
-                     read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.int(value, name, in: range) },
-                     value: { .integer(Int128($0[keyPath: field])) })
+    static func integer(
+        _ name: String, flag: String, help: String, in range: ClosedRange<Int>, note: String,
+        _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable
+    ) -> ServerOption {
+        ServerOption(
+            name: name, flag: flag, valueName: "n", help: help, constraint: .integer(range, nullable: false),
+            note: note, defaultNote: nil, rules: nil,
+            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.int(value, name, in: range) },
+            value: { .integer(Int128($0[keyPath: field])) })
     }
 
     /// One of `Game2048JSON.RulesOption.all`, by name, with the protocol's range for it (`Rules` checks
     /// what depends on other options, such as `initial_tiles` at most rows·cols).
-    static func rules(_ name: String, flag: String? = nil, valueName: String = "n", help: String,
-                      in range: ClosedRange<Int>? = nil, note: String = "") -> ServerOption {
+    static func rules(
+        _ name: String, flag: String? = nil, valueName: String = "n", help: String,
+        in range: ClosedRange<Int>? = nil, note: String = ""
+    ) -> ServerOption {
         rules(name, flag: flag, valueName: valueName, help: help, integers: range, numbers: nil, note: note)
     }
 
@@ -104,8 +116,10 @@ public struct ServerOption: Sendable {
         rules(name, flag: nil, valueName: valueName, help: help, integers: nil, numbers: range, note: "")
     }
 
-    private static func rules(_ name: String, flag: String?, valueName: String, help: String, integers: ClosedRange<Int>?,
-                              numbers: ClosedRange<Double>?, note: String) -> ServerOption {
+    private static func rules(
+        _ name: String, flag: String?, valueName: String, help: String, integers: ClosedRange<Int>?,
+        numbers: ClosedRange<Double>?, note: String
+    ) -> ServerOption {
         // A name missing from RulesOption.all is a bug in this table, caught by the first test that reads it.
         let option = RulesOption.named(name)!
         let constraint: Constraint
@@ -130,18 +144,22 @@ public struct ServerOption: Sendable {
             read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.choice(value, name, choices) }
         }
         let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
-        return ServerOption(name: name, flag: flag ?? dashed(name), valueName: valueName, help: help + listed, constraint: constraint,
-                            note: note, defaultNote: nil, rules: option, read: read,
-                            value: { option.value(in: $0.rules) })
+        return ServerOption(
+            name: name, flag: flag ?? dashed(name), valueName: valueName, help: help + listed, constraint: constraint,
+            note: note, defaultNote: nil, rules: option, read: read,
+            value: { option.value(in: $0.rules) })
     }
 
     /// A choice among `choices`; the help ends with them ("noop, terminate or reject.").
-    static func choice(_ name: String, valueName: String, help: String, _ choices: [String], note: String = "",
-                       _ field: WritableKeyPath<ServerConfig.Settings, String> & Sendable) -> ServerOption {
-        ServerOption(name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(choices.listedWithOr).",
-                            constraint: .choice(choices), note: note, defaultNote: nil, rules: nil,
-                            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.choice(value, name, choices) },
-                            value: { .string($0[keyPath: field]) })
+    static func choice(
+        _ name: String, valueName: String, help: String, _ choices: [String], note: String = "",
+        _ field: WritableKeyPath<ServerConfig.Settings, String> & Sendable
+    ) -> ServerOption {
+        ServerOption(
+            name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(choices.listedWithOr).",
+            constraint: .choice(choices), note: note, defaultNote: nil, rules: nil,
+            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.choice(value, name, choices) },
+            value: { .string($0[keyPath: field]) })
     }
 
     /// The flag of a protocol name: `initial_tiles` is `--initial-tiles`.
@@ -178,14 +196,15 @@ public struct ServerOption: Sendable {
 
     /// The allowed values as the document states them.
     var documentedAllowed: String {
-        let allowed: String = switch constraint {
-        case .integer(let range, let nullable):
-            (nullable ? "`null` (off) or " : "")
-                + (range.upperBound >= Int(Int64.max) ? "≥ \(range.lowerBound)" : "\(range.lowerBound)…\(Self.spelled(range.upperBound))")
-        case .number(let range): "\(Self.spelled(range.lowerBound))…\(Self.spelled(range.upperBound))"
-        case .choice(let choices): choices.map { "`\"\($0)\"`" }.joined(separator: ", ")
-        case .list(let names): "any of " + names.map { "`\($0)`" }.joined(separator: ", ")
-        }
+        let allowed: String =
+            switch constraint {
+            case .integer(let range, let nullable):
+                (nullable ? "`null` (off) or " : "")
+                    + (range.upperBound >= Int(Int64.max) ? "≥ \(range.lowerBound)" : "\(range.lowerBound)…\(Self.spelled(range.upperBound))")
+            case .number(let range): "\(Self.spelled(range.lowerBound))…\(Self.spelled(range.upperBound))"
+            case .choice(let choices): choices.map { "`\"\($0)\"`" }.joined(separator: ", ")
+            case .list(let names): "any of " + names.map { "`\($0)`" }.joined(separator: ", ")
+            }
         return allowed + note
     }
 

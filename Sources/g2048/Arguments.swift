@@ -53,11 +53,12 @@ struct CommandSpec: Equatable {
     /// The full `--help` text.
     var help: String {
         var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
-        let rows = options.map { option -> (String, String) in
-            let left = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName!)>"
-            let right = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
-            return (left, right)
-        } + [("-h, --help", "Show help information.")]
+        let rows =
+            options.map { option -> (String, String) in
+                let left = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName!)>"
+                let right = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
+                return (left, right)
+            } + [("-h, --help", "Show help information.")]
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         for (left, right) in rows {
             lines.append("  " + left + String(repeating: " ", count: max(2, width - left.count)) + right)

@@ -57,7 +57,8 @@ struct BenchCommand: Command {
         var records: [BenchRecord] = []
         for benchCase in cases {
             Console.error("measuring \(benchCase.rules.sizeLabel) with \(benchCase.envs) environment\(benchCase.envs == 1 ? "" : "s") for \(seconds) s …")
-            let record = benchCase.envs == 1
+            let record =
+                benchCase.envs == 1
                 ? BenchRecord.measureSingle(rules: benchCase.rules, seconds: seconds, seed: seed)
                 : BenchRecord.measureVector(rules: benchCase.rules, envs: benchCase.envs, seconds: seconds, seed: seed)
             records.append(record)
@@ -118,8 +119,9 @@ struct BenchRecord: Equatable {
             }
             steps += 1 << 16
         } while clock.wall < seconds
-        return BenchRecord(board: rules.sizeLabel, envs: 1, steps: steps, episodes: episodes,
-                           wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
+        return BenchRecord(
+            board: rules.sizeLabel, envs: 1, steps: steps, episodes: episodes,
+            wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
     }
 
     /// A `VectorEnvironment` of `envs` environments with next-step autoreset.
@@ -147,8 +149,9 @@ struct BenchRecord: Equatable {
             }
             steps += 16 * envs
         } while clock.wall < seconds
-        return BenchRecord(board: rules.sizeLabel, envs: envs, steps: steps, episodes: episodes,
-                           wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
+        return BenchRecord(
+            board: rules.sizeLabel, envs: envs, steps: steps, episodes: episodes,
+            wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
     }
 
     /// A text table of records under a header line.
@@ -161,9 +164,12 @@ struct BenchRecord: Equatable {
         }
         var lines = [header, "", row(columns)]
         for r in records {
-            lines.append(row([r.board, String(r.envs), millions(r.stepsPerSecond), millions(r.stepsPerCPUSecond),
-                              formatFixed(r.episodesPerSecond, digits: 0), formatFixed(r.meanEpisodeLength, digits: 1),
-                              String(r.checksum)]))
+            lines.append(
+                row([
+                    r.board, String(r.envs), millions(r.stepsPerSecond), millions(r.stepsPerCPUSecond),
+                    formatFixed(r.episodesPerSecond, digits: 0), formatFixed(r.meanEpisodeLength, digits: 1),
+                    String(r.checksum),
+                ]))
         }
         return lines.joined(separator: "\n")
     }

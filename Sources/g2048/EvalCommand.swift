@@ -35,8 +35,12 @@ struct EvalCommand: Command {
             .option("agent", "name", "\(Agent.names).", default: "ntuple with --weights, else expectimax"),
             .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
             .option("nodes", "n", "Most chance nodes searched per move (1 to 10000000).", default: "\(Expectimax.defaultNodeBudget)"),
-            .option("prune", "probability", "Value a chance node by the evaluator when the spawns leading to it are less likely than this (0 = off, up to 1).", default: "\(Expectimax.defaultPruneBelow)"),
-            .option("downgrade", "tile", "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.", default: "on"),
+            .option(
+                "prune", "probability", "Value a chance node by the evaluator when the spawns leading to it are less likely than this (0 = off, up to 1).",
+                default: "\(Expectimax.defaultPruneBelow)"),
+            .option(
+                "downgrade", "tile",
+                "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.", default: "on"),
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the network's"),
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("win-tile", "tile", "Tile that ends a game, or off.", default: "off"),
@@ -109,14 +113,17 @@ struct EvalCommand: Command {
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
         let prune = pruneBelow, downgrade = downgradeLimit
         let makePlayer: @Sendable (Int) -> any Player = {
-            agent.makePlayer(seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
-                             pruneBelow: prune, downgradeLimit: downgrade)
+            agent.makePlayer(
+                seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
+                pruneBelow: prune, downgradeLimit: downgrade)
         }
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
         let slowMoves = agent == .montecarlo || depth > 0
-        let report = Evaluation.run(rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer,
-                                    progressEveryMove: slowMoves) { done in
+        let report = Evaluation.run(
+            rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer,
+            progressEveryMove: slowMoves
+        ) { done in
             progress.update(done.games, detail: "\(done.moves) moves")
         }
         progress.finish()

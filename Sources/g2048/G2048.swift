@@ -19,9 +19,12 @@ enum G2048 {
     static let version = "0.1.0"
 
     /// Every subcommand, in help order.
-    static var commands: [any Command.Type] { [TrainCommand.self, EvalCommand.self, ServeCommand.self, BenchCommand.self, PlayCommand.self, ReplayCommand.self] }
+    static var commands: [any Command.Type] {
+        [TrainCommand.self, EvalCommand.self, ServeCommand.self, BenchCommand.self, PlayCommand.self, ReplayCommand.self]
+    }
 
-    static var overview: String { """
+    static var overview: String {
+        """
         OVERVIEW: Gym2048, a headless 2048 environment for reinforcement learning.
 
         USAGE: g2048 <subcommand> [options]
@@ -34,7 +37,8 @@ enum G2048 {
           -h, --help  Show help information.
 
           See 'g2048 <subcommand> --help' for a subcommand's options.
-        """ }
+        """
+    }
 
     static func main() {
         SystemProcess.exit(run(Array(CommandLine.arguments.dropFirst())))

@@ -39,8 +39,9 @@ final class InterruptWatch {
                     return true
                 }
                 guard first else { SystemProcess.exitImmediately(128 + number) }
-                Console.error("\n\(InterruptWatch.name(number)): stopping at once and saving; "
-                              + "send it again to quit without saving (the last saved file stays whole)")
+                Console.error(
+                    "\n\(InterruptWatch.name(number)): stopping at once and saving; "
+                        + "send it again to quit without saving (the last saved file stays whole)")
                 onFirst()
             }
             source.resume()

@@ -61,8 +61,9 @@ enum OutputFiles {
                 var replacesInput = false
                 if let (input, _) = inputKeys.first(where: { $0.1 == key }) {
                     guard output.mayReplace == input.flag else {
-                        throw OutputFileError("--\(output.flag) \(output.path) is the same file as --\(input.flag) \(input.path); "
-                                              + "writing it would destroy the input")
+                        throw OutputFileError(
+                            "--\(output.flag) \(output.path) is the same file as --\(input.flag) \(input.path); "
+                                + "writing it would destroy the input")
                     }
                     replacesInput = true
                 }
@@ -79,8 +80,9 @@ enum OutputFiles {
                     }
                 case .append(let header):
                     guard status.size == 0 || firstLine(of: output.path, limit: header.utf8.count + 1) == header else {
-                        throw OutputFileError("--\(output.flag) \(output.path) exists and is not a file this command appends to "
-                                              + "(its first line is not '\(header)'); refusing to append to it")
+                        throw OutputFileError(
+                            "--\(output.flag) \(output.path) exists and is not a file this command appends to "
+                                + "(its first line is not '\(header)'); refusing to append to it")
                     }
                 }
             }
@@ -148,8 +150,9 @@ final class OutputClaim {
             }
             guard let descriptor = locked else {
                 let holder = OutputFiles.firstLine(of: path, limit: 100) ?? ""
-                throw OutputFileError("--\(output.flag) \(output.path) is being written by another process"
-                                      + (holder.isEmpty ? "" : " (\(holder))") + "; it holds the lock file \(path)")
+                throw OutputFileError(
+                    "--\(output.flag) \(output.path) is being written by another process"
+                        + (holder.isEmpty ? "" : " (\(holder))") + "; it holds the lock file \(path)")
             }
             if let held = FileStatus(path: path)?.identity, held == FileStatus(descriptor: descriptor)?.identity {
                 SystemIO.overwrite(descriptor, with: Array("g2048 \(command), pid \(SystemProcess.id)\n".utf8))

@@ -70,9 +70,10 @@ struct PlayCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let claim = try OutputFiles.claim(recordPath.map { [.init(flag: "record", path: $0)] } ?? [],
-                                          inputs: weightsPath.map { [.init(flag: "weights", path: $0)] } ?? [],
-                                          force: force, command: "play")
+        let claim = try OutputFiles.claim(
+            recordPath.map { [.init(flag: "record", path: $0)] } ?? [],
+            inputs: weightsPath.map { [.init(flag: "weights", path: $0)] } ?? [],
+            force: force, command: "play")
         defer { claim.release() }
         var network: NTupleNetwork? = nil
         var rows = self.rows, cols = self.cols
@@ -80,8 +81,9 @@ struct PlayCommand: Command {
             network = try WeightsFile.load(from: weightsPath).network
             let size = "\(network!.rows)x\(network!.cols)"
             if let rows, let cols, rows != network!.rows || cols != network!.cols {
-                Console.error("error: --weights \(weightsPath) is for \(size) boards, not \(rows)x\(cols)\n"
-                    + "usage: \(PlayCommand.spec.usage)\nsee 'g2048 play --help'")
+                Console.error(
+                    "error: --weights \(weightsPath) is for \(size) boards, not \(rows)x\(cols)\n"
+                        + "usage: \(PlayCommand.spec.usage)\nsee 'g2048 play --help'")
                 return ExitCode.usage
             }
             (rows, cols) = (network!.rows, network!.cols)
@@ -101,8 +103,9 @@ struct PlayCommand: Command {
             Console.error("warning: neither XDG_DATA_HOME nor HOME is an absolute path; best scores will not be saved")
         }
 
-        let configuration = PlayConfiguration(rows: rows, cols: cols, targetTile: winTile, seed: seed,
-                                              player: agent?.rawValue ?? "human")
+        let configuration = PlayConfiguration(
+            rows: rows, cols: cols, targetTile: winTile, seed: seed,
+            player: agent?.rawValue ?? "human")
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,
             agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network) },

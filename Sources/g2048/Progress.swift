@@ -20,8 +20,10 @@ final class Progress: Sendable {
     /// The name of the environment variable that sets the pace.
     static let variable = "G2048_PROGRESS"
 
-    init(total: Int?, seconds: Double? = nil, unit: String, isTerminal: Bool = SystemIO.isTerminal(SystemIO.standardError),
-         setting: String? = SystemIO.environment(Progress.variable)) {
+    init(
+        total: Int?, seconds: Double? = nil, unit: String, isTerminal: Bool = SystemIO.isTerminal(SystemIO.standardError),
+        setting: String? = SystemIO.environment(Progress.variable)
+    ) {
         self.total = total
         self.seconds = seconds
         self.unit = unit

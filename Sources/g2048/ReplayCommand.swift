@@ -42,11 +42,13 @@ struct ReplayCommand: Command {
     func run() throws -> Int32 {
         let records = try EpisodeRecord.load(from: path)
         if records.contains(where: \.isVersion1) {
-            Console.error("note: \(path) is a version 1 record, written before records had end lines: "
-                + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one")
+            Console.error(
+                "note: \(path) is a version 1 record, written before records had end lines: "
+                    + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one")
         }
-        let viewer = ReplayViewer(records: records, name: path,
-                                  delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0), checkOnly: checkOnly)
+        let viewer = ReplayViewer(
+            records: records, name: path,
+            delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0), checkOnly: checkOnly)
         switch viewer.run() {
         case .finished: return ExitCode.success
         case .interrupted(let signal): return 128 + signal

@@ -76,7 +76,6 @@ struct TrainCommand: Command {
     /// The default of `--optimistic`, in words, for the help.
     static let defaultOptimismText = "1000 below 9 cells, 10000 up to 12 cells (3x3, 3x4), 80000 from 13 (4x4 and up); 0 with --learning tc"
 
-
     /// The rules of a new network (a resumed one takes its size from its file).
     var rules: Rules
     /// `--rows`/`--cols` as given, if given.
@@ -179,8 +178,9 @@ struct TrainCommand: Command {
         let highest = rows == 4 && cols == 4 ? 15 : Int(Rules.maxExponent)
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let tile = Int(item), tile >= 4, tile.nonzeroBitCount == 1, tile.trailingZeroBitCount <= highest else {
-                throw UsageError("--stages takes tiles, powers of two from 4 to \(Board.value(ofExponent: UInt8(min(highest, 62)))) on a \(rows)x\(cols) board, "
-                                 + "separated by commas; got '\(item)' in '\(text)'")
+                throw UsageError(
+                    "--stages takes tiles, powers of two from 4 to \(Board.value(ofExponent: UInt8(min(highest, 62)))) on a \(rows)x\(cols) board, "
+                        + "separated by commas; got '\(item)' in '\(text)'")
             }
             exponents.append(UInt8(tile.trailingZeroBitCount))
         }
@@ -207,8 +207,9 @@ struct TrainCommand: Command {
     /// - Throws: ``UsageError`` when `--rows`/`--cols` contradict the file; the file's own errors.
     func start() throws -> (network: NTupleNetwork, metadata: TrainingMetadata, rules: Rules) {
         guard let resume else {
-            let featureCount = NTupleNetwork.featureCount(patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
-                                                          rows: rules.rows, cols: rules.cols)
+            let featureCount = NTupleNetwork.featureCount(
+                patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
+                rows: rules.rows, cols: rules.cols)
             // Optimism is a value per board, shared over the features that sum to it.
             let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
@@ -223,16 +224,19 @@ struct TrainCommand: Command {
         }
         var (network, metadata) = try WeightsFile.load(from: resume)
         if let size, size != (network.rows, network.cols) {
-            throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --resume \(resume) holds a \(network.rows)x\(network.cols) network; "
-                             + "leave them out to continue it")
+            throw UsageError(
+                "--rows/--cols say \(size.rows)x\(size.cols), but --resume \(resume) holds a \(network.rows)x\(network.cols) network; "
+                    + "leave them out to continue it")
         }
         if let stages, stages != network.stageThresholds {
-            throw UsageError("--stages \(TrainCommand.tilesText(stages)) differs from the stages of --resume \(resume) "
-                             + "(\(network.stageThresholds.isEmpty ? "one stage" : TrainCommand.tilesText(network.stageThresholds))); leave it out to continue them")
+            throw UsageError(
+                "--stages \(TrainCommand.tilesText(stages)) differs from the stages of --resume \(resume) "
+                    + "(\(network.stageThresholds.isEmpty ? "one stage" : TrainCommand.tilesText(network.stageThresholds))); leave it out to continue them")
         }
         if let learning, learning != metadata.learning {
-            throw UsageError("--learning \(learning.rawValue) differs from --resume \(resume), which learns by \(metadata.learning.rawValue); "
-                             + "leave it out to continue")
+            throw UsageError(
+                "--learning \(learning.rawValue) differs from --resume \(resume), which learns by \(metadata.learning.rawValue); "
+                    + "leave it out to continue")
         }
         if metadata.learning == .tc && alphaGiven {
             throw UsageError("--alpha is TD's learning rate; --resume \(resume) learns by tc, which uses --tc-alpha")
@@ -247,33 +251,41 @@ struct TrainCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let claim = try OutputFiles.claim(outputs, inputs: resume.map { [.init(flag: "resume", path: $0)] } ?? [],
-                                          force: force, command: "train")
+        let claim = try OutputFiles.claim(
+            outputs, inputs: resume.map { [.init(flag: "resume", path: $0)] } ?? [],
+            force: force, command: "train")
         defer { claim.release() }
         let (network, base, rules) = try start()
         let alpha = base.alpha, seed = base.seed
-        let learner = TDLearner(network: network, rules: rules, alpha: Float(alpha), schedule: schedule, method: base.learning,
-                                coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
+        let learner = TDLearner(
+            network: network, rules: rules, alpha: Float(alpha), schedule: schedule, method: base.learning,
+            coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
         let stagesText = network.stageCount == 1 ? "" : " in \(network.stageCount) stages from \(TrainCommand.tilesText(network.stageThresholds))"
-        let shape = "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries\(stagesText), "
+        let shape =
+            "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries\(stagesText), "
             + "\(network.weights.count) weights (\((network.weights.count * 4) >> 20) MiB)"
-        let method = switch base.learning {
-        case .td: "TD, α = \(alpha)"
-        case .tc: "TC, β = \(base.coherenceAlpha)"
-        case .otdThenTC: "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
-            + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
-        }
+        let method =
+            switch base.learning {
+            case .td: "TD, α = \(alpha)"
+            case .tc: "TC, β = \(base.coherenceAlpha)"
+            case .otdThenTC:
+                "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
+                    + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
+            }
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
-        let start = resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(rules.sizeLabel), \(shape)" }
+        let start =
+            resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(rules.sizeLabel), \(shape)" }
             ?? "training \(rules.sizeLabel): \(shape), optimistic \(formatFixed(optimism, digits: 0))"
-        Console.error(start + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s"), seed \(seed); "
-                      + "saving to \(out)")
+        Console.error(
+            start + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s"), seed \(seed); "
+                + "saving to \(out)")
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
         }
-        let report = TrainingReport(interval: metricsEvery, gamesBefore: base.games, movesBefore: base.moves,
-                                    secondsBefore: base.elapsedSeconds, file: metricsFile)
+        let report = TrainingReport(
+            interval: metricsEvery, gamesBefore: base.games, movesBefore: base.moves,
+            secondsBefore: base.elapsedSeconds, file: metricsFile)
         let progress = Progress(total: games, seconds: seconds, unit: "games")
         let checkpoint = checkpointEvery
         let out = self.out
@@ -325,11 +337,13 @@ struct TrainCommand: Command {
             try LearningCurvePlot.writeSVG(rows: rows, title: title, to: plotPath)
         }
         let recent = report.recentSummary
-        Console.output("wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
+        Console.output(
+            "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
         guard let signal = watch.signal else { return ExitCode.success }
         let saved = [metricsPath.map { "the learning curve in \($0)" }, plotPath.map { "its plot in \($0)" }].compactMap { $0 }
-        Console.error("stopped by \(InterruptWatch.name(signal)): the weights are in \(out)"
-                      + (saved.isEmpty ? "" : ", " + saved.joined(separator: ", ")) + "; continue with 'g2048 train --resume \(out)'")
+        Console.error(
+            "stopped by \(InterruptWatch.name(signal)): the weights are in \(out)"
+                + (saved.isEmpty ? "" : ", " + saved.joined(separator: ", ")) + "; continue with 'g2048 train --resume \(out)'")
         return 128 + signal
     }
 }

@@ -36,16 +36,18 @@ struct EvaluationPackedTests {
 
     /// With tile-downgrading (limit 15) the packed loop values the move that makes the 32 768 tile downgraded,
     /// as the generic player does; without it, as it is.
-    @Test("past a 32 768 tile the game continues on the generic board, as the environment does",
-          arguments: [TileDowngrade.defaultLimit, 14, nil] as [UInt8?])
+    @Test(
+        "past a 32 768 tile the game continues on the generic board, as the environment does",
+        arguments: [TileDowngrade.defaultLimit, 14, nil] as [UInt8?])
     func continuation(downgradeLimit: UInt8?) throws {
         // Two 16 384 tiles side by side among small tiles: the greedy player merges them at once.
         let values = [16384, 16384, 2, 4, 8, 2, 4, 8, 2, 4, 8, 2, 0, 0, 0, 0]
         let start = try Board(rows: 4, cols: 4, values: values)
         var player = SearchPlayer(network: Self.network, depth: 0, downgradeLimit: downgradeLimit)
         for seed in UInt64(0)..<10 {
-            let fast = Evaluation.playPacked(network: Self.network, rules: Rules(), seed: seed, start: Bitboard(start),
-                                             downgradeLimit: downgradeLimit)
+            let fast = Evaluation.playPacked(
+                network: Self.network, rules: Rules(), seed: seed, start: Bitboard(start),
+                downgradeLimit: downgradeLimit)
             let reference = Evaluation.playThroughEnvironment(rules: Rules(), seed: seed, start: start, player: &player)
             #expect(fast == reference, "seed \(seed)")
             #expect(fast.maxTile >= 32768)

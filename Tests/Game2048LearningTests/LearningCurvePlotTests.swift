@@ -75,7 +75,7 @@ struct LearningCurvePlotTests {
             #expect(number.isFinite)
             #expect(number >= 0 && number <= LearningCurvePlot.width)
         }
-        #expect(!svg.contains("href"))   // nothing external
+        #expect(!svg.contains("href"))  // nothing external
     }
 
     @Test func curveHasOnePolylinePerSeriesAndALegendEntryForEach() {
@@ -101,7 +101,7 @@ struct LearningCurvePlotTests {
         #expect(pairs.count == 30)
         let xs = pairs.map { $0[0] }, ys = pairs.map { $0[1] }
         #expect(xs == xs.sorted())
-        #expect(ys == ys.sorted(by: >))   // rising score, falling y
+        #expect(ys == ys.sorted(by: >))  // rising score, falling y
         #expect(xs.allSatisfy { (LearningCurvePlot.left...LearningCurvePlot.right).contains($0) })
         #expect(ys.allSatisfy { (LearningCurvePlot.top...LearningCurvePlot.bottom).contains($0) })
     }

@@ -40,9 +40,9 @@ struct NTupleNetworkTests {
         // An asymmetric 3-cell shape has 8 different images on a square board, 4 on a rectangle.
         let square = Set((0..<8).map { s in [0, 1, 5].map { NTupleNetwork.image(of: $0, symmetry: s, rows: 4, cols: 4) } })
         #expect(square.count == 8)
-        #expect(square.contains([3, 2, 6]))     // mirrored columns
-        #expect(square.contains([12, 13, 9]))   // mirrored rows
-        #expect(square.contains([0, 4, 5]))     // transposed
+        #expect(square.contains([3, 2, 6]))  // mirrored columns
+        #expect(square.contains([12, 13, 9]))  // mirrored rows
+        #expect(square.contains([0, 4, 5]))  // transposed
         let wide = Set((0..<4).map { s in [0, 1, 6].map { NTupleNetwork.image(of: $0, symmetry: s, rows: 3, cols: 5) } })
         #expect(wide == [[0, 1, 6], [4, 3, 8], [10, 11, 6], [14, 13, 8]])
     }
@@ -67,7 +67,9 @@ struct NTupleNetworkTests {
     /// The packed path reads the features the generic one does: the default network, small custom tuples, and 8x6.
     @Test(arguments: ["default", "custom", "8x6"])
     func bitboardFeaturesEqualGenericFeatures(patternSet: String) {
-        let patterns = patternSet == "custom" ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])]
+        let patterns =
+            patternSet == "custom"
+            ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])]
             : TuplePattern.named(patternSet)
         let network = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
         var rng = Xoshiro256StarStar(seed: 5)
@@ -157,15 +159,16 @@ struct NTupleNetworkTests {
         #expect(NTupleNetwork(rows: 4, cols: 4, patterns: eight).packedLayout == .custom)
     }
 
-    @Test(arguments: [
-        ("0,1,2;3,4", 3, 3, 10, nil),
-        ("0,1,x", 3, 3, 10, "pattern 1: 'x' is not a cell number"),
-        ("0,1,9", 3, 3, 10, "pattern 1 has cell 9, outside a 3x3 board (cells 0...8)"),
-        ("0,1;2,2", 3, 3, 10, "pattern 2 repeats cell 2"),
-        ("", 3, 3, 10, "patterns are empty"),
-        ("0,1;", 3, 3, 10, "pattern 2 is empty"),
-        ("0,1,2,3,4,5,6,7", 3, 3, 16, "pattern 1 has 8 cells: 16^8 weights is more than 2^26"),
-    ] as [(String, Int, Int, Int, String?)])
+    @Test(
+        arguments: [
+            ("0,1,2;3,4", 3, 3, 10, nil),
+            ("0,1,x", 3, 3, 10, "pattern 1: 'x' is not a cell number"),
+            ("0,1,9", 3, 3, 10, "pattern 1 has cell 9, outside a 3x3 board (cells 0...8)"),
+            ("0,1;2,2", 3, 3, 10, "pattern 2 repeats cell 2"),
+            ("", 3, 3, 10, "patterns are empty"),
+            ("0,1;", 3, 3, 10, "pattern 2 is empty"),
+            ("0,1,2,3,4,5,6,7", 3, 3, 16, "pattern 1 has 8 cells: 16^8 weights is more than 2^26"),
+        ] as [(String, Int, Int, Int, String?)])
     func patternSpecsParseOrFailPrecisely(spec: String, rows: Int, cols: Int, values: Int, expected: String?) {
         do {
             let patterns = try TuplePattern.parse(spec, rows: rows, cols: cols, valueCount: values)
@@ -242,13 +245,14 @@ struct NTupleNetworkTests {
         #expect((0..<size).contains { first.weights[2 * size + $0] != first.weights[size + $0] })
     }
 
-    @Test(arguments: [
-        ([14, 15], 4, nil),
-        ([15, 16], 4, "stage threshold 2^16 must be from 2^2 (the tile 4) to 2^15 on a 4x4 board"),
-        ([1], 3, "stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 3x3 board"),
-        ([5, 5], 3, "stage thresholds must ascend: 2^5 after 2^5"),
-        ([2, 3, 4, 5, 6, 7, 8, 9], 5, "8 stage thresholds; at most 7"),
-    ] as [([UInt8], Int, String?)])
+    @Test(
+        arguments: [
+            ([14, 15], 4, nil),
+            ([15, 16], 4, "stage threshold 2^16 must be from 2^2 (the tile 4) to 2^15 on a 4x4 board"),
+            ([1], 3, "stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 3x3 board"),
+            ([5, 5], 3, "stage thresholds must ascend: 2^5 after 2^5"),
+            ([2, 3, 4, 5, 6, 7, 8, 9], 5, "8 stage thresholds; at most 7"),
+        ] as [([UInt8], Int, String?)])
     func stageThresholdsAreChecked(thresholds: [UInt8], size: Int, problem: String?) {
         #expect(NTupleNetwork.stageProblem(thresholds, rows: size, cols: size) == problem)
     }

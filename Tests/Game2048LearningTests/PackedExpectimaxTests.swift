@@ -22,7 +22,9 @@ struct PackedExpectimaxTests {
 
     struct Setting: CustomTestStringConvertible, Sendable {
         var depth: Int, nodeBudget: Int?, pruneBelow: Double, downgradeLimit: UInt8?, boards: Int
-        var testDescription: String { "depth \(depth), budget \(nodeBudget.map(String.init) ?? "none"), prune \(pruneBelow), downgrade \(downgradeLimit.map(String.init) ?? "off")" }
+        var testDescription: String {
+            "depth \(depth), budget \(nodeBudget.map(String.init) ?? "none"), prune \(pruneBelow), downgrade \(downgradeLimit.map(String.init) ?? "off")"
+        }
     }
 
     static let settings: [Setting] = [
@@ -37,8 +39,9 @@ struct PackedExpectimaxTests {
     @Test("the packed search gives the generic search's values, moves and node counts", arguments: settings)
     func sameAsGeneric(setting: Setting) throws {
         var rng = Xoshiro256StarStar(seed: UInt64(setting.depth * 100 + setting.boards))
-        var packed = Expectimax(evaluator: .network(EvaluationPackedTests.network), depth: setting.depth,
-                                nodeBudget: setting.nodeBudget, pruneBelow: setting.pruneBelow, downgradeLimit: setting.downgradeLimit)
+        var packed = Expectimax(
+            evaluator: .network(EvaluationPackedTests.network), depth: setting.depth,
+            nodeBudget: setting.nodeBudget, pruneBelow: setting.pruneBelow, downgradeLimit: setting.downgradeLimit)
         var generic = Self.generic(packed)
         var compared = 0
         while compared < setting.boards {

@@ -7,8 +7,10 @@ struct PlayerTests {
 
     @Test func playersPickOnlyLegalMovesAndNilWhenStuck() throws {
         let stuck = try Board(rows: 4, cols: 4, values: [2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2])
-        var players: [any Player] = [RandomPlayer(seed: 1), GreedyPlayer(seed: 1), MonteCarloPlayer(seed: 1, rollouts: 3, depth: 5),
-                                     SearchPlayer(heuristicDepth: 1), SearchPlayer(network: NTupleNetwork(rows: 4, cols: 4), depth: 0)]
+        var players: [any Player] = [
+            RandomPlayer(seed: 1), GreedyPlayer(seed: 1), MonteCarloPlayer(seed: 1, rollouts: 3, depth: 5),
+            SearchPlayer(heuristicDepth: 1), SearchPlayer(network: NTupleNetwork(rows: 4, cols: 4), depth: 0),
+        ]
         var rng = Xoshiro256StarStar(seed: 2)
         for index in players.indices {
             #expect(players[index].action(on: stuck, rules: Self.rules) == nil)
@@ -69,10 +71,12 @@ struct PlayerTests {
     }
 
     @Test func reportStatisticsMatchHandComputations() {
-        let report = EvaluationReport(player: "x", games: [
-            GameResult(score: 100, maxTile: 2048, moves: 10), GameResult(score: 300, maxTile: 1024, moves: 30),
-            GameResult(score: 200, maxTile: 4096, moves: 20), GameResult(score: 400, maxTile: 8192, moves: 40),
-        ], seconds: 2)
+        let report = EvaluationReport(
+            player: "x",
+            games: [
+                GameResult(score: 100, maxTile: 2048, moves: 10), GameResult(score: 300, maxTile: 1024, moves: 30),
+                GameResult(score: 200, maxTile: 4096, moves: 20), GameResult(score: 400, maxTile: 8192, moves: 40),
+            ], seconds: 2)
         #expect(report.meanScore == 250)
         #expect(report.medianScore == 250)
         #expect(report.maxScore == 400)

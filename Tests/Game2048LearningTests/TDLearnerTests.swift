@@ -73,11 +73,12 @@ struct TDLearnerTests {
 
     /// The learner once ignored the rules' win tile and step limit: it now ends and cuts games as the
     /// environment does, on both board representations and both schedules, weight for weight with the oracle.
-    @Test(arguments: [
-        (3, 3, 64, nil, TDLearner.Schedule.forward), (3, 3, 64, nil, .backward), (4, 4, 128, nil, .forward), (4, 4, 128, nil, .backward),
-        (3, 3, nil, 20, .forward), (3, 3, nil, 20, .backward), (4, 4, nil, 30, .forward), (4, 4, nil, 30, .backward),
-        (2, 3, 4, nil, .forward), (4, 4, 4, nil, .backward),
-    ] as [(Int, Int, Int?, Int?, TDLearner.Schedule)])
+    @Test(
+        arguments: [
+            (3, 3, 64, nil, TDLearner.Schedule.forward), (3, 3, 64, nil, .backward), (4, 4, 128, nil, .forward), (4, 4, 128, nil, .backward),
+            (3, 3, nil, 20, .forward), (3, 3, nil, 20, .backward), (4, 4, nil, 30, .forward), (4, 4, nil, 30, .backward),
+            (2, 3, 4, nil, .forward), (4, 4, 4, nil, .backward),
+        ] as [(Int, Int, Int?, Int?, TDLearner.Schedule)])
     func trainingHonoursTheWinTileAndTheStepLimit(rows: Int, cols: Int, winTile: Int?, maxSteps: Int?, schedule: TDLearner.Schedule) throws {
         let rules = try Rules(rows: rows, cols: cols, winTile: winTile, maxSteps: maxSteps)
         let patterns = rows == 4 ? [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])] : nil
@@ -133,8 +134,9 @@ struct TDLearnerTests {
     @Test(arguments: [(TDLearner.Schedule.forward, false), (.backward, false), (.forward, true)])
     func packedAndGenericBoardsTrainAlike(schedule: TDLearner.Schedule, staged: Bool) throws {
         func run<B: LearnableBoard>(_ type: B.Type) throws -> ([GameResult], [Float]) {
-            let network = NTupleNetwork(rows: 4, cols: 4, patterns: [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])],
-                                        initialValue: 10, stageThresholds: staged ? [7] : [])
+            let network = NTupleNetwork(
+                rows: 4, cols: 4, patterns: [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])],
+                initialValue: 10, stageThresholds: staged ? [7] : [])
             let learner = TDLearner(network: network, rules: try Rules(rows: 4, cols: 4), schedule: schedule)
             var rng = Xoshiro256StarStar(seed: 21)
             let results = (0..<30).map { _ in learner.trainGame(on: type, using: &rng) }

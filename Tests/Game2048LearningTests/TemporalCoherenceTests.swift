@@ -18,13 +18,13 @@ struct TemporalCoherenceTests {
         #expect(Set(indices).count == 8)
         let accumulators = CoherenceAccumulators(count: network.weights.count)
         let step: Float = 0.5
-        network.coherentUpdate(board, error: 2, step: step, accumulators: accumulators)      // rate 1: +1
+        network.coherentUpdate(board, error: 2, step: step, accumulators: accumulators)  // rate 1: +1
         for index in indices {
             #expect(network.weights[index] == 1)
             #expect(accumulators.error(at: index) == 2 && accumulators.magnitude(at: index) == 2)
         }
-        network.coherentUpdate(board, error: -1, step: step, accumulators: accumulators)     // rate 2/2: −0.5
-        network.coherentUpdate(board, error: 3, step: step, accumulators: accumulators)      // rate 1/3: +0.5
+        network.coherentUpdate(board, error: -1, step: step, accumulators: accumulators)  // rate 2/2: −0.5
+        network.coherentUpdate(board, error: 3, step: step, accumulators: accumulators)  // rate 1/3: +0.5
         for index in indices {
             #expect(network.weights[index] == 1)
             #expect(accumulators.error(at: index) == 4 && accumulators.magnitude(at: index) == 6)

@@ -5,14 +5,22 @@ import Testing
 struct TileDowngradeTests {
     @Test("a board with a 32 768 tile and no 8192: the tiles above the gap are halved")
     func handMadeMapping() throws {
-        let board = try Board(rows: 4, cols: 4, values: [32768, 16384, 4096, 2048,
-                                                         2, 4, 1024, 512,
-                                                         0, 2, 8, 0,
-                                                         0, 0, 0, 2])
-        let expected = try Board(rows: 4, cols: 4, values: [16384, 8192, 4096, 2048,
-                                                            2, 4, 1024, 512,
-                                                            0, 2, 8, 0,
-                                                            0, 0, 0, 2])
+        let board = try Board(
+            rows: 4, cols: 4,
+            values: [
+                32768, 16384, 4096, 2048,
+                2, 4, 1024, 512,
+                0, 2, 8, 0,
+                0, 0, 0, 2,
+            ])
+        let expected = try Board(
+            rows: 4, cols: 4,
+            values: [
+                16384, 8192, 4096, 2048,
+                2, 4, 1024, 512,
+                0, 2, 8, 0,
+                0, 0, 0, 2,
+            ])
         #expect(TileDowngrade.downgraded(board, from: 15) == expected)
         #expect(TileDowngrade.downgraded(try #require(Bitboard(board)), from: 15) == Bitboard(expected))
         // Below the limit nothing changes.

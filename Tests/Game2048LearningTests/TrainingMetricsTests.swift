@@ -110,7 +110,7 @@ struct TrainingMetricsTests {
         #expect(metrics.movesPerSecond(elapsedSeconds: 4) == 500_000)
         var rows = TrainingMetrics(interval: 2)
         rows.record(Self.game(10, tile: 8, moves: 100), elapsedSeconds: 1)
-        rows.record(Self.game(10, tile: 8, moves: 100), elapsedSeconds: 2)   // row 1: 200 moves in 2 s
+        rows.record(Self.game(10, tile: 8, moves: 100), elapsedSeconds: 2)  // row 1: 200 moves in 2 s
         rows.record(Self.game(10, tile: 8, moves: 400), elapsedSeconds: 3)
         // From the start of the last row: 600 moves in 3 s.
         #expect(rows.movesPerSecond(elapsedSeconds: 3) == 200)
@@ -122,8 +122,9 @@ struct TrainingMetricsTests {
     // MARK: CSV
 
     @Test func csvHeaderNamesEveryColumn() {
-        #expect(TrainingMetrics.csvHeader
-            == "games,moves,elapsed_seconds,moves_per_second,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768")
+        #expect(
+            TrainingMetrics.csvHeader
+                == "games,moves,elapsed_seconds,moves_per_second,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768")
     }
 
     static let row = MetricsRow(
@@ -219,11 +220,14 @@ struct TrainingMetricsTests {
     }
 
     @Test func outputErrorDescriptionsNameTheFile() {
-        #expect(MetricsOutputError.cannotOpen(file: "curve.csv", reason: "Permission denied").description
-            == "cannot open curve.csv: Permission denied")
-        #expect(MetricsOutputError.cannotRead(file: "curve.csv", reason: "Input/output error").description
-            == "cannot read curve.csv: Input/output error")
-        #expect(MetricsOutputError.cannotWrite(file: "curve.svg", reason: "No space left on device").description
-            == "cannot write curve.svg: No space left on device")
+        #expect(
+            MetricsOutputError.cannotOpen(file: "curve.csv", reason: "Permission denied").description
+                == "cannot open curve.csv: Permission denied")
+        #expect(
+            MetricsOutputError.cannotRead(file: "curve.csv", reason: "Input/output error").description
+                == "cannot read curve.csv: Input/output error")
+        #expect(
+            MetricsOutputError.cannotWrite(file: "curve.svg", reason: "No space left on device").description
+                == "cannot write curve.svg: No space left on device")
     }
 }

@@ -156,12 +156,12 @@ struct WeightsFileMutationTests {
             }
             header.append(plausible ? UInt64(rng.uniform(below: 1 << 20)) : Self.edgy(UInt64.self, &rng))  // games
             header.append(plausible ? UInt64(rng.uniform(below: 1 << 30)) : Self.edgy(UInt64.self, &rng))  // moves
-            header.append(rng.next())                                                                  // seed
-            header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))                             // alpha
-            header.append(plausible ? (100.0).bitPattern : Self.edgyDouble(&rng))                           // initial value
-            header.append(plausible ? (12.5).bitPattern : Self.edgyDouble(&rng))                            // seconds
-            header.append(plausible ? UInt32(Rules.version) : Self.edgy(UInt32.self, &rng))                 // rules version
-            header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))                             // spawn 4
+            header.append(rng.next())  // seed
+            header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))  // alpha
+            header.append(plausible ? (100.0).bitPattern : Self.edgyDouble(&rng))  // initial value
+            header.append(plausible ? (12.5).bitPattern : Self.edgyDouble(&rng))  // seconds
+            header.append(plausible ? UInt32(Rules.version) : Self.edgy(UInt32.self, &rng))  // rules version
+            header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))  // spawn 4
             // Half the files are version 2, with stages and a learning method after the metadata.
             let version: UInt32 = rng.uniform(below: 2) == 0 ? 1 : 2
             if version == 2 {
@@ -176,8 +176,8 @@ struct WeightsFileMutationTests {
                 let method = plausible ? UInt8(rng.uniform(below: 3)) : Self.edgy(UInt8.self, &rng)
                 header.append(method)
                 header.append(plausible ? (method == 2 ? UInt8(rng.uniform(below: 2)) : 0) : Self.edgy(UInt8.self, &rng))
-                header.append(plausible ? (1.0).bitPattern : Self.edgyDouble(&rng))                         // TC rate
-                header.append(plausible ? (0.5).bitPattern : Self.edgyDouble(&rng))                         // TC from
+                header.append(plausible ? (1.0).bitPattern : Self.edgyDouble(&rng))  // TC rate
+                header.append(plausible ? (0.5).bitPattern : Self.edgyDouble(&rng))  // TC from
                 weightCount = min(weightCount * max(stageCount, 1), 1 << 40)
             }
             var file = ByteWriter()
@@ -190,7 +190,8 @@ struct WeightsFileMutationTests {
             let count = weightCount <= 4096 && rng.uniform(below: 8) != 0 ? weightCount : rng.uniform(below: 300)
             let specials: [Float] = [.nan, .infinity, -.infinity, 2e30, -1e31, .greatestFiniteMagnitude]
             for _ in 0..<count {
-                let weight = rng.uniform(below: 200) == 0
+                let weight =
+                    rng.uniform(below: 200) == 0
                     ? specials[rng.uniform(below: specials.count)] : Float(Int32(truncatingIfNeeded: rng.next() >> 44)) / 64
                 file.append(weight.bitPattern)
             }

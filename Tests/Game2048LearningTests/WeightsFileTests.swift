@@ -104,8 +104,10 @@ struct WeightsFileTests {
         (4, 4, [[0, 1], [1, 2]], 12),
     ]
 
-    static func makeNetwork(_ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64,
-                            stages: [UInt8] = [], promoted: [Bool]? = nil) -> NTupleNetwork {
+    static func makeNetwork(
+        _ shape: (rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?), seed: UInt64,
+        stages: [UInt8] = [], promoted: [Bool]? = nil
+    ) -> NTupleNetwork {
         let network = NTupleNetwork(
             rows: shape.rows, cols: shape.cols, patterns: shape.patterns?.map(TuplePattern.init), valueCount: shape.valueCount,
             stageThresholds: stages, promoted: promoted)
@@ -215,24 +217,24 @@ struct WeightsFileTests {
             bytes[offset..<(offset + size)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
         }
         #expect(Array(bytes[0..<8]) == [0x47, 0x32, 0x30, 0x34, 0x38, 0x4E, 0x54, 0x1A])
-        #expect(integer(8, 4) == 1)                     // version
+        #expect(integer(8, 4) == 1)  // version
         let headerLength = Int(integer(12, 4))
-        #expect(headerLength == 8 + 3 + 60)             // one pattern of two cells
-        #expect(integer(16, 1) == 2)                    // rows
-        #expect(integer(17, 1) == 2)                    // cols
-        #expect(integer(18, 2) == 4)                    // valueCount
-        #expect(integer(20, 1) == 1)                    // Float32
-        #expect(integer(21, 1) == 8)                    // symmetries
-        #expect(integer(22, 2) == 1)                    // patterns
-        #expect(Array(bytes[24..<27]) == [2, 0, 1])     // cell count, cells
-        #expect(integer(27, 8) == 123_456)              // games
-        #expect(integer(35, 8) == 98_765_432)           // moves
+        #expect(headerLength == 8 + 3 + 60)  // one pattern of two cells
+        #expect(integer(16, 1) == 2)  // rows
+        #expect(integer(17, 1) == 2)  // cols
+        #expect(integer(18, 2) == 4)  // valueCount
+        #expect(integer(20, 1) == 1)  // Float32
+        #expect(integer(21, 1) == 8)  // symmetries
+        #expect(integer(22, 2) == 1)  // patterns
+        #expect(Array(bytes[24..<27]) == [2, 0, 1])  // cell count, cells
+        #expect(integer(27, 8) == 123_456)  // games
+        #expect(integer(35, 8) == 98_765_432)  // moves
         #expect(integer(43, 8) == 0xDEAD_BEEF_0123_4567)  // seed
         #expect(integer(51, 8) == (0.0025).bitPattern)  // alpha
         #expect(integer(59, 8) == (320_000.0).bitPattern)  // initialValue
-        #expect(integer(67, 8) == (3_601.25).bitPattern)   // elapsedSeconds
-        #expect(integer(75, 4) == 1)                    // rulesVersion
-        #expect(integer(79, 8) == (0.1).bitPattern)     // spawnFourProbability
+        #expect(integer(67, 8) == (3_601.25).bitPattern)  // elapsedSeconds
+        #expect(integer(75, 4) == 1)  // rulesVersion
+        #expect(integer(79, 8) == (0.1).bitPattern)  // spawnFourProbability
         let weightsStart = 16 + headerLength
         #expect(weightsStart == 87)
         #expect(bytes.count == weightsStart + 16 * 4 + 8)
@@ -265,7 +267,8 @@ struct WeightsFileTests {
             #expect(error == .truncatedHeader(file: directory.file("x.bin"), needed: needed, found: length))
         } else {
             #expect(error == .truncated(file: directory.file("x.bin"), shape: "1 pattern of 2 cells", expected: bytes.count, found: length))
-            #expect(error?.description == "\(directory.file("x.bin")): truncated: the header says 1 pattern of 2 cells, "
+            #expect(
+                error?.description == "\(directory.file("x.bin")): truncated: the header says 1 pattern of 2 cells, "
                     + "\(bytes.count) bytes (\(bytes.count) bytes); the file has \(length) bytes (\(length) bytes)")
         }
     }
@@ -385,14 +388,14 @@ struct WeightsFileTests {
         file.append(UInt32(1))
         file.append(UInt32(8 + 3 + 60))
         file.append([2, 2, 4, 0, 1, 8, 1, 0, 2, 0, 1] as [UInt8])  // 2x2, 4 values, Float32, 8 symmetries, one pattern {0, 1}
-        file.append(UInt64(10))                                    // games
-        file.append(UInt64(200))                                   // moves
-        file.append(UInt64(7))                                     // seed
-        file.append((0.25).bitPattern)                             // alpha
-        file.append((100.0).bitPattern)                            // initial value
-        file.append((1.5).bitPattern)                              // seconds
-        file.append(UInt32(1))                                     // rules version
-        file.append((0.1).bitPattern)                              // spawn 4
+        file.append(UInt64(10))  // games
+        file.append(UInt64(200))  // moves
+        file.append(UInt64(7))  // seed
+        file.append((0.25).bitPattern)  // alpha
+        file.append((100.0).bitPattern)  // initial value
+        file.append((1.5).bitPattern)  // seconds
+        file.append(UInt32(1))  // rules version
+        file.append((0.1).bitPattern)  // spawn 4
         for index in 0..<16 { file.append(Float(index).bitPattern) }
         file.append(WeightsFile.checksum(of: file.bytes))
         writeBytes(file.bytes, to: directory.file("v1.bin"))
@@ -423,15 +426,16 @@ struct WeightsFileTests {
     }
 
     /// Each new field is checked, with a reason naming it.
-    @Test(arguments: [
-        (0, UInt8(9), "invalid header: 9 stages; a network has 1 to 8"),
-        (1, 1, "invalid header: stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 2x2 board"),
-        (1, 5, "invalid header: stage thresholds must ascend: 2^4 after 2^5"),
-        (3, 2, "invalid header: a stage's promoted flag is 2; it must be 0 or 1"),
-        (5, 3, "invalid header: learning method 3 is unknown (0 = td, 1 = tc, 2 = otd+tc)"),
-        (6, 2, "invalid header: the TC started flag is 2; it must be 0 or 1"),
-        (5, 1, "invalid header: TC is marked started, but the learning method is tc; only otd+tc switches to TC"),
-    ] as [(Int, UInt8, String)])
+    @Test(
+        arguments: [
+            (0, UInt8(9), "invalid header: 9 stages; a network has 1 to 8"),
+            (1, 1, "invalid header: stage threshold 2^1 must be from 2^2 (the tile 4) to 2^50 on a 2x2 board"),
+            (1, 5, "invalid header: stage thresholds must ascend: 2^4 after 2^5"),
+            (3, 2, "invalid header: a stage's promoted flag is 2; it must be 0 or 1"),
+            (5, 3, "invalid header: learning method 3 is unknown (0 = td, 1 = tc, 2 = otd+tc)"),
+            (6, 2, "invalid header: the TC started flag is 2; it must be 0 or 1"),
+            (5, 1, "invalid header: TC is marked started, but the learning method is tc; only otd+tc switches to TC"),
+        ] as [(Int, UInt8, String)])
     func versionTwoFieldsAreValidated(offset: Int, value: UInt8, reason: String) throws {
         let directory = TemporaryDirectory()
         let network = Self.makeNetwork((2, 2, [[0, 1]], 4), seed: 4, stages: [3, 4], promoted: [true, false])
@@ -505,10 +509,14 @@ struct WeightsFileTests {
         (forgedFile(patterns: [[0, 1], [2, 200]]), "pattern 2 has cell 200, outside a 2x2 board (cells 0...3)"),
         (forgedFile(patterns: [[0, 1], []]), "pattern 2 has 0 cells; a 2x2 board allows 1 to 4"),
         (forgedFile(patterns: [[0, 1, 2, 3, 0]]), "pattern 1 has 5 cells; a 2x2 board allows 1 to 4"),
-        (forgedFile(rows: 8, cols: 8, valueCount: 256, patterns: [Array(0..<26)]),
-         "pattern 1 has 26 cells: 256^26 weights is more than 2^26"),
-        (forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: [Array(0..<27)]),
-         "pattern 1 has 27 cells: 2^27 weights is more than 2^26"),
+        (
+            forgedFile(rows: 8, cols: 8, valueCount: 256, patterns: [Array(0..<26)]),
+            "pattern 1 has 26 cells: 256^26 weights is more than 2^26"
+        ),
+        (
+            forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: [Array(0..<27)]),
+            "pattern 1 has 27 cells: 2^27 weights is more than 2^26"
+        ),
         (forgedFile(extraHeader: [0, 0]), "header length 73 does not match its contents (71 bytes)"),
         (forgedFile(headerLength: 70, extraHeader: []), "header length 70 is too short for its contents"),
         (forgedFile(headerLength: 67), "the header length is 67 bytes; it must be 68 to 4259843"),
@@ -532,7 +540,8 @@ struct WeightsFileTests {
         let bytes = Self.forgedFile(rows: 8, cols: 8, valueCount: 2, patterns: patterns, weightBytes: 100)
         let headerLength = 8 + 65535 * 27 + 60
         let expected = 16 + headerLength + 65535 * (1 << 26) * 4 + 8
-        #expect(Self.loadError(bytes, in: directory)
+        #expect(
+            Self.loadError(bytes, in: directory)
                 == .truncated(file: directory.file("x.bin"), shape: "65535 patterns of 26 cells", expected: expected, found: bytes.count))
     }
 
@@ -560,32 +569,58 @@ struct WeightsFileTests {
 
     /// Each forged value that a checksum does not catch, with the refusal that names it.
     static let forgedValues: [(name: String, forge: @Sendable ([UInt8]) -> [UInt8], reason: String)] = [
-        ("games Int64.max", { forged($0, at: gamesOffset, Int64.max) },
-         "invalid header: trained games is 9223372036854775807; at most 2^53 (9007199254740992)"),
-        ("moves 2^53 + 1", { forged($0, at: movesOffset, UInt64(1 << 53) + 1) },
-         "invalid header: trained moves is 9007199254740993; at most 2^53 (9007199254740992)"),
-        ("elapsed 1e300", { forged($0, at: elapsedOffset, (1e300).bitPattern) },
-         "invalid header: training time is 1e+300 seconds; it must be 0 to 1000000000000.0"),
-        ("elapsed -1", { forged($0, at: elapsedOffset, (-1.0).bitPattern) },
-         "invalid header: training time is -1.0 seconds; it must be 0 to 1000000000000.0"),
-        ("elapsed nan", { forged($0, at: elapsedOffset, Double.nan.bitPattern) },
-         "invalid header: training time is nan seconds; it must be 0 to 1000000000000.0"),
-        ("alpha inf", { forged($0, at: alphaOffset, Double.infinity.bitPattern) },
-         "invalid header: the learning rate is inf; it must be a finite number, 0 or more"),
-        ("initial value nan", { forged($0, at: initialValueOffset, Double.nan.bitPattern) },
-         "invalid header: the initial value is nan; it must be a finite number"),
-        ("rules version 999", { forged($0, at: rulesVersionOffset, UInt32(999)) },
-         "invalid header: rules version 999 is unknown; this build knows rules version 1"),
-        ("rules version 0", { forged($0, at: rulesVersionOffset, UInt32(0)) },
-         "invalid header: rules version 0 is unknown; this build knows rules version 1"),
-        ("spawn 1.5", { forged($0, at: spawnFourOffset, (1.5).bitPattern) },
-         "invalid header: the probability of a 4 is 1.5; it must be 0 to 1"),
-        ("weight nan", { forged($0, at: weightsOffset + 4 * 5, Float.nan.bitPattern) },
-         "weight 5 is nan; weights must be finite numbers within ±1e+30"),
-        ("weight -inf", { forged($0, at: weightsOffset, (-Float.infinity).bitPattern) },
-         "weight 0 is -inf; weights must be finite numbers within ±1e+30"),
-        ("weight 3e38", { forged($0, at: weightsOffset + 4 * 15, Float(3e38).bitPattern) },
-         "weight 15 is 3e+38; weights must be finite numbers within ±1e+30"),
+        (
+            "games Int64.max", { forged($0, at: gamesOffset, Int64.max) },
+            "invalid header: trained games is 9223372036854775807; at most 2^53 (9007199254740992)"
+        ),
+        (
+            "moves 2^53 + 1", { forged($0, at: movesOffset, UInt64(1 << 53) + 1) },
+            "invalid header: trained moves is 9007199254740993; at most 2^53 (9007199254740992)"
+        ),
+        (
+            "elapsed 1e300", { forged($0, at: elapsedOffset, (1e300).bitPattern) },
+            "invalid header: training time is 1e+300 seconds; it must be 0 to 1000000000000.0"
+        ),
+        (
+            "elapsed -1", { forged($0, at: elapsedOffset, (-1.0).bitPattern) },
+            "invalid header: training time is -1.0 seconds; it must be 0 to 1000000000000.0"
+        ),
+        (
+            "elapsed nan", { forged($0, at: elapsedOffset, Double.nan.bitPattern) },
+            "invalid header: training time is nan seconds; it must be 0 to 1000000000000.0"
+        ),
+        (
+            "alpha inf", { forged($0, at: alphaOffset, Double.infinity.bitPattern) },
+            "invalid header: the learning rate is inf; it must be a finite number, 0 or more"
+        ),
+        (
+            "initial value nan", { forged($0, at: initialValueOffset, Double.nan.bitPattern) },
+            "invalid header: the initial value is nan; it must be a finite number"
+        ),
+        (
+            "rules version 999", { forged($0, at: rulesVersionOffset, UInt32(999)) },
+            "invalid header: rules version 999 is unknown; this build knows rules version 1"
+        ),
+        (
+            "rules version 0", { forged($0, at: rulesVersionOffset, UInt32(0)) },
+            "invalid header: rules version 0 is unknown; this build knows rules version 1"
+        ),
+        (
+            "spawn 1.5", { forged($0, at: spawnFourOffset, (1.5).bitPattern) },
+            "invalid header: the probability of a 4 is 1.5; it must be 0 to 1"
+        ),
+        (
+            "weight nan", { forged($0, at: weightsOffset + 4 * 5, Float.nan.bitPattern) },
+            "weight 5 is nan; weights must be finite numbers within ±1e+30"
+        ),
+        (
+            "weight -inf", { forged($0, at: weightsOffset, (-Float.infinity).bitPattern) },
+            "weight 0 is -inf; weights must be finite numbers within ±1e+30"
+        ),
+        (
+            "weight 3e38", { forged($0, at: weightsOffset + 4 * 15, Float(3e38).bitPattern) },
+            "weight 15 is 3e+38; weights must be finite numbers within ±1e+30"
+        ),
     ]
 
     @Test(arguments: forgedValues.map(\.name))
@@ -640,8 +675,11 @@ struct WeightsFileTests {
         let path = directory.file("x.bin")
         writeBytes(header, to: path)
         try #require(truncate(path, off_t(size)) == 0, "this file system has no sparse files")
-        #expect(throws: WeightsFileError.tooLarge(file: path, shape: "16000 patterns of 6 cells", bytes: 16_000 << 26,
-                                                  limit: WeightsFile.memoryLimit)) {
+        #expect(
+            throws: WeightsFileError.tooLarge(
+                file: path, shape: "16000 patterns of 6 cells", bytes: 16_000 << 26,
+                limit: WeightsFile.memoryLimit)
+        ) {
             try WeightsFile.load(from: path)
         }
     }
@@ -696,8 +734,9 @@ struct WeightsFileTests {
         #expect(throws: WeightsFileError.cannotOpen(file: path, reason: "No such file or directory")) {
             try WeightsFile.load(from: path)
         }
-        #expect(WeightsFileError.cannotOpen(file: "weights.bin", reason: "No such file or directory").description
-            == "cannot open weights.bin: No such file or directory")
+        #expect(
+            WeightsFileError.cannotOpen(file: "weights.bin", reason: "No such file or directory").description
+                == "cannot open weights.bin: No such file or directory")
     }
 
     @Test func directoryCannotBeLoaded() {
@@ -774,18 +813,29 @@ struct WeightsFileTests {
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
         (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 2"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
-        (.truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
-         "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 12000 bytes (12 KiB)"),
+        (
+            .truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
+            "x.bin: truncated: the header says 4 patterns of 6 cells, 268435576 bytes (256 MiB); the file has 12000 bytes (12 KiB)"
+        ),
         (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004"),
-        (.tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, limit: 8 << 30),
-         "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB of weights; this machine has 8 GiB of memory"),
-        (.invalidHeader(file: "x.bin", reason: "the board has 99 rows; boards have 2 to 8"), "x.bin: invalid header: the board has 99 rows; boards have 2 to 8"),
+        (
+            .tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, limit: 8 << 30),
+            "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB of weights; this machine has 8 GiB of memory"
+        ),
+        (
+            .invalidHeader(file: "x.bin", reason: "the board has 99 rows; boards have 2 to 8"),
+            "x.bin: invalid header: the board has 99 rows; boards have 2 to 8"
+        ),
         (.invalidWeight(file: "x.bin", index: 17, value: .nan), "x.bin: weight 17 is nan; weights must be finite numbers within ±1e+30"),
         (.checksumMismatch(file: "x.bin"), "x.bin: corrupted: checksum mismatch"),
-        (.unsupportedNetwork(file: "x.bin", reason: "the board has 9 rows; boards have 2 to 8"),
-         "cannot write x.bin: the network does not fit the format: the board has 9 rows; boards have 2 to 8"),
-        (.unsupportedContents(file: "x.bin", reason: "trained games is -1; it must be 0 to 2^53 (9007199254740992)"),
-         "cannot write x.bin: trained games is -1; it must be 0 to 2^53 (9007199254740992)"),
+        (
+            .unsupportedNetwork(file: "x.bin", reason: "the board has 9 rows; boards have 2 to 8"),
+            "cannot write x.bin: the network does not fit the format: the board has 9 rows; boards have 2 to 8"
+        ),
+        (
+            .unsupportedContents(file: "x.bin", reason: "trained games is -1; it must be 0 to 2^53 (9007199254740992)"),
+            "cannot write x.bin: trained games is -1; it must be 0 to 2^53 (9007199254740992)"
+        ),
         (.cannotWrite(file: "x.bin", reason: "No space left on device"), "cannot write x.bin: No space left on device"),
     ]
 

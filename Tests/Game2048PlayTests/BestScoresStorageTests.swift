@@ -141,8 +141,9 @@ struct BestScoresStorageTests {
         var best = loaded.scores
         best.record(200, rows: 3, cols: 3)
         try best.save()
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-            == #"{"format":"gym2048-best-scores","version":1,"best":{"3x3":200,"4x4":100,"5x5-hard":{"score":7}},"theme":"dark"}"# + "\n")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == #"{"format":"gym2048-best-scores","version":1,"best":{"3x3":200,"4x4":100,"5x5-hard":{"score":7}},"theme":"dark"}"# + "\n")
         // A table that never read the file keeps them too: the save merges what is on disk.
         var other = BestScores(directory: temporary.path)
         other.record(5, rows: 2, cols: 2)
@@ -159,8 +160,9 @@ struct BestScoresStorageTests {
         var best = BestScores.load(directory: temporary.path).scores
         best.record(3, rows: 2, cols: 2)
         try best.save()
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-            == #"{"format":"gym2048-best-scores","version":1,"best":{"2x2":3,"x":[1e999,-1e999]},"y":1e999}"# + "\n")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == #"{"format":"gym2048-best-scores","version":1,"best":{"2x2":3,"x":[1e999,-1e999]},"y":1e999}"# + "\n")
     }
 
     @Test func aNewerVersionIsReportedAndLeftAlone() throws {
@@ -170,8 +172,9 @@ struct BestScoresStorageTests {
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
         let loaded = BestScores.load(directory: temporary.path)
         #expect(!loaded.isCorrupted)
-        #expect(loaded.problem == "best-score file \(path) was written by a newer g2048 (version 7; this one reads version 1); "
-            + "best scores will not be saved to it")
+        #expect(
+            loaded.problem == "best-score file \(path) was written by a newer g2048 (version 7; this one reads version 1); "
+                + "best scores will not be saved to it")
         var best = loaded.scores
         best.record(4, rows: 2, cols: 2)
         #expect(throws: BestScores.SaveError.self) { try best.save() }

@@ -6,8 +6,9 @@ import Testing
 struct EpisodeRecordTests {
     /// The config block is RulesOption's table: every rules option, in its order, and it reads back.
     @Test func theConfigBlockListsEveryRulesOptionAndReadsBack() throws {
-        let rules = try Rules(rows: 3, cols: 5, spawnFourProbability: 0.25, initialTiles: 3, winTile: 256, maxSteps: 40,
-                              invalidAction: .terminate(penalty: 7))
+        let rules = try Rules(
+            rows: 3, cols: 5, spawnFourProbability: 0.25, initialTiles: 3, winTile: 256, maxSteps: 40,
+            invalidAction: .terminate(penalty: 7))
         let header = EpisodeHeader(seed: 1, rules: rules, targetTile: nil, player: "test", board: Board(rules: rules))
         let config = try #require(try JSONValue.parse(Array(header.jsonLine.utf8))["config"])
         #expect(config.object?.map(\.0) == RulesOption.all.map(\.name))
@@ -21,10 +22,11 @@ struct EpisodeRecordTests {
         board: try! Board(rows: 4, cols: 4, exponents: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]))
 
     @Test func headerAndStepLinesHaveTheDocumentedShape() {
-        #expect(Self.header.jsonLine == #"{"type":"header","format":"gym2048-episode","version":2,"rules_version":1,"seed":42,"#
-            + #""config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,"max_steps":null,"#
-            + #""invalid_action":"noop","invalid_action_penalty":0},"target_tile":2048,"player":"human","#
-            + #""board":[[0,0,0,0],[0,0,1,0],[0,0,0,0],[0,0,1,0]]}"#)
+        #expect(
+            Self.header.jsonLine == #"{"type":"header","format":"gym2048-episode","version":2,"rules_version":1,"seed":42,"#
+                + #""config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,"max_steps":null,"#
+                + #""invalid_action":"noop","invalid_action_penalty":0},"target_tile":2048,"player":"human","#
+                + #""board":[[0,0,0,0],[0,0,1,0],[0,0,0,0],[0,0,1,0]]}"#)
         let step = EpisodeStep(action: .left, reward: 4, spawn: Spawn(cell: 11, exponent: 1), score: 4)
         #expect(step.jsonLine(number: 3) == #"{"type":"step","step":3,"action":"left","reward":4,"spawn":{"cell":11,"value":2},"score":4}"#)
         let noSpawn = EpisodeStep(action: .up, reward: 0, spawn: nil, score: 4)
@@ -41,15 +43,17 @@ struct EpisodeRecordTests {
     }
 
     @Test func unusualRulesRoundTrip() throws {
-        let rules = try Rules(rows: 2, cols: 8, spawnFourProbability: 0.25, initialTiles: 3, winTile: 64, maxSteps: 9,
-                              invalidAction: .terminate(penalty: 7))
+        let rules = try Rules(
+            rows: 2, cols: 8, spawnFourProbability: 0.25, initialTiles: 3, winTile: 64, maxSteps: 9,
+            invalidAction: .terminate(penalty: 7))
         let header = EpisodeHeader(seed: 0, rules: rules, targetTile: nil, player: "greedy", board: Board(rules: rules))
         let record = EpisodeRecord(header: header, end: EpisodeEnd(steps: 0, score: 0, outcome: .stopped, isLastEpisode: true))
         #expect(try EpisodeRecord.parse(record.jsonLines) == [record])
     }
 
     /// A version 1 record (no end line), as `g2048 play` wrote before: it still loads, and says so.
-    static let version1 = #"{"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":5,"config":{"rows":2,"cols":2},"#
+    static let version1 =
+        #"{"type":"header","format":"gym2048-episode","version":1,"rules_version":1,"seed":5,"config":{"rows":2,"cols":2},"#
         + #""target_tile":null,"player":"script","board":[[1,0],[0,1]]}"# + "\n"
         + #"{"type":"step","step":1,"action":3,"reward":4,"spawn":{"cell":1,"value":4},"score":4}"# + "\n\n"
 
@@ -100,23 +104,33 @@ struct EpisodeRecordTests {
         (validHeader + "\n" + validStep.replacingOccurrences("\"step\":1", "\"step\":2") + "\n", "line 2: step 2 where step 1 was expected"),
         (validHeader + "\n" + validStep.replacingOccurrences("\"reward\":0", "\"reward\":\"0\"") + "\n", #"line 2: "reward" must be an integer, got "0""#),
         (validHeader + "\n" + validStep.replacingOccurrences("\"reward\":0", "\"reward\":0.5") + "\n", #"line 2: "reward" must be an integer, got 0.5"#),
-        (validHeader + "\n" + validStep.replacingOccurrences("\"action\":\"left\"", "\"action\":\"north\"") + "\n",
-         #"line 2: "action" must be up, right, down, left or 0..3, got "north""#),
+        (
+            validHeader + "\n" + validStep.replacingOccurrences("\"action\":\"left\"", "\"action\":\"north\"") + "\n",
+            #"line 2: "action" must be up, right, down, left or 0..3, got "north""#
+        ),
         (validHeader + "\n" + validStep.replacingOccurrences("\"cell\":3", "\"cell\":16") + "\n", #"line 2: "spawn.cell" must be between 0 and 15, got 16"#),
         (validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":3") + "\n", #"line 2: "spawn.value" must be 2 or 4, got 3"#),
         (validHeader + "\n" + validStep.replacingOccurrences(",\"score\":0", "") + "\n", #"line 2: missing "score""#),
         (validHeader.replacingOccurrences("\"rows\":4", "\"rows\":99"), #"line 1: "config.rows" must be between 2 and 8, got 99"#),
-        (validHeader.replacingOccurrences("\"spawn_four_probability\":0.1", "\"spawn_four_probability\":2"),
-         #"line 1: "config.spawn_four_probability" must be between 0 and 1, got 2.0"#),
+        (
+            validHeader.replacingOccurrences("\"spawn_four_probability\":0.1", "\"spawn_four_probability\":2"),
+            #"line 1: "config.spawn_four_probability" must be between 0 and 1, got 2.0"#
+        ),
         (validHeader.replacingOccurrences("\"noop\"", "\"explode\""), #"line 1: "config.invalid_action" must be noop, terminate or reject, got "explode""#),
         (validHeader.replacingOccurrences("\"version\":2", "\"version\":3"), "line 1: record format version 3 is newer than this g2048 reads (2)"),
         // A misspelt member was once ignored (the policy silently became noop); now it is named.
-        (validHeader.replacingOccurrences("\"invalid_action\"", "\"invaaid_action\""),
-         #"line 1: unknown member "config.invaaid_action" (expected one of cols, initial_tiles, invalid_action, invalid_action_penalty, max_steps, rows, spawn_four_probability, win_tile)"#),
-        (validHeader.replacingOccurrences("\"player\"", "\"comment\":1,\"player\""),
-         #"line 1: unknown member "comment" (expected one of board, config, format, player, rules_version, seed, target_tile, type, version)"#),
-        (validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":2,\"x\":0") + "\n",
-         #"line 2: unknown member "spawn.x" (expected one of cell, value)"#),
+        (
+            validHeader.replacingOccurrences("\"invalid_action\"", "\"invaaid_action\""),
+            #"line 1: unknown member "config.invaaid_action" (expected one of cols, initial_tiles, invalid_action, invalid_action_penalty, max_steps, rows, spawn_four_probability, win_tile)"#
+        ),
+        (
+            validHeader.replacingOccurrences("\"player\"", "\"comment\":1,\"player\""),
+            #"line 1: unknown member "comment" (expected one of board, config, format, player, rules_version, seed, target_tile, type, version)"#
+        ),
+        (
+            validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":2,\"x\":0") + "\n",
+            #"line 2: unknown member "spawn.x" (expected one of cell, value)"#
+        ),
         (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":42,\"seed\":43"), #"line 1: "seed" appears twice"#),
         (validHeader + "\n" + validEnd(steps: 1) + "\n", "line 2: the end line counts 1 steps, but the episode has 0"),
         (validHeader + "\n" + validEnd(score: 8) + "\n", "line 2: the end line's score 8 differs from the score after the last step, 0"),
@@ -127,10 +141,14 @@ struct EpisodeRecordTests {
         (validHeader + "\n" + validEnd() + "\n" + validHeader + "\n", "line 3: a header after the end line of episode 1, which says it is the last"),
         (validHeader + "\n" + validHeader + "\n", "line 2: a header where the end line of episode 1 was expected"),
         (validEnd() + "\n", "line 1: an end line before any header line"),
-        (validHeader + "\n" + validEnd(last: false) + "\n",
-         "line 2: truncated record: the end line of episode 1 announces another episode, but the file ends there"),
-        (version1 + validEnd(steps: 1, score: 4) + "\n",
-         #"line 4: an end line in a version 1 record (version 1 has none; its header says "version":1)"#),
+        (
+            validHeader + "\n" + validEnd(last: false) + "\n",
+            "line 2: truncated record: the end line of episode 1 announces another episode, but the file ends there"
+        ),
+        (
+            version1 + validEnd(steps: 1, score: 4) + "\n",
+            #"line 4: an end line in a version 1 record (version 1 has none; its header says "version":1)"#
+        ),
         (validHeader.replacingOccurrences("gym2048-episode", "other"), #"line 1: "format" must be "gym2048-episode", got "other""#),
         (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":-1"), #"line 1: "seed" must be between 0 and 18446744073709551615, got -1"#),
         (validHeader.replacingOccurrences("[0,0,1,0]]", "[0,0,1]]"), #"line 1: "board" must be 4 rows of 4 exponents"#),

@@ -51,8 +51,9 @@ struct EpisodeReplayTests {
         let mismatch = try #require(tampered)
         let original = try #require(expected)
         let fake = original.exponent == 1 ? 4 : 2
-        #expect(mismatch.description.hasSuffix(
-            "recorded spawn a \(fake) on cell \(original.cell), replay spawns a \(original.value) on cell \(original.cell)"))
+        #expect(
+            mismatch.description.hasSuffix(
+                "recorded spawn a \(fake) on cell \(original.cell), replay spawns a \(original.value) on cell \(original.cell)"))
     }
 
     @Test func tamperedActionIsDetected() throws {

@@ -58,7 +58,8 @@ struct FileMutationTests {
             var start = digits[rng.uniform(below: digits.count)], end = start
             while start > 0, isNumberByte(lines[line][start - 1]) { start -= 1 }
             while end < lines[line].count, isNumberByte(lines[line][end]) { end += 1 }
-            let replacements = mutation == .hugeNumber
+            let replacements =
+                mutation == .hugeNumber
                 ? ["99999999999999999999999999", "-99999999999999999999999999", "1e999", "-1e999", "1e-999", "18446744073709551616", "9223372036854775808"]
                 : ["\"7\"", "true", "null", "[]", "{}", "0.5", "-1"]
             lines[line].replaceSubrange(start..<end, with: Array(replacements[rng.uniform(below: replacements.count)].utf8))
@@ -85,10 +86,11 @@ struct FileMutationTests {
                 let frames = try EpisodeReplay.verify(record)
                 // A record that verifies is a real game: its moves are one of the original episodes'
                 // (or, in a version 1 record, which has no end line, the first of them: a cut it cannot detect).
-                #expect(original.contains { episode in
-                    episode.header.seed == record.header.seed
-                        && (record.isVersion1 ? episode.steps.starts(with: record.steps) : episode.steps == record.steps)
-                }, "\(label)")
+                #expect(
+                    original.contains { episode in
+                        episode.header.seed == record.header.seed
+                            && (record.isVersion1 ? episode.steps.starts(with: record.steps) : episode.steps == record.steps)
+                    }, "\(label)")
                 #expect(frames.count == record.steps.count + 1)
             } catch {
                 #expect(!error.description.isEmpty && !error.description.contains("\n"), "\(label): \(error)")
@@ -136,8 +138,8 @@ struct FileMutationTests {
         }
     }
 
-    static let bestScoresFile = Array((#"{"format":"gym2048-best-scores","version":1,"best":{"2x2":60,"3x3":612,"4x4":20316,"# +
-        #""6x6-hard":{"score":9}},"theme":"dark"}"# + "\n").utf8)
+    static let bestScoresFile = Array(
+        (#"{"format":"gym2048-best-scores","version":1,"best":{"2x2":60,"3x3":612,"4x4":20316,"# + #""6x6-hard":{"score":9}},"theme":"dark"}"# + "\n").utf8)
 
     @Test func seededBestScoreMutationsGiveAOneLineProblemOrAUsableTable() throws {
         var rng = Xoshiro256StarStar(seed: 4096)

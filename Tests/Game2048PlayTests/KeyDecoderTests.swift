@@ -21,11 +21,12 @@ struct KeyDecoderTests {
     }
 
     @Test func lettersDecodeInEitherCase() {
-        #expect(Self.decode("wasdhjklWASD") == [
-            .move(.up), .move(.left), .move(.down), .move(.right),
-            .move(.left), .move(.down), .move(.up), .move(.right),
-            .move(.up), .move(.left), .move(.down), .move(.right),
-        ])
+        #expect(
+            Self.decode("wasdhjklWASD") == [
+                .move(.up), .move(.left), .move(.down), .move(.right),
+                .move(.left), .move(.down), .move(.up), .move(.right),
+                .move(.up), .move(.left), .move(.down), .move(.right),
+            ])
         #expect(Self.decode("rRqQ") == [.restart, .restart, .quit, .quit])
     }
 
@@ -82,7 +83,7 @@ struct KeyDecoderTests {
         #expect(decoder.decode([0x1B]) == [])
         decoder.flush()
         #expect(!decoder.isPending)
-        #expect(decoder.decode(Array("[B".utf8)) == [])   // '[' and 'B' alone are not keys
+        #expect(decoder.decode(Array("[B".utf8)) == [])  // '[' and 'B' alone are not keys
         #expect(decoder.decode(Array("q".utf8)) == [.quit])
     }
 

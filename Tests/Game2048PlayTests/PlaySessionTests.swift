@@ -4,10 +4,13 @@ import Game2048Play
 import Testing
 
 struct PlaySessionTests {
-    static func session(rows: Int? = 4, cols: Int? = 4, seed: UInt64 = 42, target: Int? = 2048,
-                        best: BestScores = BestScores(directory: "/unused"), hinter: (any Player)? = nil) -> PlaySession {
-        PlaySession(configuration: PlayConfiguration(rows: rows, cols: cols, targetTile: target, seed: seed),
-                    bestScores: best, hinter: hinter)
+    static func session(
+        rows: Int? = 4, cols: Int? = 4, seed: UInt64 = 42, target: Int? = 2048,
+        best: BestScores = BestScores(directory: "/unused"), hinter: (any Player)? = nil
+    ) -> PlaySession {
+        PlaySession(
+            configuration: PlayConfiguration(rows: rows, cols: cols, targetTile: target, seed: seed),
+            bestScores: best, hinter: hinter)
     }
 
     @Test func startWithASizeBeginsTheGameFromTheSeed() throws {
@@ -48,11 +51,11 @@ struct PlaySessionTests {
         var session = Self.session(rows: nil, cols: nil)
         #expect(session.start() == [])
         #expect(session.phase == .choosingSize)
-        #expect(session.frame.selected == 2)   // 4x4 among 2...6
+        #expect(session.frame.selected == 2)  // 4x4 among 2...6
         #expect(session.frame.menu.first == "2x2   best 0")
         session.handle(.move(.down))
         session.handle(.move(.right))
-        session.handle(.move(.down))           // clamps at 6x6
+        session.handle(.move(.down))  // clamps at 6x6
         #expect(session.frame.selected == 4)
         session.handle(.move(.up))
         #expect(session.handle(.restart) == [])
@@ -77,7 +80,7 @@ struct PlaySessionTests {
         session.handle(.move(.left))
         let events = session.handle(.restart)
         guard case .started(let header)? = events.first else { Issue.record("no game started"); return }
-        #expect(header.seed == 0)   // wraps around
+        #expect(header.seed == 0)  // wraps around
         #expect(header.rules.sizeLabel == "3x3")
         #expect(session.seed == 0)
         #expect(session.gamesStarted == 2)
@@ -169,8 +172,9 @@ struct PlaySessionTests {
     }
 
     @Test func agentSessionsSayWhoIsPlaying() {
-        var session = PlaySession(configuration: PlayConfiguration(rows: 4, cols: 4, seed: 1, player: "greedy"),
-                                  bestScores: BestScores(directory: "/unused"))
+        var session = PlaySession(
+            configuration: PlayConfiguration(rows: 4, cols: 4, seed: 1, player: "greedy"),
+            bestScores: BestScores(directory: "/unused"))
         session.start()
         #expect(session.frame.title == "g2048 · 4x4 · seed 1 · greedy playing")
     }

@@ -15,4 +15,3 @@ final class TemporaryDirectory {
         try FileManager.default.contentsOfDirectory(atPath: path + "/" + name).sorted()
     }
 }
-

@@ -12,8 +12,9 @@ struct PlayedGame {
     /// Plays `moves` random moves (refused ones included) on a `rows × cols` board from `seed`.
     init(rows: Int = 4, cols: Int = 4, seed: UInt64 = 42, moves: Int = 300, keySeed: UInt64 = 7, restartEvery: Int? = nil) {
         // With `restartEvery`, a game that ends early is restarted at once too.
-        session = PlaySession(configuration: PlayConfiguration(rows: rows, cols: cols, seed: seed),
-                              bestScores: BestScores(directory: "/unused"))
+        session = PlaySession(
+            configuration: PlayConfiguration(rows: rows, cols: cols, seed: seed),
+            bestScores: BestScores(directory: "/unused"))
         var rng = Xoshiro256StarStar(seed: keySeed)
         collect(session.start())
         for index in 0..<moves {
@@ -34,8 +35,9 @@ struct PlayedGame {
     /// Gives the last episode its end line, as ``EpisodeRecorder`` writes it.
     mutating func endLastEpisode(isLast: Bool) {
         guard let last = records.last, last.end == nil else { return }
-        records[records.count - 1].end = EpisodeEnd(steps: last.steps.count, score: last.steps.last?.score ?? 0,
-                                                    outcome: isOver ? .gameOver : .stopped, isLastEpisode: isLast)
+        records[records.count - 1].end = EpisodeEnd(
+            steps: last.steps.count, score: last.steps.last?.score ?? 0,
+            outcome: isOver ? .gameOver : .stopped, isLastEpisode: isLast)
     }
 
     mutating func collect(_ events: [PlayEvent]) {

@@ -57,41 +57,64 @@ struct DispatcherTests {
         _ = byName.handle(Self.request(1, "reset", #"{"seed":3}"#))
         _ = byIndex.handle(Self.request(1, "reset", #"{"seed":3}"#))
         for (name, index) in [("up", 0), ("right", 1), ("down", 2), ("left", 3)] {
-            #expect(byName.handle(Self.request(2, "step", #"{"action":"\#(name)"}"#))
+            #expect(
+                byName.handle(Self.request(2, "step", #"{"action":"\#(name)"}"#))
                     == byIndex.handle(Self.request(2, "step", #"{"action":\#(index)}"#)))
         }
     }
 
     @Test func sameRequestsGiveByteIdenticalResponses() {
-        let script = [Self.request(1, "make", #"{"num_envs":3,"observation":"base64"}"#),
-                      Self.request(2, "reset", #"{"seed":9}"#)]
+        let script =
+            [
+                Self.request(1, "make", #"{"num_envs":3,"observation":"base64"}"#),
+                Self.request(2, "reset", #"{"seed":9}"#),
+            ]
             + (0..<30).map { Self.request($0 + 3, "step", #"{"actions":[\#($0 % 4),"left","up"]}"#) }
         var a = Self.dispatcher(), b = Self.dispatcher()
         #expect(script.map { a.handle($0) } == script.map { b.handle($0) })
     }
 
     @Test(arguments: [
-        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":7}}"#, -32602,
-         "invalid params: action must be 0..3 or up/right/down/left, got 7"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":"north"}}"#, -32602,
-         #"invalid params: action must be 0..3 or up/right/down/left, got "north""#),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":7}}"#, -32602,
+            "invalid params: action must be 0..3 or up/right/down/left, got 7"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":"north"}}"#, -32602,
+            #"invalid params: action must be 0..3 or up/right/down/left, got "north""#
+        ),
         (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{}}"#, -32602, "invalid params: action is required: 0..3 or up/right/down/left"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":-1}}"#, -32602,
-         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got -1"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":1.5}}"#, -32602,
-         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 1.5"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":18446744073709551616}}"#, -32602,
-         "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 18446744073709551616"),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":-1}}"#, -32602,
+            "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got -1"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":1.5}}"#, -32602,
+            "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 1.5"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seed":18446744073709551616}}"#, -32602,
+            "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 18446744073709551616"
+        ),
         (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":[1]}"#, -32602, "invalid params: params must be an object, got array"),
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":99}}"#, -32602, "invalid params: rows must be between 2 and 8, got 99"),
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":"4"}}"#, -32602, #"invalid params: rows must be an integer from 2 to 8, got "4""#),
-        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
-         "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602, "invalid params: win_tile must be a power of two from 4 to 2^50, got 100"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"spawn_four_probability":1e999}}"#, -32602,
-         "invalid params: spawn_four_probability must be between 0.0 and 1.0, got inf"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
-         "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
+            "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602,
+            "invalid params: win_tile must be a power of two from 4 to 2^50, got 100"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"spawn_four_probability":1e999}}"#, -32602,
+            "invalid params: spawn_four_probability must be between 0.0 and 1.0, got inf"
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
+            "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"
+        ),
         (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset before step, afterstates or render"),
         (#"{"jsonrpc":"1.0","id":1,"method":"spec"}"#, -32600, #"invalid request: jsonrpc must be "2.0""#),
         (#"{"jsonrpc":"2.0","id":1,"method":5}"#, -32600, "invalid request: method must be a string"),
@@ -110,7 +133,9 @@ struct DispatcherTests {
 
     @Test func parseErrorsAnswerWithNullID() throws {
         var dispatcher = Self.dispatcher()
-        #expect(dispatcher.handle("\u{FF}garbage") == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: unexpected character '\\xC3' at byte 0"}}"#)
+        #expect(
+            dispatcher.handle("\u{FF}garbage")
+                == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: unexpected character '\\xC3' at byte 0"}}"#)
         #expect(dispatcher.handle(String(decoding: [0x7B, 0xC3, 0x28], as: UTF8.self))?.contains("-32700") == true)
     }
 
@@ -141,7 +166,8 @@ struct DispatcherTests {
     ])
     func invalidRequestsWithoutIDAreAnswered(line: String, reason: String) throws {
         var dispatcher = Self.dispatcher()
-        let expected = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: "# + JSONValue.string(reason).serialized.dropFirst() + "}}"
+        let expected =
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: "# + JSONValue.string(reason).serialized.dropFirst() + "}}"
         #expect(dispatcher.handle(line) == expected)
         // The same inside a batch, next to a notification (no response) and a request.
         let batch = "[" + line + #",{"jsonrpc":"2.0","method":"spec"},"# + line + "," + Self.request(3, "spec") + "]"
@@ -197,7 +223,8 @@ struct DispatcherTests {
         var dispatcher = Self.dispatcher()
         let error = try Self.error(dispatcher.handle(Self.request(1, "make", #"{"rows":8,"cols":8,"num_envs":65536,"observation":"onehot"}"#)))
         #expect(error.code == -32602)
-        #expect(error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (51 channels) on 8x8 can make afterstates results of up to "#))
+        #expect(
+            error.message.hasPrefix(#"invalid params: num_envs 65536 with observation "onehot" (51 channels) on 8x8 can make afterstates results of up to "#))
         #expect(error.message.contains("over the 256 MiB limit of one response; use at most "))
         #expect(dispatcher.session.config == ServerConfig())
         // The largest number it names is accepted, and one more is not.
@@ -212,14 +239,17 @@ struct DispatcherTests {
     @Test(arguments: ServerConfig.Encoding.allCases)
     func resultsFitTheirBound(encoding: ServerConfig.Encoding) throws {
         var dispatcher = Self.dispatcher()
-        let make = #"{"rows":2,"cols":3,"num_envs":3,"observation":"\#(encoding.rawValue)","info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won","moves"],"autoreset_mode":"same_step","invalid_action":"terminate","invalid_action_penalty":9223372036854775807}"#
+        let make =
+            #"{"rows":2,"cols":3,"num_envs":3,"observation":"\#(encoding.rawValue)","info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won","moves"],"autoreset_mode":"same_step","invalid_action":"terminate","invalid_action_penalty":9223372036854775807}"#
         _ = try Self.result(dispatcher.handle(Self.request(1, "make", make)))
         let bound = ResultEncoder.largestResultBytes(dispatcher.session.config)
         // Two tiles at the top of a 2x3 board's range (2^7), so that every number is at its widest.
         let board = "[[128,128,64],[64,32,32]]"
-        let lines = [Self.request(2, "reset", #"{"seed":1,"options":{"board":\#(board)}}"#),
-                     Self.request(3, "afterstates"), Self.request(4, "render", #"{"ansi":true}"#),
-                     Self.request(5, "step", #"{"actions":"330"}"#), Self.request(6, "step", #"{"actions":"000"}"#)]
+        let lines = [
+            Self.request(2, "reset", #"{"seed":1,"options":{"board":\#(board)}}"#),
+            Self.request(3, "afterstates"), Self.request(4, "render", #"{"ansi":true}"#),
+            Self.request(5, "step", #"{"actions":"330"}"#), Self.request(6, "step", #"{"actions":"000"}"#),
+        ]
         for line in lines {
             let answer = dispatcher.handle(line)
             let response = try #require(answer)
@@ -301,7 +331,8 @@ struct DispatcherTests {
     @Test func base64ObservationsAreExponentBytes() throws {
         var dispatcher = Self.dispatcher()
         _ = dispatcher.handle(Self.request(1, "make", #"{"observation":"base64"}"#))
-        let reset = try Self.result(dispatcher.handle(Self.request(2, "reset", #"{"seed":11,"options":{"board":[[2,4,0,0],[0,0,0,0],[0,0,0,2048],[0,0,0,0]]}}"#)))
+        let reset = try Self.result(
+            dispatcher.handle(Self.request(2, "reset", #"{"seed":11,"options":{"board":[[2,4,0,0],[0,0,0,0],[0,0,0,2048],[0,0,0,0]]}}"#)))
         let observation = reset["observation"]?.string
         let text = try #require(observation)
         #expect(Base64.decode(text) == [1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0])
@@ -339,12 +370,18 @@ struct DispatcherTests {
     }
 
     @Test(arguments: [
-        (#"{"seed":1,"seeds":[1,2,3]}"#, "invalid params: seed and seeds cannot be given together: seed seeds every environment from one number, seeds gives one seed per environment"),
+        (
+            #"{"seed":1,"seeds":[1,2,3]}"#,
+            "invalid params: seed and seeds cannot be given together: seed seeds every environment from one number, seeds gives one seed per environment"
+        ),
         (#"{"seeds":[1,2]}"#, "invalid params: seeds must have 3 entries (one per environment), got 2"),
         (#"{"seeds":[1,2,3,4]}"#, "invalid params: seeds must have 3 entries (one per environment), got 4"),
         (#"{"seeds":7}"#, "invalid params: seeds must be a list of 3 seeds (unsigned 64-bit integers or null), got 7"),
         (#"{"seeds":[1,-1,3]}"#, "invalid params: seeds[1] must be an unsigned 64-bit integer (0 to 18446744073709551615) or null, got -1"),
-        (#"{"seeds":[1,2,18446744073709551616]}"#, "invalid params: seeds[2] must be an unsigned 64-bit integer (0 to 18446744073709551615) or null, got 18446744073709551616"),
+        (
+            #"{"seeds":[1,2,18446744073709551616]}"#,
+            "invalid params: seeds[2] must be an unsigned 64-bit integer (0 to 18446744073709551615) or null, got 18446744073709551616"
+        ),
     ])
     func badSeedsAreRefusedAndChangeNothing(params: String, message: String) throws {
         var dispatcher = Self.dispatcher()
@@ -359,13 +396,16 @@ struct DispatcherTests {
 
     @Test func aSingleEnvironmentTakesAOneEntrySeedList() throws {
         var listed = Self.dispatcher(), plain = Self.dispatcher()
-        #expect(try Self.result(listed.handle(Self.request(1, "reset", #"{"seeds":[42]}"#)))
-            == Self.result(plain.handle(Self.request(1, "reset", #"{"seed":42}"#))))
-        #expect(try Self.error(listed.handle(Self.request(2, "reset", #"{"seeds":[1,2]}"#))).message
-            == "invalid params: seeds must have 1 entry (one per environment), got 2")
+        #expect(
+            try Self.result(listed.handle(Self.request(1, "reset", #"{"seeds":[42]}"#)))
+                == Self.result(plain.handle(Self.request(1, "reset", #"{"seed":42}"#))))
+        #expect(
+            try Self.error(listed.handle(Self.request(2, "reset", #"{"seeds":[1,2]}"#))).message
+                == "invalid params: seeds must have 1 entry (one per environment), got 2")
         // null continues the stream, as a reset without a seed does.
-        #expect(try Self.result(listed.handle(Self.request(3, "reset", #"{"seeds":[null]}"#)))
-            == Self.result(plain.handle(Self.request(3, "reset"))))
+        #expect(
+            try Self.result(listed.handle(Self.request(3, "reset", #"{"seeds":[null]}"#)))
+                == Self.result(plain.handle(Self.request(3, "reset"))))
     }
 
     @Test func vectorModeFollowsNextStepAutoreset() throws {
@@ -405,10 +445,17 @@ struct DispatcherTests {
         _ = dispatcher.handle(Self.request(1, "make", #"{"info":["moves"]}"#))
         _ = dispatcher.handle(Self.request(2, "reset", #"{"seed":1,"options":{"board":[[2,2,0,4],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}"#))
         let step = try Self.result(dispatcher.handle(Self.request(3, "step", #"{"action":"left"}"#)))
-        #expect(step["info"] == .object([("moves", [
-            .object([("from", 1), ("to", 0), ("merged", true)]),
-            .object([("from", 3), ("to", 1), ("merged", false)]),
-        ])]))
+        #expect(
+            step["info"]
+                == .object([
+                    (
+                        "moves",
+                        [
+                            .object([("from", 1), ("to", 0), ("merged", true)]),
+                            .object([("from", 3), ("to", 1), ("merged", false)]),
+                        ]
+                    )
+                ]))
     }
 
     @Test func afterstatesReportAllFourActionsWithoutChangingAnything() throws {

@@ -37,8 +37,9 @@ struct ProtocolFuzzTests {
                 break
             }
         }
-        print("protocol fuzz: \(Self.sessions) sessions, \(totals.requests) request lines, \(totals.steps) successful steps, "
-              + "\(totals.errors) errors (codes \(totals.codes.sorted().map(String.init).joined(separator: ", ")))")
+        print(
+            "protocol fuzz: \(Self.sessions) sessions, \(totals.requests) request lines, \(totals.steps) successful steps, "
+                + "\(totals.errors) errors (codes \(totals.codes.sorted().map(String.init).joined(separator: ", ")))")
         // After every step the reported mask left out each merge of two tiles at the largest exponent.
         #expect(totals.ceilingMaskMismatches == 0)
         // The run reaches what it is meant to reach (at the default size and above).
@@ -87,7 +88,9 @@ struct ProtocolFuzzTests {
         process.standardOutput = out
         process.standardInput = inPipe
         try process.run()
-        let writer = Foundation.Thread { inPipe.fileHandleForWriting.write(Data(input.utf8)); try? inPipe.fileHandleForWriting.close() }
+        let writer = Foundation.Thread {
+            inPipe.fileHandleForWriting.write(Data(input.utf8)); try? inPipe.fileHandleForWriting.close()
+        }
         writer.start()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -119,7 +122,8 @@ struct ProtocolFuzzer {
     /// Codes docs/PROTOCOL.md lists (-32603, an internal error, would be a bug).
     static let documentedCodes: Set<Int> = [-32700, -32600, -32601, -32602, -32001, -32002, -32003]
     /// The server's defaults, as a make request.
-    static let defaultMake = #"{"rows":4,"cols":4,"num_envs":1,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,"max_steps":null,"invalid_action":"noop","invalid_action_penalty":0,"observation":"exponents","onehot_channels":18,"info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won"],"info_layout":"rows","autoreset_mode":"next_step"}"#
+    static let defaultMake =
+        #"{"rows":4,"cols":4,"num_envs":1,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,"max_steps":null,"invalid_action":"noop","invalid_action_penalty":0,"observation":"exponents","onehot_channels":18,"info":["action_mask","score","max_tile","steps","afterstate","spawn","invalid","won"],"info_layout":"rows","autoreset_mode":"next_step"}"#
 
     var rng: Xoshiro256StarStar
     var dispatcher = Dispatcher(session: GameSession(config: ServerConfig()))
@@ -235,7 +239,8 @@ struct ProtocolFuzzer {
         guard response["jsonrpc"] == "2.0" else { return fail("jsonrpc is not \"2.0\"") }
         if let error = response["error"] {
             guard let code = error["code"]?.integer, Self.documentedCodes.contains(Int(code)), error["message"]?.string != nil,
-                  error.object?.count == 2 else {
+                error.object?.count == 2
+            else {
                 return fail("malformed or undocumented error \(error.serialized)")
             }
         }
@@ -297,11 +302,14 @@ struct ProtocolFuzzer {
         // Now and then one bad option: the whole make must fail and change nothing.
         let bad = chance(12)
         if bad {
-            members.append(pick([#""rows":9"#, #""cols":1"#, #""num_envs":0"#, #""num_envs":65537"#, #""spawn_four_probability":1.5"#,
-                                 #""win_tile":100"#, #""max_steps":0"#, #""invalid_action":"skip""#, #""observation":"bits""#,
-                                 #""onehot_channels":65"#, #""info":["colour"]"#, #""info_layout":"cols""#, #""colour":1"#,
-                                 #""initial_tiles":0"#, #""invalid_action_penalty":-1"#, #""rows":"4""#,
-                                 #""num_envs":65536,"rows":8,"cols":8,"observation":"onehot""#]))
+            members.append(
+                pick([
+                    #""rows":9"#, #""cols":1"#, #""num_envs":0"#, #""num_envs":65537"#, #""spawn_four_probability":1.5"#,
+                    #""win_tile":100"#, #""max_steps":0"#, #""invalid_action":"skip""#, #""observation":"bits""#,
+                    #""onehot_channels":65"#, #""info":["colour"]"#, #""info_layout":"cols""#, #""colour":1"#,
+                    #""initial_tiles":0"#, #""invalid_action_penalty":-1"#, #""rows":"4""#,
+                    #""num_envs":65536,"rows":8,"cols":8,"observation":"onehot""#,
+                ]))
         }
         guard let response = call("make", "{" + members.joined(separator: ",") + "}"), !closed else { return }
         if bad { return expect(code: -32602, in: response, "make with a bad option") }
@@ -363,7 +371,8 @@ struct ProtocolFuzzer {
         if kind == "shape" {
             return ("[" + (0..<(rows + 1)).map { _ in "[" + (0..<cols).map { _ in "0" }.joined(separator: ",") + "]" }.joined(separator: ",") + "]", [], kind)
         }
-        let text = chance(20)
+        let text =
+            chance(20)
             ? "[" + exponents.map(value).joined(separator: ",") + "]"
             : "[" + (0..<rows).map { r in "[" + (0..<cols).map { value(exponents[r * cols + $0]) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         return (text, exponents, kind)
@@ -398,7 +407,8 @@ struct ProtocolFuzzer {
             members.append(options!)
         }
         guard let response = call("reset", members.isEmpty && chance(50) ? nil : "{" + members.joined(separator: ",") + "}"),
-              !closed else { return }
+            !closed
+        else { return }
         if let board, board.kind == "above" || board.kind == "shape" {
             return expect(code: -32602, in: response, "a board \(board.kind == "above" ? "above the largest tile" : "of the wrong shape")")
         }
@@ -470,7 +480,7 @@ struct ProtocolFuzzer {
         }
         guard let response = call("step", params), !closed else { return }
         guard let result = response["result"].flatMap({ unbatched($0) }) else {
-            if response["result"] != nil { return }   // a malformed batch, already failed
+            if response["result"] != nil { return }  // a malformed batch, already failed
             let code = response["error"]?["code"]?.integer
             let endedRefused = numEnvs == 1 || config.autoresetMode == .disabled
             if !isReset {
@@ -540,7 +550,8 @@ struct ProtocolFuzzer {
             if let mask = info?["action_mask"], ended, !cut, !sameStepReset, mask != [false, false, false, false] {
                 let mayBeInvalid: Bool = if case .terminate = config.rules.invalidAction { info?["invalid"] != false } else { false }
                 if let board = Self.board(observations, index), legalMask(board) != [false, false, false, false], info?["won"] != true,
-                   !mayBeInvalid, config.rules.winTile == nil {
+                    !mayBeInvalid, config.rules.winTile == nil
+                {
                     fail("terminated with legal moves left")
                 }
             }
@@ -589,12 +600,14 @@ struct ProtocolFuzzer {
 
     /// Valid requests without an id: never answered; those that change state leave the fuzzer unsure of it.
     mutating func notification() {
-        let (method, params) = pick([("spec", ""), ("render", ""), ("afterstates", ""), ("reset", #","params":{"seed":5}"#),
-                                     ("step", #","params":{"action":0}"#), ("fly", ""), ("reset", #","params":{"seed":-1}"#)])
+        let (method, params) = pick([
+            ("spec", ""), ("render", ""), ("afterstates", ""), ("reset", #","params":{"seed":5}"#),
+            ("step", #","params":{"action":0}"#), ("fly", ""), ("reset", #","params":{"seed":-1}"#),
+        ])
         send(#"{"jsonrpc":"2.0","method":"\#(method)"\#(params)}"#, id: nil, expectsResponse: false)
         if (method == "reset" && !params.contains("-1")) || method == "step", !closed {
             if method == "reset" { isReset = true }
-            if method == "step", numEnvs > 1 || !isReset { return }   // the fuzzer cannot tell whether it ran
+            if method == "step", numEnvs > 1 || !isReset { return }  // the fuzzer cannot tell whether it ran
             over = nil
             scores = Array(repeating: nil, count: numEnvs)
             boards = Array(repeating: nil, count: numEnvs)
@@ -647,10 +660,11 @@ struct ProtocolFuzzer {
     /// (unless `ceilingMerges`).
     func legalMask(_ board: [UInt8], ceilingMerges: Bool = false) -> JSONValue {
         guard let grid = try? Board(rows: config.rules.rows, cols: config.rules.cols, exponents: board) else { return .null }
-        return .array(Direction.allCases.map { direction in
-            let outcome = grid.moved(direction)
-            return .bool(outcome.changed && (ceilingMerges || Int(outcome.highestMerge) <= largest))
-        })
+        return .array(
+            Direction.allCases.map { direction in
+                let outcome = grid.moved(direction)
+                return .bool(outcome.changed && (ceilingMerges || Int(outcome.highestMerge) <= largest))
+            })
     }
 
     /// A step's mask against the board; one that also offers the moves merging two tiles at the largest exponent
@@ -705,7 +719,8 @@ struct ProtocolFuzzer {
         case .base64, .base64Batch:
             // base64_batch results arrive here split per environment by `unbatched(_:)`.
             guard let text = observation.string, let bytes = Base64.decode(text), bytes.count == rows * cols,
-                  bytes.allSatisfy({ Int($0) <= largest }) else { fail("base64 observation outside the spec"); return nil }
+                bytes.allSatisfy({ Int($0) <= largest })
+            else { fail("base64 observation outside the spec"); return nil }
             exponents = bytes
         case .onehot:
             let channels = config.onehotChannels
@@ -769,16 +784,18 @@ struct ProtocolFuzzer {
         }
         func boards(_ value: JSONValue?, _ name: String, emptyIsNull: Bool) -> JSONValue? {
             guard let all = bytes(value, cells, name) else { return nil }
-            return .array((0..<numEnvs).map { index in
-                let board = Array(all[(index * cells)..<((index + 1) * cells)])
-                return emptyIsNull && board.allSatisfy { $0 == 0 } ? .null : .string(Base64.encode(board))
-            })
+            return .array(
+                (0..<numEnvs).map { index in
+                    let board = Array(all[(index * cells)..<((index + 1) * cells)])
+                    return emptyIsNull && board.allSatisfy { $0 == 0 } ? .null : .string(Base64.encode(board))
+                })
         }
         func integers(_ value: JSONValue?, _ name: String) -> JSONValue? {
             guard let all = bytes(value, 8, name) else { return nil }
-            return .array((0..<numEnvs).map { index in
-                .integer(Int128(Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(all[index * 8 + $1]) << (8 * $1) })))
-            })
+            return .array(
+                (0..<numEnvs).map { index in
+                    .integer(Int128(Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(all[index * 8 + $1]) << (8 * $1) })))
+                })
         }
         func flags(_ value: JSONValue?, _ name: String) -> JSONValue? {
             guard let all = bytes(value, 1, name) else { return nil }
@@ -802,7 +819,7 @@ struct ProtocolFuzzer {
                     case "score", "max_tile", "steps": entry = integers(entries, field)
                     case "invalid", "won": entry = flags(entries, field)
                     case "afterstate": entry = boards(entries, field, emptyIsNull: true)
-                    default: entry = entries   // action_mask (a string), spawn and moves (lists)
+                    default: entry = entries  // action_mask (a string), spawn and moves (lists)
                     }
                     guard let entry else { return nil }
                     info.append((field, entry))

@@ -30,16 +30,19 @@ struct ProtocolMethodTests {
     @Test func anUnknownMethodIsAnsweredWithTheTablesNames() throws {
         var session = GameSession(config: ServerConfig())
         #expect(throws: RPCError.methodNotFound("jump")) { try session.call("jump", params: nil) }
-        #expect(RPCError.methodNotFound("jump").message
-            == "method not found: 'jump'; methods are spec, make, reset, step, afterstates, render, close")
+        #expect(
+            RPCError.methodNotFound("jump").message
+                == "method not found: 'jump'; methods are spec, make, reset, step, afterstates, render, close")
     }
 
     /// Each method refuses a parameter it does not take, by the list the table declares.
-    @Test(arguments: [("spec", "spec takes no parameters, got 'x'"), ("afterstates", "afterstates takes no parameters, got 'x'"),
-                      ("close", "close takes no parameters, got 'x'"),
-                      ("reset", "unknown parameter 'x' for reset; parameters are seed, seeds, options"),
-                      ("render", "unknown parameter 'x' for render; parameters are ansi"),
-                      ("step", "unknown parameter 'x' for step; parameters are action")])
+    @Test(arguments: [
+        ("spec", "spec takes no parameters, got 'x'"), ("afterstates", "afterstates takes no parameters, got 'x'"),
+        ("close", "close takes no parameters, got 'x'"),
+        ("reset", "unknown parameter 'x' for reset; parameters are seed, seeds, options"),
+        ("render", "unknown parameter 'x' for render; parameters are ansi"),
+        ("step", "unknown parameter 'x' for step; parameters are action"),
+    ])
     func unknownParametersAreRefusedByName(method: String, message: String) throws {
         var session = GameSession(config: ServerConfig())
         #expect(throws: RPCError.invalidParams(message)) { try session.call(method, params: .object([("x", 1)])) }

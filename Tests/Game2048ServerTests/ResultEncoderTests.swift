@@ -63,7 +63,8 @@ struct ResultEncoderTests {
     @Test(arguments: [AutoresetMode.nextStep, .sameStep])
     func batchColumnsDecodeToTheLibrarysVector(mode: AutoresetMode) throws {
         var dispatcher = T.dispatcher()
-        let make = #"{"rows":3,"cols":3,"num_envs":5,"max_steps":9,"win_tile":64,"observation":"base64_batch","info_layout":"columns","autoreset_mode":"\#(mode.rawValue)"}"#
+        let make =
+            #"{"rows":3,"cols":3,"num_envs":5,"max_steps":9,"win_tile":64,"observation":"base64_batch","info_layout":"columns","autoreset_mode":"\#(mode.rawValue)"}"#
         _ = try T.result(dispatcher.handle(T.request(1, "make", make)))
         var vector = VectorEnvironment(rules: try Rules(rows: 3, cols: 3, winTile: 64, maxSteps: 9), count: 5, autoresetMode: mode)
         vector.reset(seed: 4)
@@ -103,8 +104,10 @@ struct ResultEncoderTests {
         var batch = T.dispatcher(), plain = T.dispatcher()
         _ = batch.handle(T.request(1, "make", #"{"observation":"base64_batch","info_layout":"columns"}"#))
         _ = plain.handle(T.request(1, "make", #"{"observation":"base64","info_layout":"columns"}"#))
-        let script = [T.request(2, "reset", #"{"seed":9}"#), T.request(3, "step", #"{"action":1}"#), T.request(4, "step", #"{"action":"down"}"#),
-                      T.request(5, "afterstates"), T.request(6, "reset", #"{"seeds":[3]}"#), T.request(7, "render")]
+        let script = [
+            T.request(2, "reset", #"{"seed":9}"#), T.request(3, "step", #"{"action":1}"#), T.request(4, "step", #"{"action":"down"}"#),
+            T.request(5, "afterstates"), T.request(6, "reset", #"{"seeds":[3]}"#), T.request(7, "render"),
+        ]
         for line in script {
             #expect(batch.handle(line) == plain.handle(line))
         }

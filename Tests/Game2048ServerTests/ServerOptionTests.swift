@@ -28,24 +28,30 @@ struct ServerOptionTests {
 
     /// Each option reads back what it reports: `make` with `spec`'s config changes nothing.
     @Test func makeWithTheReportedConfigIsTheSameConfig() throws {
-        let changed = try ServerConfig().applying([("rows", 3), ("win_tile", 64), ("invalid_action", "terminate"),
-                                                   ("invalid_action_penalty", 5), ("observation", "onehot"), ("num_envs", 3)])
+        let changed = try ServerConfig().applying([
+            ("rows", 3), ("win_tile", 64), ("invalid_action", "terminate"),
+            ("invalid_action_penalty", 5), ("observation", "onehot"), ("num_envs", 3),
+        ])
         let members = try #require(changed.json.object)
         #expect(try ServerConfig().applying(members) == changed)
     }
 
     /// A flag's text becomes the JSON value of its option.
-    @Test(arguments: [("rows", "5", JSONValue.integer(5)), ("win-tile", "off", .null), ("max-steps", "9", .integer(9)),
-                      ("spawn-four-probability", "0.5", .double(0.5)), ("info", "score,won", .array(["score", "won"])),
-                      ("observation", "values", .string("values"))])
+    @Test(arguments: [
+        ("rows", "5", JSONValue.integer(5)), ("win-tile", "off", .null), ("max-steps", "9", .integer(9)),
+        ("spawn-four-probability", "0.5", .double(0.5)), ("info", "score,won", .array(["score", "won"])),
+        ("observation", "values", .string("values")),
+    ])
     func flagTextBecomesTheOptionsValue(flag: String, text: String, value: JSONValue) throws {
         let option = try #require(ServerOption.all.first { $0.flag == flag })
         #expect(option.value(ofFlag: text) == value)
     }
 
     /// Every rules error names its option by the protocol's name.
-    @Test(arguments: [("spawnFourProbability", "spawn_four_probability"), ("initialTiles", "initial_tiles"),
-                      ("winTile", "win_tile"), ("maxSteps", "max_steps"), ("penalty", "invalid_action_penalty"), ("rows", "rows")])
+    @Test(arguments: [
+        ("spawnFourProbability", "spawn_four_probability"), ("initialTiles", "initial_tiles"),
+        ("winTile", "win_tile"), ("maxSteps", "max_steps"), ("penalty", "invalid_action_penalty"), ("rows", "rows"),
+    ])
     func rulesFieldsHaveTheirProtocolNames(field: String, name: String) {
         #expect(RulesOption.name(ofField: field) == name)
     }

@@ -12,7 +12,9 @@ struct StdioTransportTests {
         pipe(&fds)
         let writer = fds[1]
         let data = input
-        let thread = Thread { _ = data.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }; close(writer) }
+        let thread = Thread {
+            _ = data.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }; close(writer)
+        }
         var transport = StdioTransport(input: fds[0], output: -1, maxLineBytes: maxLineBytes)
         var result: [StdioTransport.Input] = []
         while let line = transport.next() { result.append(line) }
@@ -42,7 +44,8 @@ struct StdioTransportTests {
     }
 
     @Test func splitsLinesAndKeepsAnUnterminatedLastLine() {
-        #expect(Self.lines(Array("a\nbc\r\n\nd".utf8), maxLineBytes: 100)
+        #expect(
+            Self.lines(Array("a\nbc\r\n\nd".utf8), maxLineBytes: 100)
                 == [.line(Array("a".utf8)), .line(Array("bc".utf8)), .line([]), .line(Array("d".utf8))])
     }
 
@@ -116,11 +119,13 @@ final class Thread: @unchecked Sendable {
     init(_ body: @escaping () -> Void) {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&handle, nil, { context in
-            let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
-            thread.body()
-            return nil
-        }, context)
+        pthread_create(
+            &handle, nil,
+            { context in
+                let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, context)
     }
 
     func join() { pthread_join(handle, nil) }

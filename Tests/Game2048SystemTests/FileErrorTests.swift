@@ -3,8 +3,9 @@ import Testing
 
 struct FileErrorTests {
     @Test func describesTheOperationThePathAndTheReason() {
-        #expect(FileError("write", "x.bin", reason: "No space left on device").description
-            == "cannot write x.bin: No space left on device")
+        #expect(
+            FileError("write", "x.bin", reason: "No space left on device").description
+                == "cannot write x.bin: No space left on device")
         #expect(FileError.describe("open", "curve.csv", "Permission denied") == "cannot open curve.csv: Permission denied")
     }
 

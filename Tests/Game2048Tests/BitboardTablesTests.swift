@@ -18,10 +18,12 @@ struct BitboardTablesTests {
             // the reward and highest merge are still exact.
             let representable = !left.line.contains(16) && !right.line.contains(16)
             let entry = Bitboard.rowTable[raw]
-            var ok = entry >> 32 & 0xFF_FFFF == UInt64(left.reward) && entry >> 56 == UInt64(left.highest)
+            var ok =
+                entry >> 32 & 0xFF_FFFF == UInt64(left.reward) && entry >> 56 == UInt64(left.highest)
                 && left.reward == right.reward && left.highest == right.highest
             if representable {
-                ok = ok && entry & 0xFFFF == Self.row(left.line)
+                ok =
+                    ok && entry & 0xFFFF == Self.row(left.line)
                     && entry >> 16 & 0xFFFF == Self.row(right.line.reversed())
             }
             if !ok { failures.append("row \(cells): entry \(String(entry, radix: 16))") }

@@ -73,12 +73,13 @@ struct BoardLineTableTests {
         }
         #expect(Self.exponents(out, length: 7) == [2, 3, 3, 0, 0, 0, 0])
         #expect(reward == 12)
-        #expect(recorded == [
-            TileMovement(from: 1, to: 0, merged: true),
-            TileMovement(from: 3, to: 1, merged: false),
-            TileMovement(from: 5, to: 1, merged: true),
-            TileMovement(from: 6, to: 2, merged: false),
-        ])
+        #expect(
+            recorded == [
+                TileMovement(from: 1, to: 0, merged: true),
+                TileMovement(from: 3, to: 1, merged: false),
+                TileMovement(from: 5, to: 1, merged: true),
+                TileMovement(from: 6, to: 2, merged: false),
+            ])
     }
 
     @Test func tableEntryPacksAChunkAsDocumented() {

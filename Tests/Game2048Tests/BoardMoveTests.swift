@@ -45,26 +45,27 @@ struct BoardMoveTests {
     ]
 
     /// Hand-computed lines of every length from 2 to 8.
-    static let lineCases: [LineCase] = issueExamples + [
-        LineCase(line: [2, 2], expected: [4, 0], reward: 4),
-        LineCase(line: [2, 4], expected: [2, 4], reward: 0),
-        LineCase(line: [0, 2], expected: [2, 0], reward: 0),
-        LineCase(line: [0, 0], expected: [0, 0], reward: 0),
-        LineCase(line: [2, 0, 2], expected: [4, 0, 0], reward: 4),
-        LineCase(line: [4, 4, 8], expected: [8, 8, 0], reward: 8),
-        LineCase(line: [2, 2, 2], expected: [4, 2, 0], reward: 4),
-        LineCase(line: [0, 8, 8], expected: [16, 0, 0], reward: 16),
-        LineCase(line: [0, 0, 0, 2], expected: [2, 0, 0, 0], reward: 0),
-        LineCase(line: [2, 4, 8, 16], expected: [2, 4, 8, 16], reward: 0),
-        LineCase(line: [8, 8, 16, 0, 16], expected: [16, 32, 0, 0, 0], reward: 48),
-        LineCase(line: [2, 0, 0, 0, 0, 2], expected: [4, 0, 0, 0, 0, 0], reward: 4),
-        LineCase(line: [4, 2, 2, 0, 0, 0, 4], expected: [4, 4, 4, 0, 0, 0, 0], reward: 4),
-        LineCase(line: [8, 8, 8, 8, 8, 8, 8, 8], expected: [16, 16, 16, 16, 0, 0, 0, 0], reward: 64),
-        LineCase(line: [2, 2, 4, 4, 8, 8, 16, 16], expected: [4, 8, 16, 32, 0, 0, 0, 0], reward: 60),
-        LineCase(line: [2, 0, 0, 0, 0, 0, 0, 2], expected: [4, 0, 0, 0, 0, 0, 0, 0], reward: 4),
-        LineCase(line: [16384, 16384, 2, 0, 2, 0, 0, 0], expected: [32768, 4, 0, 0, 0, 0, 0, 0], reward: 32772),
-        LineCase(line: [32768, 32768, 0, 0], expected: [65536, 0, 0, 0], reward: 65536),
-    ]
+    static let lineCases: [LineCase] =
+        issueExamples + [
+            LineCase(line: [2, 2], expected: [4, 0], reward: 4),
+            LineCase(line: [2, 4], expected: [2, 4], reward: 0),
+            LineCase(line: [0, 2], expected: [2, 0], reward: 0),
+            LineCase(line: [0, 0], expected: [0, 0], reward: 0),
+            LineCase(line: [2, 0, 2], expected: [4, 0, 0], reward: 4),
+            LineCase(line: [4, 4, 8], expected: [8, 8, 0], reward: 8),
+            LineCase(line: [2, 2, 2], expected: [4, 2, 0], reward: 4),
+            LineCase(line: [0, 8, 8], expected: [16, 0, 0], reward: 16),
+            LineCase(line: [0, 0, 0, 2], expected: [2, 0, 0, 0], reward: 0),
+            LineCase(line: [2, 4, 8, 16], expected: [2, 4, 8, 16], reward: 0),
+            LineCase(line: [8, 8, 16, 0, 16], expected: [16, 32, 0, 0, 0], reward: 48),
+            LineCase(line: [2, 0, 0, 0, 0, 2], expected: [4, 0, 0, 0, 0, 0], reward: 4),
+            LineCase(line: [4, 2, 2, 0, 0, 0, 4], expected: [4, 4, 4, 0, 0, 0, 0], reward: 4),
+            LineCase(line: [8, 8, 8, 8, 8, 8, 8, 8], expected: [16, 16, 16, 16, 0, 0, 0, 0], reward: 64),
+            LineCase(line: [2, 2, 4, 4, 8, 8, 16, 16], expected: [4, 8, 16, 32, 0, 0, 0, 0], reward: 60),
+            LineCase(line: [2, 0, 0, 0, 0, 0, 0, 2], expected: [4, 0, 0, 0, 0, 0, 0, 0], reward: 4),
+            LineCase(line: [16384, 16384, 2, 0, 2, 0, 0, 0], expected: [32768, 4, 0, 0, 0, 0, 0, 0], reward: 32772),
+            LineCase(line: [32768, 32768, 0, 0], expected: [65536, 0, 0, 0], reward: 65536),
+        ]
 
     static let rectangularSizes = [
         BoardSize(rows: 2, cols: 3), BoardSize(rows: 3, cols: 5), BoardSize(rows: 8, cols: 8), BoardSize(rows: 4, cols: 4),
@@ -108,8 +109,12 @@ struct BoardMoveTests {
     }
 
     @Test func mergesFromTheSideTheTilesMoveToward() {
-        let before = board(2, 4, [2, 2, 2, 0,
-                                  0, 0, 0, 0])
+        let before = board(
+            2, 4,
+            [
+                2, 2, 2, 0,
+                0, 0, 0, 0,
+            ])
         #expect(before.moved(.left).afterstate == board(2, 4, [4, 2, 0, 0, 0, 0, 0, 0]))
         #expect(before.moved(.right).afterstate == board(2, 4, [0, 0, 2, 4, 0, 0, 0, 0]))
         #expect(before.moved(.left).reward == 4)
@@ -124,28 +129,52 @@ struct BoardMoveTests {
         #expect(outcome.highestMerge == 4)
     }
 
-    static let handMadeBoard = board(4, 4, [2, 2, 4, 0,
-                                            2, 0, 4, 8,
-                                            0, 2, 0, 8,
-                                            4, 4, 4, 4])
+    static let handMadeBoard = board(
+        4, 4,
+        [
+            2, 2, 4, 0,
+            2, 0, 4, 8,
+            0, 2, 0, 8,
+            4, 4, 4, 4,
+        ])
 
     static let handMadeOutcomes: [(Direction, [Int], Int64)] = [
-        (.left, [4, 4, 0, 0,
-                 2, 4, 8, 0,
-                 2, 8, 0, 0,
-                 8, 8, 0, 0], 20),
-        (.right, [0, 0, 4, 4,
-                  0, 2, 4, 8,
-                  0, 0, 2, 8,
-                  0, 0, 8, 8], 20),
-        (.up, [4, 4, 8, 16,
-               4, 4, 4, 4,
-               0, 0, 0, 0,
-               0, 0, 0, 0], 32),
-        (.down, [0, 0, 0, 0,
-                 0, 0, 0, 0,
-                 4, 4, 4, 16,
-                 4, 4, 8, 4], 32),
+        (
+            .left,
+            [
+                4, 4, 0, 0,
+                2, 4, 8, 0,
+                2, 8, 0, 0,
+                8, 8, 0, 0,
+            ], 20
+        ),
+        (
+            .right,
+            [
+                0, 0, 4, 4,
+                0, 2, 4, 8,
+                0, 0, 2, 8,
+                0, 0, 8, 8,
+            ], 20
+        ),
+        (
+            .up,
+            [
+                4, 4, 8, 16,
+                4, 4, 4, 4,
+                0, 0, 0, 0,
+                0, 0, 0, 0,
+            ], 32
+        ),
+        (
+            .down,
+            [
+                0, 0, 0, 0,
+                0, 0, 0, 0,
+                4, 4, 4, 16,
+                4, 4, 8, 4,
+            ], 32
+        ),
     ]
 
     @Test(arguments: handMadeOutcomes)
@@ -174,8 +203,12 @@ struct BoardMoveTests {
     }
 
     @Test func tilesUpToTheExponentLimitMergeWithoutOverflow() throws {
-        let before = try Board(rows: 2, cols: 4, exponents: [49, 49, 50, 0,
-                                                             48, 48, 47, 47])
+        let before = try Board(
+            rows: 2, cols: 4,
+            exponents: [
+                49, 49, 50, 0,
+                48, 48, 47, 47,
+            ])
         let outcome = before.moved(.left)
         #expect(outcome.afterstate.exponents == [50, 50, 0, 0, 49, 48, 0, 0])
         #expect(outcome.reward == (1 << 50) + (1 << 49) + (1 << 48))
@@ -257,9 +290,13 @@ struct BoardMoveTests {
     }
 
     @Test func fullBoardWithoutEqualNeighboursHasNoLegalMove() {
-        let b = board(3, 3, [2, 4, 2,
-                             4, 2, 4,
-                             2, 4, 2])
+        let b = board(
+            3, 3,
+            [
+                2, 4, 2,
+                4, 2, 4,
+                2, 4, 2,
+            ])
         #expect(b.legalMoves.isEmpty)
         for direction in Direction.allCases { #expect(!b.moved(direction).changed) }
     }
@@ -279,14 +316,16 @@ struct BoardMoveTests {
         for cols in Rules.sizeRange {
             for trial in 0..<300 {
                 // Every third board has tiles too large for the line table.
-                let b = trial % 3 == 0
+                let b =
+                    trial % 3 == 0
                     ? randomBoard(rows: rows, cols: cols, exponents: 10...50, emptyShare: 0.3, using: &rng)
                     : variedBoard(rows: rows, cols: cols, using: &rng)
                 for direction in Direction.allCases {
                     let outcome = b.moved(direction)
                     let reference = Reference.move(b, direction)
                     if outcome.afterstate.exponents != reference.afterstate || outcome.reward != reference.reward
-                        || outcome.changed != reference.changed || outcome.highestMerge != reference.highestMerge {
+                        || outcome.changed != reference.changed || outcome.highestMerge != reference.highestMerge
+                    {
                         failures.append("\(rows)x\(cols) \(direction) \(b.exponents)")
                     }
                 }
@@ -309,7 +348,8 @@ struct BoardMoveTests {
                     if outcome.afterstate.tileSum != b.tileSum
                         || tileCount(b) - tileCount(outcome.afterstate) != merges.count
                         || outcome.reward != mergedValue
-                        || outcome.reward % 4 != 0 {
+                        || outcome.reward % 4 != 0
+                    {
                         failures.append("\(rows)x\(cols) \(direction) \(b.exponents)")
                     }
                 }
@@ -324,7 +364,8 @@ struct BoardMoveTests {
         var failures: [String] = []
         for cols in Rules.sizeRange {
             for trial in 0..<200 {
-                let b = trial % 4 == 0
+                let b =
+                    trial % 4 == 0
                     ? randomBoard(rows: rows, cols: cols, exponents: 13...20, emptyShare: 0.4, using: &rng)
                     : variedBoard(rows: rows, cols: cols, using: &rng)
                 for direction in Direction.allCases {
@@ -355,13 +396,15 @@ struct BoardMoveTests {
     @Test func movementsListTheDocumentedExample() {
         // Row [2 2 . 4] moved left: cell 1 merges into cell 0, cell 3 slides to cell 1.
         let b = board(2, 4, [2, 2, 0, 4, 0, 0, 0, 0])
-        #expect(b.movements(.left) == [
-            TileMovement(from: 1, to: 0, merged: true), TileMovement(from: 3, to: 1, merged: false),
-        ])
+        #expect(
+            b.movements(.left) == [
+                TileMovement(from: 1, to: 0, merged: true), TileMovement(from: 3, to: 1, merged: false),
+            ])
         // Moved right, the line is read from the right edge: 4 stays, the 2s merge on cell 2.
-        #expect(b.movements(.right) == [
-            TileMovement(from: 1, to: 2, merged: false), TileMovement(from: 0, to: 2, merged: true),
-        ])
+        #expect(
+            b.movements(.right) == [
+                TileMovement(from: 1, to: 2, merged: false), TileMovement(from: 0, to: 2, merged: true),
+            ])
         #expect(b.movements(.up).isEmpty)
     }
 }

@@ -70,7 +70,8 @@ struct BoardTests {
         var failures: [String] = []
         for size in allSizes {
             for trial in 0..<100 {
-                let b = trial % 2 == 0
+                let b =
+                    trial % 2 == 0
                     ? variedBoard(rows: size.rows, cols: size.cols, using: &rng)
                     : randomBoard(rows: size.rows, cols: size.cols, exponents: 1...50, emptyShare: 0.5, using: &rng)
                 let exponents = b.exponents
@@ -78,7 +79,8 @@ struct BoardTests {
                 let highest = exponents.max() ?? 0
                 let sum = exponents.reduce(0) { $0 + ($1 == 0 ? 0 : 1 << Int($1)) }
                 if b.emptyCount != empty || b.maxExponent != highest || b.tileSum != sum
-                    || b.maxTile != (highest == 0 ? 0 : 1 << Int(highest)) {
+                    || b.maxTile != (highest == 0 ? 0 : 1 << Int(highest))
+                {
                     failures.append("\(size) \(exponents)")
                 }
             }

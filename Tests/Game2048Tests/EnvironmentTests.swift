@@ -29,8 +29,9 @@ struct ReferenceGame {
     }
 
     func info(afterstate: Board?, spawn: Spawn?, invalid: Bool) -> StepInfo {
-        StepInfo(actionMask: board.legalMoves, score: score, maxTile: board.maxTile, steps: steps,
-                 afterstate: afterstate, spawn: spawn, invalid: invalid, won: won)
+        StepInfo(
+            actionMask: board.legalMoves, score: score, maxTile: board.maxTile, steps: steps,
+            afterstate: afterstate, spawn: spawn, invalid: invalid, won: won)
     }
 
     var won: Bool { rules.winExponent.map { board.maxExponent >= $0 } ?? false }
@@ -41,14 +42,16 @@ struct ReferenceGame {
         steps += 1
         let truncated = rules.maxSteps.map { steps >= $0 } ?? false
         guard outcome.changed else {
-            return Step(observation: board, reward: 0, terminated: false, truncated: truncated,
-                        info: info(afterstate: board, spawn: nil, invalid: true))
+            return Step(
+                observation: board, reward: 0, terminated: false, truncated: truncated,
+                info: info(afterstate: board, spawn: nil, invalid: true))
         }
         board = outcome.afterstate
         let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
         score += outcome.reward
-        return Step(observation: board, reward: outcome.reward, terminated: board.legalMoves.isEmpty || won,
-                    truncated: truncated, info: info(afterstate: outcome.afterstate, spawn: spawn, invalid: false))
+        return Step(
+            observation: board, reward: outcome.reward, terminated: board.legalMoves.isEmpty || won,
+            truncated: truncated, info: info(afterstate: outcome.afterstate, spawn: spawn, invalid: false))
     }
 }
 
@@ -73,9 +76,11 @@ struct EnvironmentTests {
             #expect(start.observation.exponents.allSatisfy { $0 <= 2 })
             #expect(start.observation.rows == rules.rows && start.observation.cols == rules.cols)
             #expect(env.board == start.observation)
-            #expect(start.info == StepInfo(
-                actionMask: start.observation.legalMoves, score: 0, maxTile: start.observation.maxTile, steps: 0,
-                afterstate: nil, spawn: nil, invalid: false, won: false))
+            #expect(
+                start.info
+                    == StepInfo(
+                        actionMask: start.observation.legalMoves, score: 0, maxTile: start.observation.maxTile, steps: 0,
+                        afterstate: nil, spawn: nil, invalid: false, won: false))
             #expect(env.currentPhase == (start.observation.legalMoves.isEmpty ? .over : .running))
         }
     }
@@ -365,7 +370,7 @@ struct EnvironmentTests {
     @Test func maxStepsTruncates() throws {
         var env = Environment(rules: try Rules(maxSteps: 3))
         try env.reset(seed: 4, board: Self.illegalCases[0].1)
-        let first = try env.step(.left)     // illegal: still counts
+        let first = try env.step(.left)  // illegal: still counts
         #expect(first.info.invalid && !first.truncated)
         let second = try env.step(.right)
         #expect(!second.truncated && !second.terminated)
@@ -421,17 +426,27 @@ struct EnvironmentTests {
     @Test func terminatedWhenNoLegalMoveRemains() throws {
         // Only column 0 has a pair; moving up merges it and the spawned 2 fills the last gap.
         var env = Environment(rules: try Rules(spawnFourProbability: 0))
-        let start = board(4, 4, [64, 4, 32, 4,
-                                 64, 32, 4, 32,
-                                 8, 4, 32, 4,
-                                 16, 32, 4, 32])
+        let start = board(
+            4, 4,
+            [
+                64, 4, 32, 4,
+                64, 32, 4, 32,
+                8, 4, 32, 4,
+                16, 32, 4, 32,
+            ])
         let reset = try env.reset(seed: 1, board: start)
         #expect(reset.info.actionMask == [.up, .down])
         let step = try env.step(.up)
-        #expect(step.observation == board(4, 4, [128, 4, 32, 4,
-                                                 8, 32, 4, 32,
-                                                 16, 4, 32, 4,
-                                                 2, 32, 4, 32]))
+        #expect(
+            step.observation
+                == board(
+                    4, 4,
+                    [
+                        128, 4, 32, 4,
+                        8, 32, 4, 32,
+                        16, 4, 32, 4,
+                        2, 32, 4, 32,
+                    ]))
         #expect(step.reward == 128)
         #expect(step.terminated)
         #expect(!step.truncated)
@@ -452,10 +467,14 @@ struct EnvironmentTests {
 
     @Test func merging32768sThroughTheEnvironmentGives65536() throws {
         var env = Environment()
-        let start = board(4, 4, [32768, 32768, 0, 0,
-                                 0, 0, 0, 0,
-                                 0, 0, 2, 0,
-                                 0, 0, 0, 0])
+        let start = board(
+            4, 4,
+            [
+                32768, 32768, 0, 0,
+                0, 0, 0, 0,
+                0, 0, 2, 0,
+                0, 0, 0, 0,
+            ])
         try env.reset(seed: 1, board: start)
         #expect(env.info.maxTile == 32768)
         let step = try env.step(.left)
@@ -469,10 +488,16 @@ struct EnvironmentTests {
 
     @Test func environmentSwitchesToTheGenericBoardWhenA32768Appears() throws {
         var env = Environment()
-        try env.reset(seed: 2, board: board(4, 4, [16384, 16384, 0, 0,
-                                                   16384, 16384, 0, 0,
-                                                   0, 0, 0, 0,
-                                                   0, 0, 0, 0]))
+        try env.reset(
+            seed: 2,
+            board: board(
+                4, 4,
+                [
+                    16384, 16384, 0, 0,
+                    16384, 16384, 0, 0,
+                    0, 0, 0, 0,
+                    0, 0, 0, 0,
+                ]))
         guard case .packed = env.state else { Issue.record("expected the packed fast path"); return }
         let left = try env.step(.left)
         #expect(left.reward == 65536)

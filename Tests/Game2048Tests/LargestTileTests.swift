@@ -17,8 +17,9 @@ struct LargestTileTests {
             try env.reset(seed: 9, board: board)
         }
         #expect((env.board, env.score, env.steps, env.actionMask) == before)
-        #expect("\(RulesError.tileAboveLargest(exponent: 6, cell: 3, largest: 5))"
-            == "board cell 3 must hold at most 32 (2^5, the largest tile this board size can make), got 2^6")
+        #expect(
+            "\(RulesError.tileAboveLargest(exponent: 6, cell: 3, largest: 5))"
+                == "board cell 3 must hold at most 32 (2^5, the largest tile this board size can make), got 2^6")
         // The same board is fine where the ceiling is higher.
         var wide = Environment(rules: try Rules(rows: 2, cols: 3))
         let wideBoard = try Board(rows: 2, cols: 3, values: [2, 0, 0, 64, 0, 0])
@@ -49,11 +50,16 @@ struct LargestTileTests {
     @Test func theMaskAfterAStepLeavesOutCeilingMergesAndEndsTheEpisodeWhenNothingElseIsLeft() throws {
         // 4×4, ceiling 2^17: after "up" the two 131072 tiles still sit side by side in the top row.
         var env = Environment(rules: Rules())
-        try env.reset(seed: 1, board: try Board(rows: 4, cols: 4, values: [
-            131072, 131072, 256, 16,
-            256, 0, 0, 4096,
-            0, 0, 0, 65536,
-            8, 0, 8, 0]))
+        try env.reset(
+            seed: 1,
+            board: try Board(
+                rows: 4, cols: 4,
+                values: [
+                    131072, 131072, 256, 16,
+                    256, 0, 0, 4096,
+                    0, 0, 0, 65536,
+                    8, 0, 8, 0,
+                ]))
         let step = try env.step(.up)
         #expect(step.observation[row: 0, col: 0] == 17 && step.observation[row: 0, col: 1] == 17)
         #expect(!step.info.actionMask.contains(.right) && !step.info.actionMask.contains(.left))

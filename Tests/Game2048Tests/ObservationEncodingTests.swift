@@ -11,24 +11,27 @@ struct ObservationEncodingTests {
     }
 
     @Test func oneHotIsChannelMajorWithPlaneZeroForEmptyCells() {
-        #expect(Self.sample.encoded(.oneHot(channels: 4)) == [
-            0, 1, 1, 0,   // plane 0: empty
-            1, 0, 0, 0,   // plane 1: 2
-            0, 0, 0, 0,   // plane 2: 4
-            0, 0, 0, 1,   // plane 3: 8
-        ])
+        #expect(
+            Self.sample.encoded(.oneHot(channels: 4)) == [
+                0, 1, 1, 0,  // plane 0: empty
+                1, 0, 0, 0,  // plane 1: 2
+                0, 0, 0, 0,  // plane 2: 4
+                0, 0, 0, 1,  // plane 3: 8
+            ])
     }
 
     @Test func oneHotClampsLargeExponentsIntoTheLastPlane() {
-        #expect(Self.sample.encoded(.oneHot(channels: 3)) == [
-            0, 1, 1, 0,
-            1, 0, 0, 0,
-            0, 0, 0, 1,   // 8 (exponent 3) shares the last plane
-        ])
-        #expect(Self.sample.encoded(.oneHot(channels: 2)) == [
-            0, 1, 1, 0,
-            1, 0, 0, 1,
-        ])
+        #expect(
+            Self.sample.encoded(.oneHot(channels: 3)) == [
+                0, 1, 1, 0,
+                1, 0, 0, 0,
+                0, 0, 0, 1,  // 8 (exponent 3) shares the last plane
+            ])
+        #expect(
+            Self.sample.encoded(.oneHot(channels: 2)) == [
+                0, 1, 1, 0,
+                1, 0, 0, 1,
+            ])
     }
 
     @Test func oneHotMarksExactlyOnePlanePerCell() {
@@ -69,8 +72,10 @@ struct ObservationEncodingTests {
     }
 
     /// Each encoding describes itself (shape, dtype, bounds) the way Gymnasium's observation space does.
-    @Test(arguments: [(ObservationEncoding.exponents, [2, 3], ObservationDType.uint8, 7),
-                      (.values, [2, 3], .int64, 128), (.oneHot(channels: 4), [4, 2, 3], .uint8, 1)])
+    @Test(arguments: [
+        (ObservationEncoding.exponents, [2, 3], ObservationDType.uint8, 7),
+        (.values, [2, 3], .int64, 128), (.oneHot(channels: 4), [4, 2, 3], .uint8, 1),
+    ])
     func describesItsSpace(encoding: ObservationEncoding, shape: [Int], dtype: ObservationDType, high: Int) {
         #expect(encoding.shape(rows: 2, cols: 3) == shape)
         #expect(encoding.dtype == dtype)

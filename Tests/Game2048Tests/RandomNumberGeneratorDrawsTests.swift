@@ -14,9 +14,9 @@ struct ScriptedGenerator: RandomNumberGenerator {
 struct RandomNumberGeneratorDrawsTests {
     @Test func uniformTakesTheHighWordOfTheProduct() {
         var g = ScriptedGenerator(outputs: [(1 << 63) + 1, UInt64.max, 0x5555_5555_5555_5556])
-        #expect(g.uniform(below: 6) == 3)          // (2^63 + 1) · 6 = 3 · 2^64 + 6
-        #expect(g.uniform(below: 6) == 5)          // just under 6
-        #expect(g.uniform(below: 3) == 1)          // (⌊2^64/3⌋ + 1) · 3 = 2^64 + 2
+        #expect(g.uniform(below: 6) == 3)  // (2^63 + 1) · 6 = 3 · 2^64 + 6
+        #expect(g.uniform(below: 6) == 5)  // just under 6
+        #expect(g.uniform(below: 3) == 1)  // (⌊2^64/3⌋ + 1) · 3 = 2^64 + 2
         #expect(g.drawn == 3)
     }
 
@@ -49,10 +49,10 @@ struct RandomNumberGeneratorDrawsTests {
         (0, 0),
         (1, 1 << 53),
         (0.5, 1 << 52),
-        (0.1, 900_719_925_474_100),   // ⌈0.1 · 2^53⌉, with 0.1 the double nearest to it
+        (0.1, 900_719_925_474_100),  // ⌈0.1 · 2^53⌉, with 0.1 the double nearest to it
         (0.9, 8_106_479_329_266_893),
         (0x1p-53, 1),
-        (0x1p-60, 1),                 // below one unit rounds up, so p > 0 can still happen
+        (0x1p-60, 1),  // below one unit rounds up, so p > 0 can still happen
     ]
 
     @Test(arguments: thresholds)
@@ -63,9 +63,11 @@ struct RandomNumberGeneratorDrawsTests {
     @Test func bernoulliComparesTheTop53Bits() {
         let t: UInt64 = 1000
         var g = ScriptedGenerator(outputs: [(t - 1) << 11 | 0x7FF, t << 11, 0, UInt64.max])
-        let draws = [g.bernoulli(threshold: t), g.bernoulli(threshold: t),
-                     g.bernoulli(threshold: 0),         // p = 0: never
-                     g.bernoulli(threshold: 1 << 53)]   // p = 1: always
+        let draws = [
+            g.bernoulli(threshold: t), g.bernoulli(threshold: t),
+            g.bernoulli(threshold: 0),  // p = 0: never
+            g.bernoulli(threshold: 1 << 53),
+        ]  // p = 1: always
         #expect(draws == [true, false, false, true])
         #expect(g.drawn == 4)
     }

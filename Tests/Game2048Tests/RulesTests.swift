@@ -30,8 +30,9 @@ struct RulesTests {
         var winTile: Int? = nil, maxSteps: Int? = nil, invalidAction = InvalidActionPolicy.noop
 
         func make() throws(RulesError) -> Rules {
-            try Rules(rows: rows, cols: cols, spawnFourProbability: spawnFourProbability, initialTiles: initialTiles,
-                      winTile: winTile, maxSteps: maxSteps, invalidAction: invalidAction)
+            try Rules(
+                rows: rows, cols: cols, spawnFourProbability: spawnFourProbability, initialTiles: initialTiles,
+                winTile: winTile, maxSteps: maxSteps, invalidAction: invalidAction)
         }
     }
 

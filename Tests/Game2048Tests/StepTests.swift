@@ -13,7 +13,8 @@ struct StepTests {
 
     @Test func recordsCompareByValue() {
         let b = board(2, 2, [2, 0, 0, 0])
-        let info = StepInfo(actionMask: [.right, .down], score: 4, maxTile: 2, steps: 1, afterstate: b, spawn: Spawn(cell: 3, exponent: 1), invalid: false, won: false)
+        let info = StepInfo(
+            actionMask: [.right, .down], score: 4, maxTile: 2, steps: 1, afterstate: b, spawn: Spawn(cell: 3, exponent: 1), invalid: false, won: false)
         let step = Step(observation: b, reward: 4, terminated: false, truncated: false, info: info)
         var other = step
         #expect(other == step)

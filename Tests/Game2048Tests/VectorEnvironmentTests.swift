@@ -13,9 +13,10 @@ struct VectorEnvironmentTests {
     }
 
     static func reported(_ envs: VectorEnvironment, _ index: Int) -> Expected {
-        Expected(observation: envs.observation(at: index), reward: envs.rewards[index],
-                 terminated: envs.terminations[index], truncated: envs.truncations[index],
-                 info: envs.infos[index], finalObservation: envs.finalObservations[index])
+        Expected(
+            observation: envs.observation(at: index), reward: envs.rewards[index],
+            terminated: envs.terminations[index], truncated: envs.truncations[index],
+            info: envs.infos[index], finalObservation: envs.finalObservations[index])
     }
 
     static func singles(rules: Rules, seed: UInt64, count: Int) -> [Environment] {
@@ -29,9 +30,10 @@ struct VectorEnvironmentTests {
     // MARK: Seeding
 
     @Test func seedsAreTheSplitMix64Outputs() {
-        #expect(VectorEnvironment.seeds(from: 0, count: 4) == [
-            0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F, 0xF88B_B8A8_724C_81EC,
-        ])
+        #expect(
+            VectorEnvironment.seeds(from: 0, count: 4) == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F, 0xF88B_B8A8_724C_81EC,
+            ])
         var mixer = SplitMix64(seed: 42)
         let expected = (0..<100).map { _ in mixer.next() }
         #expect(VectorEnvironment.seeds(from: 42, count: 100) == expected)
@@ -46,8 +48,10 @@ struct VectorEnvironmentTests {
         for i in 0..<8 {
             var single = Environment(rules: rules)
             let start = single.reset(seed: seeds[i])
-            #expect(Self.reported(envs, i) == Expected(
-                observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info, finalObservation: nil))
+            #expect(
+                Self.reported(envs, i)
+                    == Expected(
+                        observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info, finalObservation: nil))
             #expect(envs.environment(at: i).board == start.observation)
             #expect(envs.environment(at: i).rng == single.rng)
         }
@@ -64,8 +68,10 @@ struct VectorEnvironmentTests {
         for i in 0..<4 {
             var single = Environment(rules: rules)
             let start = seeds[i].map { single.reset(seed: $0) } ?? continued[i].reset()
-            #expect(Self.reported(envs, i) == Expected(
-                observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info, finalObservation: nil))
+            #expect(
+                Self.reported(envs, i)
+                    == Expected(
+                        observation: start.observation, reward: 0, terminated: false, truncated: false, info: start.info, finalObservation: nil))
             #expect(envs.environment(at: i).rng == (seeds[i] == nil ? continued[i].rng : single.rng))
         }
         // The same seeds with a board: each environment as a single reset to that board with its seed.
@@ -108,8 +114,10 @@ struct VectorEnvironmentTests {
         for i in 0..<4 {
             var single = Environment()
             let reset = try single.reset(seed: seeds[i], board: start)
-            #expect(Self.reported(envs, i) == Expected(
-                observation: start, reward: 0, terminated: false, truncated: false, info: reset.info, finalObservation: nil))
+            #expect(
+                Self.reported(envs, i)
+                    == Expected(
+                        observation: start, reward: 0, terminated: false, truncated: false, info: reset.info, finalObservation: nil))
             singles.append(single)
         }
         try envs.step([.left, .left, .left, .left])
@@ -129,11 +137,13 @@ struct VectorEnvironmentTests {
 
     /// Drives the batch and independent environments with the same random
     /// actions, applying the mode's autoreset rule to the independent ones by hand.
-    @Test(arguments: [AutoresetMode.nextStep, .sameStep], [
-        try! Rules(rows: 2, cols: 2),                 // short episodes that terminate
-        try! Rules(maxSteps: 15),                     // truncation
-        try! Rules(rows: 3, cols: 3, winTile: 32),
-    ])
+    @Test(
+        arguments: [AutoresetMode.nextStep, .sameStep],
+        [
+            try! Rules(rows: 2, cols: 2),  // short episodes that terminate
+            try! Rules(maxSteps: 15),  // truncation
+            try! Rules(rows: 3, cols: 3, winTile: 32),
+        ])
     func batchEqualsIndependentEnvironmentsWithTheModesAutoreset(mode: AutoresetMode, rules: Rules) throws {
         let count = 6
         var envs = VectorEnvironment(rules: rules, count: count, autoresetMode: mode)
@@ -153,8 +163,9 @@ struct VectorEnvironmentTests {
                     pendingReset[i] = false
                 } else {
                     let step = try singles[i].step(actions[i])
-                    expected = Expected(observation: step.observation, reward: step.reward, terminated: step.terminated,
-                                        truncated: step.truncated, info: step.info, finalObservation: nil)
+                    expected = Expected(
+                        observation: step.observation, reward: step.reward, terminated: step.terminated,
+                        truncated: step.truncated, info: step.info, finalObservation: nil)
                     if step.terminated || step.truncated {
                         endings += 1
                         switch mode {
@@ -262,10 +273,12 @@ struct VectorEnvironmentTests {
         #expect(throws: VectorStepError.episodesOver(indices: [0, 2])) { try envs.step([.down, .down, .down]) }
         #expect((0..<3).map { Self.reported(envs, $0) } == before)
         #expect(envs.finishedIndices == [0, 2])
-        #expect(VectorStepError.episodesOver(indices: [0, 2]).description
-            == "environments 0, 2: the episode is over; reset them first (autoreset is disabled)")
-        #expect(VectorStepError.episodesOver(indices: Array(0..<12)).description
-            == "environments 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 2 more: the episode is over; reset them first (autoreset is disabled)")
+        #expect(
+            VectorStepError.episodesOver(indices: [0, 2]).description
+                == "environments 0, 2: the episode is over; reset them first (autoreset is disabled)")
+        #expect(
+            VectorStepError.episodesOver(indices: Array(0..<12)).description
+                == "environments 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 2 more: the episode is over; reset them first (autoreset is disabled)")
     }
 
     // MARK: Episodes over at reset
@@ -289,9 +302,11 @@ struct VectorEnvironmentTests {
         }
         for index in 0..<2 {
             let start = singles[index].reset()
-            #expect(Self.reported(envs, index) == Expected(
-                observation: start.observation, reward: 0, terminated: false, truncated: false,
-                info: start.info, finalObservation: nil))
+            #expect(
+                Self.reported(envs, index)
+                    == Expected(
+                        observation: start.observation, reward: 0, terminated: false, truncated: false,
+                        info: start.info, finalObservation: nil))
         }
     }
 
@@ -352,8 +367,9 @@ struct VectorEnvironmentTests {
     }
 
     @Test func vectorStepErrorNamesTheEnvironment() {
-        #expect(VectorStepError.illegalAction(index: 3, direction: .left).description
-            == "environment 3: illegal action left: it does not change the board")
+        #expect(
+            VectorStepError.illegalAction(index: 3, direction: .left).description
+                == "environment 3: illegal action left: it does not change the board")
     }
 
     // MARK: Buffers

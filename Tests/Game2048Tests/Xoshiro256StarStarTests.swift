@@ -6,9 +6,10 @@ struct Xoshiro256StarStarTests {
         var rng = Xoshiro256StarStar(seed: 0)
         (rng.s0, rng.s1, rng.s2, rng.s3) = (1, 2, 3, 4)
         let outputs = (0..<6).map { _ in rng.next() }
-        #expect(outputs == [
-            11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600,
-        ])
+        #expect(
+            outputs == [
+                11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600,
+            ])
     }
 
     @Test(arguments: [UInt64(0), 42, UInt64.max])

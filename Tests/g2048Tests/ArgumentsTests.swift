@@ -93,16 +93,17 @@ struct ArgumentsTests {
     }
 
     @Test func helpTextFollowsArgumentParserConventions() {
-        #expect(Self.spec.help == """
-            OVERVIEW: A demo command.
+        #expect(
+            Self.spec.help == """
+                OVERVIEW: A demo command.
 
-            USAGE: g2048 demo [--rows <n>] [--seed <seed>] [--json]
+                USAGE: g2048 demo [--rows <n>] [--seed <seed>] [--json]
 
-            OPTIONS:
-              --rows <n>     Rows. (default: 4)
-              --seed <seed>  Seed.
-              --json         JSON output.
-              -h, --help     Show help information.
-            """)
+                OPTIONS:
+                  --rows <n>     Rows. (default: 4)
+                  --seed <seed>  Seed.
+                  --json         JSON output.
+                  -h, --help     Show help information.
+                """)
     }
 }

@@ -13,8 +13,11 @@ struct BenchCommandTests {
 
     @Test func rowsAloneMeansASquareBoard() throws {
         let command = try BenchCommand(parseArguments(["--rows", "5", "--envs", "8"], spec: BenchCommand.spec))
-        #expect(command.cases == [BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 1),
-                                  BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 8)])
+        #expect(
+            command.cases == [
+                BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 1),
+                BenchCommand.Case(rules: try Rules(rows: 5, cols: 5), envs: 8),
+            ])
     }
 
     @Test(arguments: [
@@ -30,7 +33,10 @@ struct BenchCommandTests {
 
     @Test func recordsFormatAsTheDocumentedJSON() {
         let record = BenchRecord(board: "4x4", envs: 1, steps: 1_000, episodes: 10, wallSeconds: 0.5, cpuSeconds: 0.25, checksum: 42)
-        #expect(record.json == #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "checksum": 42}"#)
+        #expect(
+            record.json
+                == #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "checksum": 42}"#
+        )
     }
 
     @Test func measurementsPlayRealEpisodes() {

@@ -41,8 +41,9 @@ struct G2048Tests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func outOfRangeRowsPrintsOneLineReasonAndExits64() throws {
@@ -80,8 +81,9 @@ struct G2048Tests {
         let help = try #require(G2048.commands.first { $0.spec.name == command }).spec.help
         for match in help.matches(of: #/(?:Examples|docs|Sources|Tests)/[A-Za-z0-9_./-]*[A-Za-z0-9_]/#) {
             let path = String(match.output)
-            #expect(FileManager.default.fileExists(atPath: Self.repositoryRoot.appendingPathComponent(path).path),
-                    "g2048 \(command) --help names \(path), which does not exist")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.repositoryRoot.appendingPathComponent(path).path),
+                "g2048 \(command) --help names \(path), which does not exist")
         }
     }
 
@@ -122,7 +124,10 @@ struct G2048Tests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0] == #"{"jsonrpc":"2.0","id":1,"result":{"observation":[[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"terminated":false,"info":{"score":0,"spawn":null}}}"#)
+        #expect(
+            lines[0]
+                == #"{"jsonrpc":"2.0","id":1,"result":{"observation":[[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"terminated":false,"info":{"score":0,"spawn":null}}}"#
+        )
         #expect(lines[1].hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"observation":"#))
         #expect(lines[1].contains(#""reward":4,"#))
         #expect(lines[2].contains(#""code":-32700"#))
@@ -130,8 +135,10 @@ struct G2048Tests {
     }
 
     /// An unwritable stdout or an unreadable stdin ends `serve` with a reason and exit 1, never a silent 0.
-    @Test(arguments: [("/dev/null", "/dev/full", "error: cannot write responses to stdout: No space left on device\n"),
-                      ("/", "/dev/null", "error: cannot read requests from stdin: Is a directory\n")])
+    @Test(arguments: [
+        ("/dev/null", "/dev/full", "error: cannot write responses to stdout: No space left on device\n"),
+        ("/", "/dev/null", "error: cannot read requests from stdin: Is a directory\n"),
+    ])
     func serveReportsUnusableStdio(input: String, output: String, message: String) throws {
         let process = Process()
         process.executableURL = Self.executable

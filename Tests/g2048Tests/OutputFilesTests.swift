@@ -40,12 +40,14 @@ struct OutputFilesTests {
             (fifo, "a FIFO"), (folder.path, "a directory"), ("/dev/null", "a character device"),
         ]
         for (path, kind) in cases {
-            #expect(Self.refusal([.init(flag: "record", path: path)], force: true)
+            #expect(
+                Self.refusal([.init(flag: "record", path: path)], force: true)
                     == "--record \(path) is \(kind), not a regular file; refusing to write to it")
         }
         let dangling = folder.file("dangling")
         try #require(symlink("missing", dangling) == 0)
-        #expect(Self.refusal([.init(flag: "plot", path: dangling)], force: true)
+        #expect(
+            Self.refusal([.init(flag: "plot", path: dangling)], force: true)
                 == "--plot \(dangling) is a symbolic link to a missing file; refusing to write to it")
     }
 
@@ -56,8 +58,10 @@ struct OutputFilesTests {
         try #require(symlink("w.bin", link) == 0)
         let spelled = folder.path + "/./w.bin"
         for path in [weights, spelled, link] {
-            #expect(Self.refusal([.init(flag: "metrics", path: path, mode: .append(header: "games"))],
-                                 inputs: [.init(flag: "resume", path: weights)], force: true)
+            #expect(
+                Self.refusal(
+                    [.init(flag: "metrics", path: path, mode: .append(header: "games"))],
+                    inputs: [.init(flag: "resume", path: weights)], force: true)
                     == "--metrics \(path) is the same file as --resume \(weights); writing it would destroy the input")
         }
         // Writing the weights back over the file a run resumed from is what resuming means.
@@ -68,7 +72,8 @@ struct OutputFilesTests {
     @Test func twoOutputsNamingOneFileAreRefused() throws {
         let folder = try Folder()
         let a = folder.file("curve"), b = folder.path + "/../" + URL(fileURLWithPath: folder.path).lastPathComponent + "/curve"
-        #expect(Self.refusal([.init(flag: "metrics", path: a), .init(flag: "plot", path: b)])
+        #expect(
+            Self.refusal([.init(flag: "metrics", path: a), .init(flag: "plot", path: b)])
                 == "--metrics \(a) and --plot \(b) are the same file")
         #expect(folder.names.isEmpty)
     }
@@ -80,7 +85,8 @@ struct OutputFilesTests {
         let other = folder.file("other.bin", contents: "G2048NT\u{1A}binary")
         #expect(Self.refusal([.init(flag: "metrics", path: csv, mode: .append(header: header))]) == nil)
         #expect(Self.refusal([.init(flag: "metrics", path: folder.file("empty.csv", contents: ""), mode: .append(header: header))]) == nil)
-        #expect(Self.refusal([.init(flag: "metrics", path: other, mode: .append(header: header))], force: true)
+        #expect(
+            Self.refusal([.init(flag: "metrics", path: other, mode: .append(header: header))], force: true)
                 == "--metrics \(other) exists and is not a file this command appends to (its first line is not '\(header)'); refusing to append to it")
     }
 
@@ -89,7 +95,8 @@ struct OutputFilesTests {
         let out = folder.file("w.bin")
         let first = try OutputFiles.claim([.init(flag: "out", path: out)], inputs: [], force: false, command: "train")
         let lock = OutputClaim.lockPath(for: out)
-        #expect(Self.refusal([.init(flag: "out", path: out)])
+        #expect(
+            Self.refusal([.init(flag: "out", path: out)])
                 == "--out \(out) is being written by another process (g2048 train, pid \(getpid())); it holds the lock file \(lock)")
         // The binary, as a second trainer would run it.
         let second = try G2048Tests.run(["train", "--rows", "2", "--games", "1", "--out", out])
@@ -120,7 +127,9 @@ struct OutputFilesTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: weights)) == before)
 
         // Resuming writes back to the resumed file and continues its curve, without --force.
-        let resumed = try G2048Tests.run(["train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", csv, "--metrics-every", "10"])
+        let resumed = try G2048Tests.run([
+            "train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", csv, "--metrics-every", "10",
+        ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").count == 5)
         #expect(folder.names == ["curve.csv", "w.bin"])

@@ -43,8 +43,9 @@ struct PlayCommandTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return G2048Tests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                 stderr: String(decoding: stderrData, as: UTF8.self))
+        return G2048Tests.Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
     /// The boards printed in plain frames: each block of lines after a `score …` line and a blank line.
@@ -75,8 +76,10 @@ struct PlayCommandTests {
 
         var environment = Environment(rules: try Rules(rows: 3, cols: 4))
         var expected = [environment.reset(seed: 7).observation.description]
-        let names = ["left": "left", "w": "up", "l": "right", "j": "down", "down": "down", "h": "left", "up": "up",
-                     "right": "right", "a": "left", "s": "down", "d": "right", "k": "up"]
+        let names = [
+            "left": "left", "w": "up", "l": "right", "j": "down", "down": "down", "h": "left", "up": "up",
+            "right": "right", "a": "left", "s": "down", "d": "right", "k": "up",
+        ]
         for key in keys where !environment.isOver {
             let direction = Direction(name: names[key]!)!
             // A move that changes nothing is refused and shown again unchanged.
@@ -153,8 +156,9 @@ struct PlayCommandTests {
         let result = try Self.run(["replay", "--file", record, "--delay", "0"], scratch: scratch)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "error: \(record): step 6: \(action): recorded reward \(reward + 4), replay gives \(reward) "
-            + "(the record does not reproduce from seed 5)\n")
+        #expect(
+            result.stderr == "error: \(record): step 6: \(action): recorded reward \(reward + 4), replay gives \(reward) "
+                + "(the record does not reproduce from seed 5)\n")
     }
 
     @Test func truncatedOrMalformedRecordIsAOneLineError() throws {
@@ -239,8 +243,9 @@ struct PlayCommandTests {
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         let name = arguments[0]
-        #expect(result.stderr == message + "\nusage: " + (name == "play" ? PlayCommand.spec.usage : ReplayCommand.spec.usage)
-            + "\nsee 'g2048 \(name) --help'\n")
+        #expect(
+            result.stderr == message + "\nusage: " + (name == "play" ? PlayCommand.spec.usage : ReplayCommand.spec.usage)
+                + "\nsee 'g2048 \(name) --help'\n")
     }
 
     @Test func unreadableOrInvalidWeightsExit1() throws {
@@ -362,21 +367,23 @@ extension PlayCommandTests {
         tcgetattr(slave, &attributes)
         let restored = attributes.c_lflag & tcflag_t(ICANON) != 0 && attributes.c_lflag & tcflag_t(ECHO) != 0
         usleep(100_000)
-        return Session(status: process.terminationStatus, reason: process.terminationReason, output: capture.text,
-                       rawWhilePlaying: raw, restored: restored)
+        return Session(
+            status: process.terminationStatus, reason: process.terminationReason, output: capture.text,
+            rawWhilePlaying: raw, restored: restored)
     }
 
     @Test func arrowKeysPlayAndQuitRestoresTheTerminal() throws {
         // Left (CSI), up (SS3), k (up), a lone Escape that must not swallow the q after it.
-        let session = try Self.runInTerminal(["play", "--seed", "42", "--rows", "3", "--cols", "3"],
-                                             keys: ["\u{1B}[D", "\u{1B}OA", "k", "\u{1B}", "q"])
+        let session = try Self.runInTerminal(
+            ["play", "--seed", "42", "--rows", "3", "--cols", "3"],
+            keys: ["\u{1B}[D", "\u{1B}OA", "k", "\u{1B}", "q"])
         #expect(session.status == 0)
         #expect(session.reason == .exit)
         #expect(session.rawWhilePlaying)
         #expect(session.restored)
-        #expect(session.output.contains("\u{1B}[?1049h\u{1B}[?25l"))   // alternate screen, cursor hidden
-        #expect(session.output.contains("\u{1B}[?25h\u{1B}[?1049l"))   // cursor shown, main screen back
-        #expect(session.output.contains("\u{1B}[48;5;"))                // coloured tiles
+        #expect(session.output.contains("\u{1B}[?1049h\u{1B}[?25l"))  // alternate screen, cursor hidden
+        #expect(session.output.contains("\u{1B}[?25h\u{1B}[?1049l"))  // cursor shown, main screen back
+        #expect(session.output.contains("\u{1B}[48;5;"))  // coloured tiles
         #expect(session.output.contains("stopped: score "))
     }
 

@@ -40,10 +40,11 @@ struct ProgressTests {
         #expect(progress.line(done, detail: "x", elapsed: elapsed) == line)
     }
 
-    @Test(arguments: [
-        (nil, true, 0.2), (nil, false, 10.0), ("off", true, nil), ("0", false, 0.0), ("2.5", true, 2.5),
-        ("soon", false, 10.0), ("-1", true, 0.2), ("inf", false, 10.0),
-    ] as [(String?, Bool, Double?)])
+    @Test(
+        arguments: [
+            (nil, true, 0.2), (nil, false, 10.0), ("off", true, nil), ("0", false, 0.0), ("2.5", true, 2.5),
+            ("soon", false, 10.0), ("-1", true, 0.2), ("inf", false, 10.0),
+        ] as [(String?, Bool, Double?)])
     func paceComesFromTheEnvironmentVariable(setting: String?, isTerminal: Bool, interval: Double?) {
         #expect(Progress.interval(setting: setting, isTerminal: isTerminal) == interval)
     }

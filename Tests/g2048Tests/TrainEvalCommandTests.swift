@@ -115,8 +115,10 @@ struct TrainEvalCommandTests {
         let folder = try Folder()
         let weights = folder.path + "/w.bin"
         let stages = size == 4 ? "256,512" : "128,256"
-        let trained = try G2048Tests.run(["train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
-                                          "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights])
+        let trained = try G2048Tests.run([
+            "train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
+            "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights,
+        ])
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stderr.contains("in 3 stages from \(stages)"))
         #expect(trained.stderr.contains("switching to TC learning at game 150") == (method == "otd+tc"))
@@ -131,7 +133,8 @@ struct TrainEvalCommandTests {
         let other = method == "td" ? "tc" : "td"
         let otherMethod = try G2048Tests.run(["train", "--resume", weights, "--learning", other, "--games", "400"])
         #expect(otherMethod.status == 64)
-        #expect(otherMethod.stderr.hasPrefix("error: --learning \(other) differs from --resume \(weights), which learns by \(method); leave it out to continue\n"))
+        #expect(
+            otherMethod.stderr.hasPrefix("error: --learning \(other) differs from --resume \(weights), which learns by \(method); leave it out to continue\n"))
 
         let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "400"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
@@ -200,8 +203,9 @@ struct TrainEvalCommandTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return G2048Tests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                 stderr: String(decoding: stderr, as: UTF8.self))
+        return G2048Tests.Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Ctrl-C or SIGTERM once lost the whole run: now the weights and the curve are saved, the run says
@@ -212,7 +216,8 @@ struct TrainEvalCommandTests {
         let weights = folder.path + "/w.bin", csv = folder.path + "/curve.csv"
         let result = try Self.interruptedTraining(
             ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--metrics", csv, "--metrics-every", "100"],
-            signal: signal) { ((try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 3 }
+            signal: signal
+        ) { ((try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 3 }
         #expect(result.status == 128 + signal, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("wrote \(weights): "))
         #expect(result.stderr.contains("\(name): stopping at once and saving"))
@@ -233,7 +238,8 @@ struct TrainEvalCommandTests {
         let weights = folder.path + "/w.bin"
         let result = try Self.interruptedTraining(
             ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--checkpoint-every", "50"],
-            signal: SIGKILL) { (try? WeightsFile.load(from: weights).metadata.games).map { $0 >= 100 } ?? false }
+            signal: SIGKILL
+        ) { (try? WeightsFile.load(from: weights).metadata.games).map { $0 >= 100 } ?? false }
         #expect(result.status == SIGKILL)
         let metadata = try WeightsFile.load(from: weights).metadata
         #expect(metadata.games >= 100 && metadata.games % 50 == 0)
@@ -246,8 +252,10 @@ struct TrainEvalCommandTests {
         let weights = directory.appendingPathComponent("w.bin").path
         let csv = directory.appendingPathComponent("curve.csv").path
         let svg = directory.appendingPathComponent("curve.svg").path
-        let trained = try G2048Tests.run(["train", "--rows", "3", "--games", "1500", "--out", weights, "--metrics", csv,
-                                          "--plot", svg, "--metrics-every", "500", "--checkpoint-every", "1000"])
+        let trained = try G2048Tests.run([
+            "train", "--rows", "3", "--games", "1500", "--out", weights, "--metrics", csv,
+            "--plot", svg, "--metrics-every", "500", "--checkpoint-every", "1000",
+        ])
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stdout.hasPrefix("wrote \(weights): 1500 games"))
         #expect(trained.stderr.contains("training 3x3"))
