@@ -17,10 +17,11 @@ export TMPDIR="$scratch"
 
 echo "== swift test"
 # In a folder of its own, so that whatever a test leaves behind is seen: that fails the run. (SwiftPM keeps its
-# *.lock files there, and the driver its TemporaryDirectory.*.)
+# *.lock files there, and, on a first build, its swift-generated-sources; the driver its TemporaryDirectory.*.)
 mkdir "$scratch/swift-test"
 TMPDIR="$scratch/swift-test" swift test
-left=$(find "$scratch/swift-test" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '*.lock')
+left=$(find "$scratch/swift-test" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '*.lock' \
+    ! -name 'swift-generated-sources')
 if [ -n "$left" ]; then
     echo "error: the Swift tests left these temporary files behind:" >&2
     echo "$left" >&2

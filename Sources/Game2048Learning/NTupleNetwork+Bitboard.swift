@@ -36,19 +36,12 @@ extension NTupleNetwork {
         return (i0, table + i1, 2 * table + i2, 3 * table + i3)
     }
 
-    /// Calls `body` with the weight index of every feature of a 4×4 bitboard.
+    /// Calls `visit` with each of the eight orientations, unrolled by hand: a loop over an array literal of
+    /// the eight would allocate.
     @inlinable @inline(__always)
-    func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
-        let o = NTupleNetwork.orientations(of: board.rawValue)
-        guard packedLayout == .defaultSixTuples else { return forEachCustomFeature(o, body) }
-        // Unrolled by hand: a loop over an array literal of the eight would allocate.
-        @inline(__always) func visit(_ x: UInt64) {
-            let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
-            body(i0)
-            body(i1)
-            body(i2)
-            body(i3)
-        }
+    static func forEach(
+        _ o: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), _ visit: (UInt64) -> Void
+    ) {
         visit(o.0)
         visit(o.1)
         visit(o.2)
@@ -57,6 +50,21 @@ extension NTupleNetwork {
         visit(o.5)
         visit(o.6)
         visit(o.7)
+    }
+
+    /// Calls `body` with the weight index of every feature of a 4×4 bitboard.
+    @inlinable @inline(__always)
+    func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
+        let o = NTupleNetwork.orientations(of: board.rawValue)
+        guard packedLayout == .defaultSixTuples else { return forEachCustomFeature(o, body) }
+        @inline(__always) func visit(_ x: UInt64) {
+            let (i0, i1, i2, i3) = NTupleNetwork.defaultIndices(x)
+            body(i0)
+            body(i1)
+            body(i2)
+            body(i3)
+        }
+        NTupleNetwork.forEach(o, visit)
     }
 
     /// ``forEachFeature(of:_:)-(Bitboard,_)`` for other patterns, apart so that the default network's code stays
@@ -73,14 +81,7 @@ extension NTupleNetwork {
                 body(tableOffsets[p] + index)
             }
         }
-        visit(o.0)
-        visit(o.1)
-        visit(o.2)
-        visit(o.3)
-        visit(o.4)
-        visit(o.5)
-        visit(o.6)
-        visit(o.7)
+        NTupleNetwork.forEach(o, visit)
     }
 
     /// The value of a 4×4 bitboard.
