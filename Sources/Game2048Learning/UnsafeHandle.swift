@@ -20,20 +20,23 @@ public final class WeightStorage: @unchecked Sendable {
     /// The number of weights.
     public let count: Int
     @usableFromInline let base: UnsafeMutablePointer<Float>
+    /// The bytes mapped for the weights (their size rounded up to the alignment).
+    let mappedBytes: Int
 
     /// Allocates `count` weights, all set to `initialValue`.
     public init(count: Int, initialValue: Float = 0) {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Float>.stride
         let alignment = 2 << 20
-        guard let memory = AlignedMemory.allocate(byteCount: bytes, alignment: alignment, zeroed: initialValue == 0) else {
+        guard let memory = AlignedMemory.allocate(byteCount: bytes, alignment: alignment) else {
             fatalError("out of memory: cannot allocate \((bytes + alignment - 1) / alignment * 2) MiB of network weights")
         }
         base = memory.pointer.bindMemory(to: Float.self, capacity: max(count, 1))
+        mappedBytes = memory.size
         if initialValue != 0 { base.initialize(repeating: initialValue, count: count) }
     }
 
-    deinit { AlignedMemory.free(base) }
+    deinit { AlignedMemory.free(base, size: mappedBytes) }
 
     /// The weight at `index`.
     @inlinable @inline(__always)

@@ -5,30 +5,38 @@ import Darwin
 #endif
 
 /// Large, aligned, zeroed allocations that live as long as their owner (a network's weights).
+///
+/// The memory is an anonymous mapping: the kernel hands it out zeroed and only as pages are first
+/// touched, so a network of zeros costs no memory (and no time) until it learns, and a test that
+/// builds one to read a few weights does not grow the process by hundreds of megabytes.
 package enum AlignedMemory {
-    /// Allocates at least `byteCount` bytes aligned to `alignment` (a power of two), asking
-    /// the kernel for huge pages where it offers them; the first `byteCount` bytes are zero
-    /// when `zeroed` (the caller that fills them anyway saves the pass).
+    /// Maps at least `byteCount` bytes aligned to `alignment` (a power of two, a multiple of the
+    /// page size), zeroed, asking the kernel for huge pages where it offers them.
     ///
-    /// - Returns: the memory and the size allocated (`byteCount` rounded up to `alignment`),
-    ///   or `nil` when the memory is not there.
-    package static func allocate(byteCount: Int, alignment: Int, zeroed: Bool) -> (pointer: UnsafeMutableRawPointer, size: Int)? {
-        var raw: UnsafeMutableRawPointer? = nil
+    /// - Returns: the memory and the size mapped (`byteCount` rounded up to `alignment`), to pass
+    ///   to ``free(_:size:)``, or `nil` when the memory is not there.
+    package static func allocate(byteCount: Int, alignment: Int) -> (pointer: UnsafeMutableRawPointer, size: Int)? {
         let rounded = (max(byteCount, 1) + alignment - 1) / alignment * alignment
-        guard posix_memalign(&raw, alignment, rounded) == 0, let raw else { return nil }
+        // One alignment more than needed, then the unaligned head and the tail are unmapped.
+        let mapped = rounded + alignment
+        guard let raw = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            raw != MAP_FAILED
+        else { return nil }
+        let address = UInt(bitPattern: raw)
+        let aligned = (address + UInt(alignment) - 1) & ~(UInt(alignment) - 1)
+        let head = Int(aligned - address)
+        if head > 0 { munmap(raw, head) }
+        let tail = mapped - head - rounded
+        let pointer = raw + head
+        if tail > 0 { munmap(pointer + rounded, tail) }
         #if os(Linux)
-        _ = madvise(raw, rounded, 14)  // MADV_HUGEPAGE
+        _ = madvise(pointer, rounded, 14)  // MADV_HUGEPAGE, before any page is touched
         #endif
-        if zeroed { memset(raw, 0, byteCount) }
-        return (raw, rounded)
+        return (pointer, rounded)
     }
 
-    /// Frees memory from ``allocate(byteCount:alignment:zeroed:)``.
-    package static func free(_ pointer: UnsafeMutableRawPointer) {
-        #if canImport(Glibc)
-        Glibc.free(pointer)
-        #else
-        Darwin.free(pointer)
-        #endif
+    /// Unmaps memory from ``allocate(byteCount:alignment:)``.
+    package static func free(_ pointer: UnsafeMutableRawPointer, size: Int) {
+        munmap(pointer, size)
     }
 }
