@@ -322,9 +322,9 @@ struct Fields {
         for option in RulesOption.all where option.isRequired || json[option.name].map({ $0 != .null }) ?? false {
             let name = option.name
             switch option.kind {
-            case .integer(let field): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
-            case .optionalInteger(let field): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
-            case .number(let field): settings[keyPath: field] = try number(name)
+            case .integer(let field, _): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
+            case .optionalInteger(let field, _): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
+            case .number(let field, _): settings[keyPath: field] = try number(name)
             case .choice(let choices, let field):
                 let choice = try string(name)
                 guard choices.contains(choice) else {
