@@ -8,7 +8,7 @@ import Game2048JSON
 /// `g2048 serve` builds its flags and help from it, and ``ServerOption/markdownTable`` renders the
 /// options table of docs/PROTOCOL.md (a test keeps the document equal to it). Its rules options are
 /// made from `Game2048JSON.RulesOption.all`, so adding a rules option is an entry there. Adding a
-/// server option is one entry in ``encodingOptions`` plus the field it sets in ``ServerConfig/Settings``
+/// server option is one entry in `encodingOptions` plus the field it sets in ``ServerConfig/Settings``
 /// and what the option does.
 public struct ServerOption: Sendable {
     /// The values an option allows, which also say how a flag's text becomes a JSON value.
