@@ -1,20 +1,22 @@
 import Game2048
 
-/// One field of `Game2048.Rules` as the protocol's `make` and `spec` and the episode records
-/// spell it, declared once.
+/// One field of `Game2048.Rules` as the protocol's `make` and `spec`, `g2048 serve` and the episode
+/// records spell it, declared once.
 ///
-/// ``RulesOption/all`` is the one list: the server's option table takes its rules options from it,
-/// and episode records write and read their `config` block through it. Adding a rules option is an
-/// entry here and its field in ``RulesSettings``, plus the rule itself in `Rules`.
+/// ``RulesOption/all`` is the one list: the server's option table makes its rules options from it
+/// (name, flag, help, allowed values), and episode records write and read their `config` block
+/// through it. Adding a rules option is an entry here and its field in ``RulesSettings``, plus the
+/// rule itself in `Rules`.
 public struct RulesOption: Sendable {
-    /// The option's type, and where it lives in ``RulesSettings``.
+    /// The option's type, the values the protocol allows (`Rules` checks what depends on other
+    /// options, such as `initial_tiles` at most rows·cols), and where it lives in ``RulesSettings``.
     public enum Kind: Sendable {
-        /// An integer.
-        case integer(WritableKeyPath<RulesSettings, Int> & Sendable)
-        /// An integer or `null` (off).
-        case optionalInteger(WritableKeyPath<RulesSettings, Int?> & Sendable)
-        /// A number.
-        case number(WritableKeyPath<RulesSettings, Double> & Sendable)
+        /// An integer in the range.
+        case integer(WritableKeyPath<RulesSettings, Int> & Sendable, in: ClosedRange<Int>)
+        /// An integer in the range, or `null` (off).
+        case optionalInteger(WritableKeyPath<RulesSettings, Int?> & Sendable, in: ClosedRange<Int>)
+        /// A number in the range.
+        case number(WritableKeyPath<RulesSettings, Double> & Sendable, in: ClosedRange<Double>)
         /// One of a few names.
         case choice([String], WritableKeyPath<RulesSettings, String> & Sendable)
     }
@@ -23,25 +25,56 @@ public struct RulesOption: Sendable {
     public let name: String
     /// The name `Game2048.RulesError.field` gives the option (`initialTiles`).
     public let errorField: String
-    /// The type and the field.
+    /// The `g2048 serve` flag, without its dashes (`initial-tiles`).
+    public let flag: String
+    /// The flag's value placeholder in the help (`n`, `policy`).
+    public let valueName: String
+    /// The flag's help line; a choice's help goes on with its names.
+    public let help: String
+    /// The type, the allowed values and the field.
     public let kind: Kind
+    /// What the documentation adds to the allowed values, or "".
+    public let note: String
     /// Whether a record's `config` must give it (the board size); the others default to `Rules()`'s.
     public let isRequired: Bool
 
+    /// An option; its flag is its name with dashes unless `flag` is given.
+    init(
+        _ name: String, errorField: String, flag: String? = nil, valueName: String = "n", help: String, _ kind: Kind,
+        note: String = "", isRequired: Bool = false
+    ) {
+        self.name = name
+        self.errorField = errorField
+        self.flag = flag ?? String(name.map { $0 == "_" ? "-" : $0 })
+        self.valueName = valueName
+        self.help = help
+        self.kind = kind
+        self.note = note
+        self.isRequired = isRequired
+    }
+
     /// Every rules option, in the order `spec` and records list them.
     public static let all: [RulesOption] = [
-        RulesOption(name: "rows", errorField: "rows", kind: .integer(\.rows), isRequired: true),
-        RulesOption(name: "cols", errorField: "cols", kind: .integer(\.cols), isRequired: true),
+        RulesOption("rows", errorField: "rows", help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true),
+        RulesOption("cols", errorField: "cols", help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true),
         RulesOption(
-            name: "spawn_four_probability", errorField: "spawnFourProbability", kind: .number(\.spawnFourProbability),
-            isRequired: false),
-        RulesOption(name: "initial_tiles", errorField: "initialTiles", kind: .integer(\.initialTiles), isRequired: false),
-        RulesOption(name: "win_tile", errorField: "winTile", kind: .optionalInteger(\.winTile), isRequired: false),
-        RulesOption(name: "max_steps", errorField: "maxSteps", kind: .optionalInteger(\.maxSteps), isRequired: false),
+            "spawn_four_probability", errorField: "spawnFourProbability", valueName: "p", help: "Chance that a spawned tile is a 4.",
+            .number(\.spawnFourProbability, in: 0...1)),
         RulesOption(
-            name: "invalid_action", errorField: "invalidAction", kind: .choice(RulesSettings.policies, \.invalidAction),
-            isRequired: false),
-        RulesOption(name: "invalid_action_penalty", errorField: "penalty", kind: .integer(\.penalty), isRequired: false),
+            "initial_tiles", errorField: "initialTiles", help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
+            note: ", at most rows·cols"),
+        RulesOption(
+            "win_tile", errorField: "winTile", valueName: "tile", help: "End the episode when this tile appears.",
+            .optionalInteger(\.winTile, in: 4...(1 << Int(Rules.maxExponent))), note: ", a power of two"),
+        RulesOption(
+            "max_steps", errorField: "maxSteps", help: "Truncate episodes after this many steps.",
+            .optionalInteger(\.maxSteps, in: 1...Int.max)),
+        RulesOption(
+            "invalid_action", errorField: "invalidAction", valueName: "policy", help: "What an illegal action does:",
+            .choice(RulesSettings.policies, \.invalidAction)),
+        RulesOption(
+            "invalid_action_penalty", errorField: "penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
+            .integer(\.penalty, in: 0...Int(Int64.max)), note: "; the reward is `-penalty` under `terminate`"),
     ]
 
     /// The option named `name`, if it is one.
@@ -53,9 +86,9 @@ public struct RulesOption: Sendable {
     /// The option's value in `settings`.
     public func value(in settings: RulesSettings) -> JSONValue {
         switch kind {
-        case .integer(let field): .integer(Int128(settings[keyPath: field]))
-        case .optionalInteger(let field): settings[keyPath: field].map { .integer(Int128($0)) } ?? .null
-        case .number(let field): .double(settings[keyPath: field])
+        case .integer(let field, _): .integer(Int128(settings[keyPath: field]))
+        case .optionalInteger(let field, _): settings[keyPath: field].map { .integer(Int128($0)) } ?? .null
+        case .number(let field, _): .double(settings[keyPath: field])
         case .choice(_, let field): .string(settings[keyPath: field])
         }
     }

@@ -185,9 +185,7 @@ extension EpisodeEnd {
         guard let outcome = Outcome(rawValue: name) else {
             throw fields.error("\"outcome\" must be game_over or stopped, got \(JSONValue.string(name).summary)")
         }
-        guard case .bool(let isLast) = try fields.member("last_episode") else {
-            throw fields.error("\"last_episode\" must be true or false, got \(try fields.member("last_episode").summary)")
-        }
+        let isLast = try fields.bool("last_episode")
         self.init(steps: Int(steps), score: Int64(score), outcome: outcome, isLastEpisode: isLast)
     }
 }
@@ -233,69 +231,88 @@ extension EpisodeStep {
     }
 }
 
-/// Typed access to the members of one JSON object, with errors that name the line and the member.
+/// Typed access to the members of one JSON object through `Game2048JSON.JSONReader`, with errors
+/// that name the line and the member.
 struct Fields {
-    let json: JSONValue
+    /// The object and its path inside the line (`config`, `spawn`).
+    let reader: JSONReader
     let line: Int
-    /// The path of this object inside the line (`config.`, `spawn.`), for messages.
-    var prefix = ""
+
+    init(json: JSONValue, line: Int) { self.init(reader: JSONReader(json), line: line) }
+
+    init(reader: JSONReader, line: Int) {
+        self.reader = reader
+        self.line = line
+    }
+
+    var json: JSONValue { reader.value }
+
+    /// The path of this object inside the line with its dot (`config.`, `spawn.`), for messages.
+    var prefix: String { reader.path.isEmpty ? "" : reader.path + "." }
 
     func error(_ reason: String) -> RecordError { RecordError(line: line, reason) }
+
+    /// The record's wording of a read error.
+    func error(_ error: JSONReadError) -> RecordError {
+        let path = "\"\(error.path)\""
+        let got = error.value?.summary ?? "nothing"
+        switch (error.failure, error.expected) {
+        case (.missing, _): return self.error("missing \(path)")
+        case (.unknownMember, .members(let names)):
+            return self.error(
+                "unknown member \(JSONValue.quoted(error.path, limit: 60)) (expected one of \(names.joined(separator: ", ")))")
+        case (.duplicateMember, _): return self.error("\(JSONValue.quoted(error.path, limit: 60)) appears twice")
+        case (_, .object) where error.path.isEmpty: return self.error("expected a JSON object, got \(got)")
+        case (.notAllowed, .integer(let range)):
+            return self.error("\(path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)")
+        case (_, .object): return self.error("\(path) must be an object, got \(got)")
+        case (_, .string): return self.error("\(path) must be a string, got \(got)")
+        case (_, .integer): return self.error("\(path) must be an integer, got \(got)")
+        case (_, .number): return self.error("\(path) must be a number, got \(got)")
+        case (_, .bool): return self.error("\(path) must be true or false, got \(got)")
+        case (_, .array): return self.error("\(path) must be a list, got \(got)")
+        case (_, .oneOf(let names)), (_, .members(let names)):
+            return self.error("\(path) must be \(names.listedWithOr), got \(got)")
+        }
+    }
+
+    /// `read` with its read error worded as the record words it.
+    func reading<Value>(_ read: () throws(JSONReadError) -> Value) throws(RecordError) -> Value {
+        do { return try read() } catch { throw self.error(error) }
+    }
 
     /// Refuses a member not in `names`, or one given twice, by name: a misspelt member must not
     /// silently fall back to its default.
     func allowOnly(_ names: Set<String>) throws(RecordError) {
-        guard case .object(let members) = json else { throw error("expected a JSON object, got \(json.summary)") }
-        var seen: Set<String> = []
-        for (name, _) in members {
-            guard names.contains(name) else {
-                throw error("unknown member \(JSONValue.quoted(prefix + name, limit: 60)) (expected one of \(names.sorted().joined(separator: ", ")))")
-            }
-            guard seen.insert(name).inserted else { throw error("\(JSONValue.quoted(prefix + name, limit: 60)) appears twice") }
-        }
+        try reading { () throws(JSONReadError) in try reader.allowOnly(names) }
     }
 
     func member(_ name: String) throws(RecordError) -> JSONValue {
-        guard case .object = json else { throw error("expected a JSON object, got \(json.summary)") }
-        guard let value = json[name] else { throw error("missing \"\(prefix + name)\"") }
-        return value
+        try reading { () throws(JSONReadError) in try reader.member(name).value }
     }
 
     func string(_ name: String) throws(RecordError) -> String {
-        guard case .string(let text) = try member(name) else {
-            throw error("\"\(prefix + name)\" must be a string, got \(try member(name).summary)")
-        }
-        return text
+        try reading { () throws(JSONReadError) in try reader.member(name).string() }
     }
 
     func integer(_ name: String, in range: ClosedRange<Int128>) throws(RecordError) -> Int128 {
-        let value = try member(name)
-        guard case .integer(let number) = value else {
-            throw error("\"\(prefix + name)\" must be an integer, got \(value.summary)")
-        }
-        guard range.contains(number) else {
-            throw error("\"\(prefix + name)\" must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
-        }
-        return number
+        try reading { () throws(JSONReadError) in try reader.member(name).integer(in: range) }
     }
 
     func optionalInteger(_ name: String, in range: ClosedRange<Int128>) throws(RecordError) -> Int128? {
-        guard case .object = json, let value = json[name], value != .null else { return nil }
-        return try integer(name, in: range)
+        try reading { () throws(JSONReadError) in try reader.optionalMember(name)?.integer(in: range) }
     }
 
     func number(_ name: String) throws(RecordError) -> Double {
-        switch try member(name) {
-        case .integer(let number): return Double(number)
-        case .double(let number): return number
-        case let other: throw error("\"\(prefix + name)\" must be a number, got \(other.summary)")
-        }
+        try reading { () throws(JSONReadError) in try reader.member(name).number() }
+    }
+
+    func bool(_ name: String) throws(RecordError) -> Bool {
+        try reading { () throws(JSONReadError) in try reader.member(name).bool() }
     }
 
     func object(_ name: String) throws(RecordError) -> Fields {
-        let value = try member(name)
-        guard case .object = value else { throw error("\"\(prefix + name)\" must be an object, got \(value.summary)") }
-        return Fields(json: value, line: line, prefix: prefix + name + ".")
+        Fields(reader: try reading { () throws(JSONReadError) in try reader.member(name).object() }, line: line)
     }
 
     func optionalObject(_ name: String) throws(RecordError) -> Fields? {
@@ -322,9 +339,9 @@ struct Fields {
         for option in RulesOption.all where option.isRequired || json[option.name].map({ $0 != .null }) ?? false {
             let name = option.name
             switch option.kind {
-            case .integer(let field): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
-            case .optionalInteger(let field): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
-            case .number(let field): settings[keyPath: field] = try number(name)
+            case .integer(let field, _): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
+            case .optionalInteger(let field, _): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
+            case .number(let field, _): settings[keyPath: field] = try number(name)
             case .choice(let choices, let field):
                 let choice = try string(name)
                 guard choices.contains(choice) else {

@@ -169,44 +169,60 @@ public struct ServerConfig: Hashable, Sendable {
     }
 }
 
-/// Typed access to request parameters, with messages that name the field and what is allowed.
+/// Typed access to request parameters through `Game2048JSON.JSONReader`, with messages that name
+/// the field and what is allowed.
 enum Params {
+    /// An integer in `range`; a whole number such as `5.0` counts as one.
     static func int(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
-        guard case .integer(let i) = value else {
-            if case .double(let d) = value, d.rounded() == d, abs(d) < 1e18 {
-                return try int(.integer(Int128(d)), name, in: range)
-            }
-            throw .invalidParams("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(describe(value))")
-        }
-        guard i >= Int128(range.lowerBound), i <= Int128(range.upperBound) else {
-            throw .invalidParams("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(i)")
-        }
-        return Int(i)
+        let range = Int128(range.lowerBound)...Int128(range.upperBound)
+        return Int(try reading { () throws(JSONReadError) in try JSONReader(value, path: name).integer(in: range, acceptingWholeNumbers: true) })
     }
 
     static func double(_ value: JSONValue, _ name: String, in range: ClosedRange<Double>) throws(RPCError) -> Double {
-        guard let d = value.number else {
-            throw .invalidParams("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), got \(describe(value))")
-        }
-        guard range.contains(d) else {
-            throw .invalidParams("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(describe(value))")
-        }
-        return d
+        try reading { () throws(JSONReadError) in try JSONReader(value, path: name).number(in: range) }
     }
 
     static func choice(_ value: JSONValue, _ name: String, _ allowed: [String]) throws(RPCError) -> String {
-        guard let s = value.string, allowed.contains(s) else {
-            throw .invalidParams("\(name) must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), got \(describe(value))")
-        }
-        return s
+        try reading { () throws(JSONReadError) in try JSONReader(value, path: name).choice(allowed) }
     }
 
     /// A seed; `orNull` only adds "or null" to the message, for callers that accept null themselves.
     static func seed(_ value: JSONValue, name: String = "seed", orNull: Bool = false) throws(RPCError) -> UInt64 {
-        guard case .integer(let i) = value, i >= 0, i <= Int128(UInt64.max) else {
+        do {
+            return UInt64(try JSONReader(value, path: name).integer(in: 0...Int128(UInt64.max)))
+        } catch {
             throw .invalidParams("\(name) must be an unsigned 64-bit integer (0 to \(UInt64.max))\(orNull ? " or null" : ""), got \(describe(value))")
         }
-        return UInt64(i)
+    }
+
+    /// `read` with its read error worded as the protocol words it.
+    static func reading<Value>(_ read: () throws(JSONReadError) -> Value) throws(RPCError) -> Value {
+        do { return try read() } catch { throw .invalidParams(message(error)) }
+    }
+
+    /// The protocol's wording of a read error: the parameter, what is allowed and what was received.
+    static func message(_ error: JSONReadError) -> String {
+        let got = error.value.map(describe) ?? "nothing"
+        switch (error.failure, error.expected) {
+        case (.missing, _): return "missing \(error.path)"
+        case (.notAllowed, .integer(let range)):
+            return "\(error.path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
+        case (.notAllowed, .number(let range)):
+            return "\(error.path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
+        case (_, .integer(let range)):
+            return "\(error.path) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(got)"
+        case (_, .number(let range)):
+            return "\(error.path) must be a number from \(range.lowerBound) to \(range.upperBound), got \(got)"
+        case (_, .oneOf(let names)):
+            return "\(error.path) must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), got \(got)"
+        case (.unknownMember, _): return "unknown parameter '\(error.path)'"
+        case (.duplicateMember, _): return "duplicate parameter '\(error.path)'"
+        case (_, .object): return "\(error.path) must be an object, got \(error.value?.typeName ?? "nothing")"
+        case (_, .array): return "\(error.path) must be a list, got \(error.value?.typeName ?? "nothing")"
+        case (_, .string): return "\(error.path) must be a string, got \(got)"
+        case (_, .bool): return "\(error.path) must be true or false, got \(got)"
+        case (_, .members(let names)): return "\(error.path) must have only \(names.joined(separator: ", ")), got \(got)"
+        }
     }
 
     /// A short rendering of a received value for error messages, truncated to stay one line.

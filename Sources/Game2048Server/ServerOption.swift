@@ -6,8 +6,10 @@ import Game2048JSON
 ///
 /// ``ServerOption/all`` is the one table of options. `make` reads through it, `spec` reports it,
 /// `g2048 serve` builds its flags and help from it, and ``ServerOption/markdownTable`` renders the
-/// options table of docs/PROTOCOL.md (a test keeps the document equal to it). Adding an option is one
-/// entry there plus the field it sets in ``ServerConfig/Settings`` and what the option does.
+/// options table of docs/PROTOCOL.md (a test keeps the document equal to it). Its rules options are
+/// made from `Game2048JSON.RulesOption.all`, so adding a rules option is an entry there. Adding a
+/// server option is one entry in `encodingOptions` plus the field it sets in ``ServerConfig/Settings``
+/// and what the option does.
 public struct ServerOption: Sendable {
     /// The values an option allows, which also say how a flag's text becomes a JSON value.
     public enum Constraint: Sendable {
@@ -42,23 +44,19 @@ public struct ServerOption: Sendable {
     /// The value in the settings.
     let value: @Sendable (ServerConfig.Settings) -> JSONValue
 
-    /// Every option, in the order `spec` reports them.
-    public static let all: [ServerOption] = [
-        rules("rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange),
-        rules("cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange),
-        integer(
-            "num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
-            note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs),
-        rules("spawn_four_probability", valueName: "p", help: "Chance that a spawned tile is a 4.", between: 0...1),
-        rules("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols"),
-        rules(
-            "win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: 4...(1 << Int(Rules.maxExponent)),
-            note: ", a power of two"),
-        rules("max_steps", help: "Truncate episodes after this many steps.", in: 1...Int.max),
-        rules("invalid_action", valueName: "policy", help: "What an illegal action does:"),
-        rules(
-            "invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.", in: 0...Int(Int64.max),
-            note: "; the reward is `-penalty` under `terminate`"),
+    /// Every option, in the order `spec` reports them: the board size, `num_envs`, the other rules
+    /// options (all of `Game2048JSON.RulesOption.all`, in its order), then how results are encoded.
+    public static let all: [ServerOption] =
+        RulesOption.all.filter(\.isRequired).map(rules)
+        + [
+            integer(
+                "num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
+                note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs)
+        ]
+        + RulesOption.all.filter { !$0.isRequired }.map(rules) + encodingOptions
+
+    /// The options of how results are encoded, after the rules options.
+    static let encodingOptions: [ServerOption] = [
         choice(
             "observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
             \.observation),
@@ -103,40 +101,21 @@ public struct ServerOption: Sendable {
             value: { .integer(Int128($0[keyPath: field])) })
     }
 
-    /// One of `Game2048JSON.RulesOption.all`, by name, with the protocol's range for it (`Rules` checks
-    /// what depends on other options, such as `initial_tiles` at most rows·cols).
-    static func rules(
-        _ name: String, flag: String? = nil, valueName: String = "n", help: String,
-        in range: ClosedRange<Int>? = nil, note: String = ""
-    ) -> ServerOption {
-        rules(name, flag: flag, valueName: valueName, help: help, integers: range, numbers: nil, note: note)
-    }
-
-    static func rules(_ name: String, valueName: String, help: String, between range: ClosedRange<Double>) -> ServerOption {
-        rules(name, flag: nil, valueName: valueName, help: help, integers: nil, numbers: range, note: "")
-    }
-
-    private static func rules(
-        _ name: String, flag: String?, valueName: String, help: String, integers: ClosedRange<Int>?,
-        numbers: ClosedRange<Double>?, note: String
-    ) -> ServerOption {
-        // A name missing from RulesOption.all is a bug in this table, caught by the first test that reads it.
-        let option = RulesOption.named(name)!
+    /// The server option of a rules option: its flag, help and allowed values are the rules option's.
+    static func rules(_ option: RulesOption) -> ServerOption {
+        let name = option.name
         let constraint: Constraint
         let read: @Sendable (JSONValue, inout ServerConfig.Settings) throws(RPCError) -> Void
         switch option.kind {
-        case .integer(let field):
-            let range = integers ?? Int.min...Int.max
+        case .integer(let field, let range):
             constraint = .integer(range, nullable: false)
             read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.int(value, name, in: range) }
-        case .optionalInteger(let field):
-            let range = integers ?? Int.min...Int.max
+        case .optionalInteger(let field, let range):
             constraint = .integer(range, nullable: true)
             read = { value, settings throws(RPCError) in
                 settings.rules[keyPath: field] = value == .null ? nil : try Params.int(value, name, in: range)
             }
-        case .number(let field):
-            let range = numbers ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+        case .number(let field, let range):
             constraint = .number(range)
             read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.double(value, name, in: range) }
         case .choice(let choices, let field):
@@ -145,8 +124,8 @@ public struct ServerOption: Sendable {
         }
         let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
         return ServerOption(
-            name: name, flag: flag ?? dashed(name), valueName: valueName, help: help + listed, constraint: constraint,
-            note: note, defaultNote: nil, rules: option, read: read,
+            name: name, flag: option.flag, valueName: option.valueName, help: option.help + listed, constraint: constraint,
+            note: option.note, defaultNote: nil, rules: option, read: read,
             value: { option.value(in: $0.rules) })
     }
 

@@ -26,6 +26,23 @@ struct ServerOptionTests {
         #expect(ServerOption.all.compactMap(\.rules?.name) == RulesOption.all.map(\.name))
     }
 
+    /// A rules option is declared once: its server option's flag, placeholder, help and note are the
+    /// rules option's, and its range is the one `make` enforces.
+    @Test(arguments: RulesOption.all.map(\.name))
+    func rulesOptionsServerEntryIsMadeFromIt(name: String) throws {
+        let rules = try #require(RulesOption.named(name))
+        let option = try #require(ServerOption.all.first { $0.name == name })
+        #expect(option.rules?.name == name)
+        #expect(option.flag == rules.flag && option.valueName == rules.valueName && option.note == rules.note)
+        #expect(option.help.hasPrefix(rules.help))
+        if case .integer(_, let range) = rules.kind {
+            let above = Int128(range.upperBound) + 1
+            #expect(throws: RPCError.invalidParams("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(above)")) {
+                try ServerConfig().applying([(name, .integer(above))])
+            }
+        }
+    }
+
     /// Each option reads back what it reports: `make` with `spec`'s config changes nothing.
     @Test func makeWithTheReportedConfigIsTheSameConfig() throws {
         let changed = try ServerConfig().applying([
