@@ -46,8 +46,8 @@ public final class NTupleNetwork: @unchecked Sendable {
     public let stageCount: Int
     /// The weights of one stage: every pattern's table once.
     public let stageSize: Int
-    /// The stage of every largest exponent 0…15, a nibble each (stages are fewer than 16): a 4×4
-    /// bitboard's stage is one shift and one mask, with no loop over ``stageThresholds``.
+    /// The stage of every largest exponent 0…15, a nibble each (stages are fewer than 16), so that
+    /// ``stage(maxExponent:)`` needs no loop over ``stageThresholds`` for a 4×4 bitboard.
     @usableFromInline let packedStages: UInt64
     /// Whether each stage from 1 on has been promoted (copied from the one before), behind a lock.
     let promotedStages: Mutex<[Bool]>
@@ -233,8 +233,11 @@ public final class NTupleNetwork: @unchecked Sendable {
     public static let maxStages = 8
 
     /// The stage of a board whose largest tile has exponent `maxExponent`: the number of thresholds at or below it.
-    @inlinable
+    ///
+    /// Up to exponent 15 (every 4×4 bitboard) it is a nibble of ``packedStages``, one shift and one mask.
+    @inlinable @inline(__always)
     public func stage(maxExponent: UInt8) -> Int {
+        if maxExponent < 16 { return Int(truncatingIfNeeded: (packedStages >> (UInt64(maxExponent) &<< 2)) & 0xF) }
         var stage = 0
         for threshold in stageThresholds where maxExponent >= threshold { stage += 1 }
         return stage
@@ -245,12 +248,6 @@ public final class NTupleNetwork: @unchecked Sendable {
     @inlinable @inline(__always)
     func stageOffset(of board: some GameBoard) -> Int {
         stageCount == 1 ? 0 : stage(maxExponent: board.maxExponent) &* stageSize
-    }
-
-    /// The stage of a 4×4 bitboard, from its largest exponent `e` (at most 15): nibble `e` of ``packedStages``.
-    @inlinable @inline(__always)
-    func stageOffset(of board: Bitboard) -> Int {
-        stageCount == 1 ? 0 : Int(truncatingIfNeeded: (packedStages >> (UInt64(board.maxExponent) &<< 2)) & 0xF) &* stageSize
     }
 
     /// Whether each stage from 1 on has been promoted.
