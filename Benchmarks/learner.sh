@@ -72,6 +72,18 @@ ours_train_cmd=("${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads
 # TDL2048 runs from its own folder (never copied); "$@" may start with a `timeout …` prefix.
 run_tdl() { (cd "$(dirname "$tdl")" && "$@"); }
 tdl_args=(-n 4x6patt -a 0.1)
+# Greedy evaluation of g2048 weights $1 and TDL2048 weights $2 at the same time, one core each, into
+# ours-eval.log and tdl-eval.log.
+evaluate_both() {
+    "${pin0[@]}" "$g2048" eval --weights "$1" --games "$((eval_games * 1000))" --threads 1 --seed 2 \
+        >"$work/ours-eval.log" 2>/dev/null &
+    local ours=$!
+    if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$2" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
+    wait "$ours"
+}
+# The mean scores of the two evaluation logs.
+ours_eval_mean() { awk '/^mean score/ { print $3 }' "$work/ours-eval.log"; }
+tdl_eval_mean() { awk '/^total:/ { sub("avg=", "", $2); a = $2 } END { print a }' "$work/tdl-eval.log"; }
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 if [[ $strength -gt 0 ]]; then
@@ -104,15 +116,11 @@ if [[ $strength -gt 0 ]]; then
         echo "ratio         $(ratio "$ours_last" "$tdl_last") (last 1000 games, g2048 / TDL2048)"
     fi
     echo "== greedy evaluation of both networks, ${eval_games} 000 games each, one thread, at the same time =="
-    "${pin0[@]}" "$g2048" eval --weights "$work/strength.bin" --games "$((eval_games * 1000))" --threads 1 --seed 2 \
-        >"$work/ours-eval.log" 2>/dev/null &
-    ours=$!
-    if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$work/tdl-strength.w" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
-    wait "$ours"
-    ours_mean=$(awk '/^mean score/ { print $3 }' "$work/ours-eval.log")
+    evaluate_both "$work/strength.bin" "$work/tdl-strength.w"
+    ours_mean=$(ours_eval_mean)
     echo "g2048 eval    mean ${ours_mean}; $(grep -E '^reached (8192|16384|32768) ' "$work/ours-eval.log" | sed 's/  */ /g' | paste -sd ';' -)"
     if [[ $have_tdl == 1 ]]; then
-        tdl_mean=$(awk '/^total:/ { sub("avg=", "", $2); a = $2 } END { print a }' "$work/tdl-eval.log")
+        tdl_mean=$(tdl_eval_mean)
         echo "TDL2048 -e    mean ${tdl_mean}"
         echo "ratio         $(ratio "$ours_mean" "$tdl_mean") (greedy evaluation, g2048 / TDL2048)"
     fi
@@ -148,15 +156,11 @@ echo "g2048 train   $(millions "$(ours_train_rate "$work/fixed.csv")") moves/s"
 [[ $have_tdl == 1 ]] && echo "TDL2048       $(millions "$(tdl_rate "$work/tdl-fixed.log")") moves/s"
 
 echo "== greedy evaluation, ${eval_games} 000 games each, one thread, at the same time =="
-"${pin0[@]}" "$g2048" eval --weights "$work/ours.bin" --games "$((eval_games * 1000))" --threads 1 --seed 2 \
-    >"$work/ours-eval.log" 2>/dev/null &
-ours=$!
-if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$work/tdl.w" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
-wait "$ours"
+evaluate_both "$work/ours.bin" "$work/tdl.w"
 ours_eval=$(ours_eval_rate "$work/ours-eval.log")
-echo "g2048 eval    $(millions "$ours_eval") moves/s   (mean score $(awk '/^mean score/ { print $3 }' "$work/ours-eval.log"))"
+echo "g2048 eval    $(millions "$ours_eval") moves/s   (mean score $(ours_eval_mean))"
 if [[ $have_tdl == 1 ]]; then
     tdl_eval=$(tdl_rate "$work/tdl-eval.log")
-    echo "TDL2048 -e    $(millions "$tdl_eval") moves/s   (mean score $(awk '/^total:/ { sub("avg=", "", $2); a = $2 } END { print a }' "$work/tdl-eval.log"))"
+    echo "TDL2048 -e    $(millions "$tdl_eval") moves/s   (mean score $(tdl_eval_mean))"
     echo "ratio         $(ratio "$ours_eval" "$tdl_eval") (g2048 / TDL2048)"
 fi
