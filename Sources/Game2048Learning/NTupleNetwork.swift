@@ -234,7 +234,7 @@ public final class NTupleNetwork: @unchecked Sendable {
 
     /// The stage of a board whose largest tile has exponent `maxExponent`: the number of thresholds at or below it.
     ///
-    /// Up to exponent 15 (every 4×4 bitboard) it is a nibble of ``packedStages``, one shift and one mask.
+    /// Up to exponent 15 (every 4×4 bitboard) it is a nibble of a table made at creation, one shift and one mask.
     @inlinable @inline(__always)
     public func stage(maxExponent: UInt8) -> Int {
         if maxExponent < 16 { return Int(truncatingIfNeeded: (packedStages >> (UInt64(maxExponent) &<< 2)) & 0xF) }
