@@ -37,7 +37,13 @@ public final class CoherenceAccumulators: @unchecked Sendable {
     func update(_ weights: UnsafeMutablePointer<Float>, at index: Int, error: Float, step: Float) {
         let pair = sums.base + 2 &* index
         let total = pair[1]
-        let rate = total == 0 ? 1 : abs(pair[0]) / total
+        // Without a branch or a select (which LLVM turns into a branch around the division): a
+        // branch on whether a weight was ever updated goes either way at random early in TC, and
+        // each mispredict waits for the cache miss it depends on, serializing the 32 misses.
+        // `unset` is 1 while `A` is +0 (its bits minus 1 wrap to the sign bit), else 0; while `A`
+        // is 0 so is `E`, so the rate is 0 / 1 + 1 there and `|E| / A` exactly after.
+        let unset = Float((total.bitPattern &- 1) >> 31)
+        let rate = abs(pair[0]) / (total + unset) + unset
         weights[index] += step * rate * error
         pair[0] += error
         pair[1] = total + abs(error)
