@@ -71,6 +71,12 @@ public struct JSONReader: Sendable {
         return self
     }
 
+    /// The members of an object, in their order.
+    public func members() throws(JSONReadError) -> [(String, JSONValue)] {
+        guard case .object(let members) = value else { throw error(.object, .wrongKind) }
+        return members
+    }
+
     /// The elements, each with its path (`seeds[2]`).
     public func array() throws(JSONReadError) -> [JSONReader] {
         guard case .array(let items) = value else { throw error(.array, .wrongKind) }

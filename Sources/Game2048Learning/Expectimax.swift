@@ -33,7 +33,6 @@ public struct Expectimax {
     public let evaluator: Evaluator
     /// Chance layers below the root (0 = greedy over afterstates).
     public let depth: Int
-    var cache: [CacheKey: Float] = [:]
     /// The most chance nodes one decision may visit, or `nil` for no limit.
     public let nodeBudget: Int?
     /// Chance-node pruning: a chance node reached with a probability below this (the product of the
@@ -43,14 +42,14 @@ public struct Expectimax {
     /// Tile-downgrading (see ``TileDowngrade``): a network values an afterstate holding this exponent
     /// or more as its downgraded board; `nil` turns it off. The heuristic ignores it.
     public let downgradeLimit: UInt8?
-    /// The packed search that takes decisions on 4×4 boards for a network that reads bitboards.
+    /// The search on `Board`, for any size and evaluator.
+    var generic: ExpectimaxSearch<BoardSearchSpace>
+    /// The search on the packed board, for 4×4 decisions of a network that reads bitboards.
     var packed: PackedExpectimax?
     /// Chance nodes evaluated in the last decision (for reports and tests).
     public private(set) var nodes = 0
     /// The depth of the search that chose the last move (below ``depth`` when the budget ran out).
     public private(set) var searchedDepth = 0
-    /// Set when the node budget ran out in the middle of a layer, whose values are then discarded.
-    var exhausted = false
 
     /// The default ``nodeBudget`` of the players: a full depth-2 search on 4x4 (at most about
     /// 58 000 chance nodes) always fits, and a move costs at most about 0.1 s in a release build
@@ -62,11 +61,6 @@ public struct Expectimax {
     /// 20 games at depth 2 with a network trained 120 s, it played no worse than no pruning (mean 85 000
     /// against 69 000, within noise) at 1.6× the moves a second, and depth 3 ran 4.8× faster.
     public static let defaultPruneBelow = 0.03
-
-    struct CacheKey: Hashable {
-        var board: Board
-        var depth: Int
-    }
 
     /// Creates a search.
     ///
@@ -82,10 +76,12 @@ public struct Expectimax {
         self.nodeBudget = nodeBudget.map { max(1, $0) }
         self.pruneBelow = pruneBelow.isFinite ? max(0, pruneBelow) : 0
         self.downgradeLimit = downgradeLimit
+        generic = ExpectimaxSearch(
+            space: BoardSearchSpace(evaluator: evaluator, downgradeLimit: downgradeLimit), nodeBudget: self.nodeBudget,
+            pruneBelow: self.pruneBelow)
         if case .network(let network) = evaluator, network.rows == 4, network.cols == 4, network.readsBitboards {
             packed = PackedExpectimax(
-                network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow,
-                downgradeLimit: downgradeLimit)
+                network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow, downgradeLimit: downgradeLimit)
         }
     }
 
@@ -99,83 +95,59 @@ public struct Expectimax {
 
     /// The best move on `board`, or `nil` when none is legal.
     public mutating func bestAction(on board: Board, spawnFourProbability p: Double) -> Direction? {
-        nodes = 0
-        exhausted = false
+        let best: (action: Direction?, depth: Int)
         if let bitboard = packedBoard(of: board) {
-            packed!.begin()
-            defer { nodes = packed!.nodes }
-            return deepen { $0.packed!.maxNode(bitboard, depth: $1, p: p, reach: 1).action }
+            best = packed!.bestAction(on: bitboard, depth: depth, p: p)
+            nodes = packed!.nodes
+        } else {
+            best = generic.bestAction(on: board, depth: depth, p: p)
+            nodes = generic.nodes
         }
-        cache.removeAll(keepingCapacity: true)
-        return deepen { $0.maxNode(board, depth: $1, p: p, reach: 1).action }
-    }
-
-    /// Iterative deepening under the node budget: `search(&self, layer)` runs the search of one depth.
-    mutating func deepen(_ search: (inout Expectimax, Int) -> Direction?) -> Direction? {
-        guard nodeBudget != nil else {
-            searchedDepth = depth
-            return search(&self, depth)
-        }
-        // Depth 0 always finishes (at most four nodes), so there is always a move.
-        var best = search(&self, 0)
-        searchedDepth = 0
-        for layer in stride(from: 1, through: depth, by: 1) {
-            let choice = search(&self, layer)
-            if exhausted || packed?.exhausted == true { break }
-            best = choice
-            searchedDepth = layer
-        }
-        return best
+        searchedDepth = best.depth
+        return best.action
     }
 
     /// The value of every legal move on `board` (for hints and tests), in action order.
     public mutating func actionValues(on board: Board, spawnFourProbability p: Double) -> [(Direction, Float)] {
-        let bitboard = packedBoard(of: board)
-        if bitboard != nil { packed!.begin() } else { cache.removeAll(keepingCapacity: true) }
-        return Direction.allCases.compactMap { direction in
-            let outcome = board.moved(direction)
-            guard outcome.changed else { return nil }
-            if let bitboard {
-                let move = packed!.moves.move(bitboard, direction)
-                return (direction, Float(move.reward) + packed!.chanceNode(move.afterstate, depth: depth, p: p, reach: 1))
-            }
-            return (direction, Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p, reach: 1))
-        }
+        if let bitboard = packedBoard(of: board) { return packed!.actionValues(on: bitboard, depth: depth, p: p) }
+        return generic.actionValues(on: board, depth: depth, p: p)
+    }
+}
+
+/// `Board` as a ``SearchSpace``: its own moves and chance outcomes, any evaluator, and a dictionary cache.
+struct BoardSearchSpace: SearchSpace {
+    let evaluator: Expectimax.Evaluator
+    /// Tile-downgrading's limit, or `nil` (see ``Expectimax/downgradeLimit``).
+    let downgradeLimit: UInt8?
+    var table: [CacheKey: Float] = [:]
+
+    struct CacheKey: Hashable {
+        var board: Board
+        var depth: Int
     }
 
-    mutating func maxNode(_ board: Board, depth: Int, p: Double, reach: Double) -> (value: Float, action: Direction?) {
-        var best: (value: Float, action: Direction?) = (0, nil)
-        for direction in Direction.allCases {
-            let outcome = board.moved(direction)
-            guard outcome.changed else { continue }
-            let value = Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p, reach: reach)
-            if best.action == nil || value > best.value { best = (value, direction) }
-        }
-        return best
+    init(evaluator: Expectimax.Evaluator, downgradeLimit: UInt8?) {
+        self.evaluator = evaluator
+        self.downgradeLimit = downgradeLimit
     }
 
-    /// A chance node; `reach` is the probability of the spawns that led here (1 below the root).
-    mutating func chanceNode(_ afterstate: Board, depth: Int, p: Double, reach: Double) -> Float {
-        if exhausted { return 0 }
-        nodes += 1
-        if let nodeBudget, nodes > nodeBudget {
-            exhausted = true
-            return 0
-        }
-        if depth == 0 || reach < pruneBelow { return evaluate(afterstate) }
-        let key = CacheKey(board: afterstate, depth: depth)
-        if let cached = cache[key] { return cached }
-        var total: Double = 0
-        for outcome in afterstate.chanceOutcomes(spawnFourProbability: p) {
+    func moved(_ board: Board, _ direction: Direction) -> MoveOutcome<Board> { board.moved(direction) }
+
+    /// `Board.chanceOutcomes`, each applied to the afterstate.
+    struct Spawns: IteratorProtocol {
+        let afterstate: Board
+        var outcomes: IndexingIterator<[ChanceOutcome]>
+
+        mutating func next() -> (board: Board, probability: Double)? {
+            guard let outcome = outcomes.next() else { return nil }
             var next = afterstate
             next[outcome.spawn.cell] = outcome.spawn.exponent
-            total += outcome.probability * Double(maxNode(next, depth: depth - 1, p: p, reach: reach * outcome.probability).value)
+            return (next, outcome.probability)
         }
-        // A layer cut short by the budget is discarded; its partial sums must not reach the cache.
-        if exhausted { return 0 }
-        let value = Float(total)
-        cache[key] = value
-        return value
+    }
+
+    func spawns(of afterstate: Board, spawnFourProbability p: Double) -> Spawns {
+        Spawns(afterstate: afterstate, outcomes: afterstate.chanceOutcomes(spawnFourProbability: p).makeIterator())
     }
 
     func evaluate(_ afterstate: Board) -> Float {
@@ -188,6 +160,12 @@ public struct Expectimax {
         case .heuristic: return Heuristic.value(of: afterstate)
         }
     }
+
+    func cachedValue(of afterstate: Board, depth: Int) -> Float? { table[CacheKey(board: afterstate, depth: depth)] }
+
+    mutating func cache(_ value: Float, of afterstate: Board, depth: Int) { table[CacheKey(board: afterstate, depth: depth)] = value }
+
+    mutating func clearCache() { table.removeAll(keepingCapacity: true) }
 }
 
 /// A hand-written board evaluation for search without a trained network, in the

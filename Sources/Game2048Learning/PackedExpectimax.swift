@@ -1,83 +1,71 @@
 import Game2048
 
-/// ``Expectimax`` on the packed 4×4 board: the same search, for a network that reads bitboards.
+/// ``Expectimax``'s search on the packed 4×4 board, for a network that reads bitboards.
 ///
 /// The generic search builds a `Board` and an array of spawns at every chance node and caches in a
 /// dictionary; this one keeps each board in a `UInt64`, makes moves with `Bitboard.MoveTable`, walks
-/// the empty nibbles for spawns, and caches in a fixed ``TranspositionTable``. It visits the same nodes
-/// in the same order and sums in the same order, so with the same settings it gives the same values,
-/// moves and node counts (the tests compare both on random boards). ``Expectimax`` hands a decision to
-/// it whenever it applies (see ``Expectimax/packedBoard(of:)``).
-struct PackedExpectimax {
+/// the empty nibbles for spawns, and caches in a fixed ``TranspositionTable``. The search itself is
+/// the one ``ExpectimaxSearch``: it visits the same nodes in the same order and sums in the same
+/// order, so with the same settings it gives the same values, moves and node counts (the tests
+/// compare both on random boards). ``Expectimax`` hands a decision to it whenever it applies (see
+/// ``Expectimax/packedBoard(of:)``).
+typealias PackedExpectimax = ExpectimaxSearch<PackedSearchSpace>
+
+extension PackedExpectimax {
+    /// A packed search over `network` with the settings of ``Expectimax``.
+    init(network: NTupleNetwork, nodeBudget: Int?, pruneBelow: Double, downgradeLimit: UInt8?) {
+        self.init(space: PackedSearchSpace(network: network, downgradeLimit: downgradeLimit), nodeBudget: nodeBudget, pruneBelow: pruneBelow)
+    }
+}
+
+/// The packed 4×4 board as a ``SearchSpace``: table moves, spawns from the empty nibbles, a network's
+/// value (downgraded past ``downgradeLimit``) and a ``TranspositionTable``.
+struct PackedSearchSpace: SearchSpace {
     let network: NTupleNetwork
     let moves = Bitboard.MoveTable()
     var table = TranspositionTable()
-    /// The settings shared with ``Expectimax``.
-    let nodeBudget: Int?
-    let pruneBelow: Double
+    /// Tile-downgrading's limit, or `nil` (see ``Expectimax/downgradeLimit``).
     let downgradeLimit: UInt8?
-    var nodes = 0
-    var exhausted = false
 
-    init(network: NTupleNetwork, nodeBudget: Int?, pruneBelow: Double, downgradeLimit: UInt8?) {
+    init(network: NTupleNetwork, downgradeLimit: UInt8?) {
         self.network = network
-        self.nodeBudget = nodeBudget
-        self.pruneBelow = pruneBelow
         self.downgradeLimit = downgradeLimit
     }
 
-    /// Starts a decision: an empty table and node count.
-    mutating func begin() {
-        table.clear()
-        nodes = 0
-        exhausted = false
-    }
+    @inline(__always)
+    func moved(_ board: Bitboard, _ direction: Direction) -> MoveOutcome<Bitboard> { moves.move(board, direction) }
 
-    /// `Expectimax.maxNode` on a packed board.
-    mutating func maxNode(_ board: Bitboard, depth: Int, p: Double, reach: Double) -> (value: Float, action: Direction?) {
-        var best: (value: Float, action: Direction?) = (0, nil)
-        for direction in Direction.allCases {
-            let outcome = moves.move(board, direction)
-            guard outcome.changed else { continue }
-            let value = Float(outcome.reward) + chanceNode(outcome.afterstate, depth: depth, p: p, reach: reach)
-            if best.action == nil || value > best.value { best = (value, direction) }
-        }
-        return best
-    }
+    /// The empty nibbles in increasing order, a 2 before a 4, as `Board.chanceOutcomes` lists them,
+    /// with the same probabilities.
+    struct Spawns: IteratorProtocol {
+        let afterstate: UInt64
+        /// One bit (a nibble's lowest) per empty cell not yet visited.
+        var cells: UInt64
+        let two: Double, four: Double
+        let p: Double
+        /// The cell whose 4 comes next, after its 2.
+        var pendingFour: UInt64 = 0
 
-    /// `Expectimax.chanceNode` on a packed board; `reach` is the probability of the spawns that led here.
-    mutating func chanceNode(_ afterstate: Bitboard, depth: Int, p: Double, reach: Double) -> Float {
-        if exhausted { return 0 }
-        nodes &+= 1
-        if let nodeBudget, nodes > nodeBudget {
-            exhausted = true
-            return 0
-        }
-        if depth == 0 || reach < pruneBelow { return evaluate(afterstate) }
-        if let cached = table.value(of: afterstate.rawValue, depth: depth) { return cached }
-        let empty = afterstate.emptyCount
-        let n = Double(empty)
-        let two = (1 - p) / n, four = p / n
-        var total: Double = 0
-        var cells =
-            ~(afterstate.rawValue | afterstate.rawValue >> 1 | afterstate.rawValue >> 2 | afterstate.rawValue >> 3)
-            & 0x1111_1111_1111_1111
-        // Empty cells in increasing order, a 2 before a 4, as `Board.chanceOutcomes` lists them.
-        while cells != 0 {
+        mutating func next() -> (board: Bitboard, probability: Double)? {
+            if pendingFour != 0 {
+                defer { pendingFour = 0 }
+                return (Bitboard(rawValue: afterstate | pendingFour << 1), four)
+            }
+            guard cells != 0 else { return nil }
             let bit = cells & (0 &- cells)
             cells &= cells &- 1
-            if p < 1 {
-                total += two * Double(maxNode(Bitboard(rawValue: afterstate.rawValue | bit), depth: depth - 1, p: p, reach: reach * two).value)
-            }
-            if p > 0 {
-                total += four * Double(maxNode(Bitboard(rawValue: afterstate.rawValue | bit << 1), depth: depth - 1, p: p, reach: reach * four).value)
-            }
+            guard p < 1 else { return (Bitboard(rawValue: afterstate | bit << 1), four) }
+            if p > 0 { pendingFour = bit }
+            return (Bitboard(rawValue: afterstate | bit), two)
         }
-        // A layer cut short by the budget is discarded; its partial sums must not reach the table.
-        if exhausted { return 0 }
-        let value = Float(total)
-        table.store(value, of: afterstate.rawValue, depth: depth)
-        return value
+    }
+
+    @inline(__always)
+    func spawns(of afterstate: Bitboard, spawnFourProbability p: Double) -> Spawns {
+        let x = afterstate.rawValue
+        let n = Double(afterstate.emptyCount)
+        let cells = ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111
+        return Spawns(afterstate: x, cells: cells, two: (1 - p) / n, four: p / n, p: p)
     }
 
     @inline(__always)
@@ -87,4 +75,12 @@ struct PackedExpectimax {
         }
         return network.value(of: afterstate)
     }
+
+    @inline(__always)
+    func cachedValue(of afterstate: Bitboard, depth: Int) -> Float? { table.value(of: afterstate.rawValue, depth: depth) }
+
+    @inline(__always)
+    mutating func cache(_ value: Float, of afterstate: Bitboard, depth: Int) { table.store(value, of: afterstate.rawValue, depth: depth) }
+
+    mutating func clearCache() { table.clear() }
 }

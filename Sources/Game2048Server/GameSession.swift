@@ -30,11 +30,9 @@ public struct GameSession: Sendable {
     /// - Returns: the `result` member of the response.
     /// - Throws: ``RPCError``; the session is unchanged when it throws.
     public mutating func call(_ method: String, params: JSONValue?) throws(RPCError) -> JSONValue {
-        let members: [(String, JSONValue)]
-        switch params {
-        case nil, .null?: members = []
-        case .object(let object)?: members = object
-        case let other?: throw .invalidParams("params must be an object, got \(other.typeName)")
+        var members: [(String, JSONValue)] = []
+        if let params, params != .null {
+            members = try Params.reading { () throws(JSONReadError) in try JSONReader(params, path: "params").members() }
         }
         guard let entry = Self.methods.first(where: { $0.name == method }) else { throw .methodNotFound(method) }
         try entry.check(members)
@@ -110,10 +108,8 @@ public struct GameSession: Sendable {
             case "seed": seed = value == .null ? nil : try Params.seed(value)
             case "seeds": seeds = value == .null ? nil : try parseSeeds(value)
             default:
-                guard case .object(let options) = value else {
-                    if value == .null { continue }
-                    throw .invalidParams("options must be an object, got \(value.typeName)")
-                }
+                if value == .null { continue }
+                let options = try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "options").members() }
                 try Self.allowOnly(options, ["board"], "reset options")
                 if let boardValue = options.first(where: { $0.0 == "board" })?.1, boardValue != .null {
                     board = try parseBoard(boardValue)
@@ -241,8 +237,7 @@ public struct GameSession: Sendable {
     func render(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
         var ansi = false
         if let value = members.first?.1 {
-            guard let flag = value.bool else { throw .invalidParams("ansi must be true or false, got \(Params.describe(value))") }
-            ansi = flag
+            ansi = try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "ansi").bool() }
         }
         guard isReset else { throw .notReset }
         return .object([("text", environments.render(encoder: ResultEncoder(config: config), colored: ansi))])

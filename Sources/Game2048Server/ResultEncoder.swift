@@ -250,40 +250,31 @@ struct ResultEncoder {
         return true
     }
 
-    /// A vector reset's result.
-    func vectorReset(_ vector: VectorEnvironment) -> JSONValue {
+    /// A vector result, reset's or step's, members in the protocol's order: observations,
+    /// `terminated` (after a reset, true for an environment whose episode is over at once: a dead
+    /// custom board, a win tile at the start) and infos; a step (`stepped`) adds `reward`,
+    /// `truncated`, and the final observations and infos under same-step autoreset.
+    func vectorResult(_ vector: VectorEnvironment, stepped: Bool, moves: [[TileMovement]]?) -> JSONValue {
         var w = JSONWriter()
         // Reserved, not touched: the pages the result does not use cost no memory, and the
         // buffer never grows by copying (which would hold the result twice at that moment).
         w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
         w.raw("{\"observation\":")
         write(observations: vector, to: &w)
-        // True for an environment whose episode is over at once (a dead custom board, a win tile at the start).
-        w.raw(",\"terminated\":")
-        let terminations = vector.terminations
-        write(flags: vector.count, to: &w) { terminations[$0] }
-        w.raw(",\"info\":")
-        write(infos: vector, moves: nil, to: &w)
-        w.punctuation("}")
-        return .raw(w.bytes)
-    }
-
-    /// A vector step's result.
-    func vectorStep(_ vector: VectorEnvironment, moves: [[TileMovement]]?) -> JSONValue {
-        var w = JSONWriter()
-        w.bytes.reserveCapacity(ResultEncoder.largestResultBytes(config))
-        w.raw("{\"observation\":")
-        write(observations: vector, to: &w)
-        w.raw(",\"reward\":")
-        let rewards = vector.rewards
-        write(integers: vector.count, to: &w) { rewards[$0] }
-        for (name, flags) in [("terminated", vector.terminations), ("truncated", vector.truncations)] {
+        if stepped {
+            w.raw(",\"reward\":")
+            let rewards = vector.rewards
+            write(integers: vector.count, to: &w) { rewards[$0] }
+        }
+        var flags = [("terminated", vector.terminations)]
+        if stepped { flags.append(("truncated", vector.truncations)) }
+        for (name, values) in flags {
             w.raw(",\"\(name)\":")
-            write(flags: vector.count, to: &w) { flags[$0] }
+            write(flags: vector.count, to: &w) { values[$0] }
         }
         w.raw(",\"info\":")
         write(infos: vector, moves: moves, to: &w)
-        if vector.autoresetMode == .sameStep {
+        if stepped && vector.autoresetMode == .sameStep {
             w.raw(",\"final_observation\":[")
             for (index, board) in vector.finalObservations.enumerated() {
                 if index > 0 { w.punctuation(",") }

@@ -116,7 +116,7 @@ struct VectorSession: ServedEnvironments {
         } else {
             vector.reset(seeds: perEnvironment)
         }
-        return encoder.vectorReset(vector)
+        return encoder.vectorResult(vector, stepped: false, moves: nil)
     }
 
     mutating func step(_ actions: [Direction], encoder: ResultEncoder) throws(RPCError) -> JSONValue {
@@ -139,7 +139,7 @@ struct VectorSession: ServedEnvironments {
                         + "ended; with autoreset_mode \"disabled\" call reset first")
             }
         }
-        return encoder.vectorStep(vector, moves: moves)
+        return encoder.vectorResult(vector, stepped: true, moves: moves)
     }
 
     func afterstates(encoder: ResultEncoder) -> JSONValue {

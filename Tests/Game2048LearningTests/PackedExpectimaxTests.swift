@@ -63,6 +63,25 @@ struct PackedExpectimaxTests {
         }
     }
 
+    @Test("only 2s or only 4s: the packed spawns skip the impossible tile as the generic ones do", arguments: [0.0, 1.0])
+    func sameAsGenericWithOneTile(spawnFourProbability p: Double) {
+        var rng = Xoshiro256StarStar(seed: 11)
+        var packed = Expectimax(evaluator: .network(EvaluationPackedTests.network), depth: 1)
+        var generic = Self.generic(packed)
+        var compared = 0
+        while compared < 20 {
+            let board = Self.randomBoard(&rng)
+            guard !board.legalMoves.isEmpty else { continue }
+            compared += 1
+            #expect(packed.bestAction(on: board, spawnFourProbability: p) == generic.bestAction(on: board, spawnFourProbability: p))
+            #expect(packed.nodes == generic.nodes, "\(board)")
+            let fast = packed.actionValues(on: board, spawnFourProbability: p)
+            let reference = generic.actionValues(on: board, spawnFourProbability: p)
+            #expect(fast.map(\.0) == reference.map(\.0))
+            for (a, b) in zip(fast.map(\.1), reference.map(\.1)) { #expect(abs(a - b) <= 1e-3 * max(1, abs(b)), "\(board)") }
+        }
+    }
+
     @Test("boards the packed board cannot search safely take the generic search")
     func genericWhereThePackedBoardDoesNotFit() throws {
         let search = Expectimax(evaluator: .network(EvaluationPackedTests.network), depth: 2)

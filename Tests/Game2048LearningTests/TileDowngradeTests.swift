@@ -63,9 +63,9 @@ struct TileDowngradeTests {
         let board = try Board(rows: 4, cols: 4, values: [32768, 16384, 4096, 2048] + Array(repeating: 0, count: 12))
         var on = Expectimax(evaluator: .network(network), depth: 0, downgradeLimit: 15)
         var off = Expectimax(evaluator: .network(network), depth: 0)
-        #expect(on.evaluate(board) == network.value(of: TileDowngrade.downgraded(board, from: 15)))
-        #expect(off.evaluate(board) == network.value(of: board))
-        #expect(on.evaluate(board) != off.evaluate(board))
+        #expect(on.generic.space.evaluate(board) == network.value(of: TileDowngrade.downgraded(board, from: 15)))
+        #expect(off.generic.space.evaluate(board) == network.value(of: board))
+        #expect(on.generic.space.evaluate(board) != off.generic.space.evaluate(board))
         _ = (on.bestAction(on: board, spawnFourProbability: 0.1), off.bestAction(on: board, spawnFourProbability: 0.1))
     }
 }
