@@ -325,6 +325,7 @@ struct TrainCommand: Command {
             return true
         }
         progress.finish()
+        let runSeconds = report.elapsed
         if let message = failure.withLock({ $0 }) { throw TrainingFailure(message: message) }
         let metadata = metadataNow()
         try WeightsFile.save(network, metadata: metadata, to: out)
@@ -336,7 +337,7 @@ struct TrainCommand: Command {
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
             try LearningCurvePlot.writeSVG(rows: rows, title: title, to: plotPath)
         }
-        let recent = report.recentSummary
+        let recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
         guard let signal = watch.signal else { return ExitCode.success }

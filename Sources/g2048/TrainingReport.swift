@@ -41,10 +41,10 @@ final class TrainingReport: Sendable {
             + window.reachRates.map { ", \($0.tile) in \(formatFixed(100 * $0.rate, digits: 1)) %" }.joined()
     }
 
-    /// The summary of the most recent games, for the final line.
-    var recentSummary: String {
-        let seconds = elapsed
-        return state.withLock { TrainingReport.summary($0.window, movesPerSecond: $0.movesPerSecond(elapsedSeconds: seconds)) }
+    /// The summary of the most recent games with the run's average speed, for the final line (the
+    /// progress lines' speed is that of their last few seconds, and saving a large network takes some).
+    func finalSummary(movesPerSecond: Double) -> String {
+        state.withLock { TrainingReport.summary($0.window, movesPerSecond: movesPerSecond) }
     }
 
     /// Every learning-curve row so far.
