@@ -118,7 +118,7 @@ if [[ $strength -gt 0 ]]; then
     echo "== greedy evaluation of both networks, ${eval_games} 000 games each, one thread, at the same time =="
     evaluate_both "$work/strength.bin" "$work/tdl-strength.w"
     ours_mean=$(ours_eval_mean)
-    echo "g2048 eval    mean ${ours_mean}; $(grep -E '^reached (8192|16384|32768) ' "$work/ours-eval.log" | sed 's/  */ /g' | paste -sd ';' -)"
+    echo "g2048 eval    mean ${ours_mean}; $(grep -E '^reached (8192|16384|32768) ' "$work/ours-eval.log" | sed 's/  */ /g' | paste -sd ';' - | sed 's/;/; /g')"
     if [[ $have_tdl == 1 ]]; then
         tdl_mean=$(tdl_eval_mean)
         echo "TDL2048 -e    mean ${tdl_mean}"
