@@ -91,14 +91,8 @@ struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
-        position += 1
         var members: [(String, JSONValue)] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
+        if try opens(closing: UInt8(ascii: "}"), depth: depth) { return .object(members) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -114,39 +108,43 @@ struct JSONParser {
             } else {
                 members.append((key, try parseValue(depth: depth)))
             }
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                return .object(members)
-            case nil: throw error("unterminated object")
-            default: throw error("expected ',' or '}' in an object")
-            }
+            if try closes(UInt8(ascii: "}"), "object") { return .object(members) }
         }
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
-        position += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
+        if try opens(closing: UInt8(ascii: "]"), depth: depth) { return .array(elements) }
         while true {
             skipWhitespace()
             elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return .array(elements)
-            case nil: throw error("unterminated array")
-            default: throw error("expected ',' or ']' in an array")
-            }
+            if try closes(UInt8(ascii: "]"), "array") { return .array(elements) }
+        }
+    }
+
+    /// Steps over an object's or an array's opening bracket; true when `closing` follows at once
+    /// (an empty container, also stepped over).
+    mutating func opens(closing: UInt8, depth: Int) throws(JSONParseError) -> Bool {
+        guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+        position += 1
+        skipWhitespace()
+        guard current == closing else { return false }
+        position += 1
+        return true
+    }
+
+    /// After an element of a `container`: steps over the comma (false) or the `closing` bracket (true).
+    mutating func closes(_ closing: UInt8, _ container: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch current {
+        case UInt8(ascii: ","):
+            position += 1
+            return false
+        case closing:
+            position += 1
+            return true
+        case nil: throw error("unterminated \(container)")
+        default: throw error("expected ',' or '\(UnicodeScalar(closing))' in an \(container)")
         }
     }
 

@@ -110,14 +110,8 @@ struct PlayCommand: Command {
             configuration: configuration, bestScores: bestScores,
             agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network) },
             hinter: hint ? Agent.hintPlayer(network: network) : nil,
-            delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0),
+            delay: PlayOutcome.pace(delay),
             recordPath: recordPath)
-        switch game.run() {
-        case .finished: return ExitCode.success
-        case .interrupted(let signal): return 128 + signal
-        case .failed(let message):
-            Console.error("error: " + message)
-            return ExitCode.failure
-        }
+        return game.run().exitCode()
     }
 }

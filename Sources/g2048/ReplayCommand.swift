@@ -48,13 +48,7 @@ struct ReplayCommand: Command {
         }
         let viewer = ReplayViewer(
             records: records, name: path,
-            delay: delay ?? (Terminal.isTerminal(SystemIO.standardOutput) ? 150 : 0), checkOnly: checkOnly)
-        switch viewer.run() {
-        case .finished: return ExitCode.success
-        case .interrupted(let signal): return 128 + signal
-        case .failed(let message):
-            Console.error("error: " + message)
-            return ExitCode.failure
-        }
+            delay: PlayOutcome.pace(delay), checkOnly: checkOnly)
+        return viewer.run().exitCode()
     }
 }
