@@ -30,9 +30,11 @@ package enum LearningCurvePlot {
     /// - Parameters:
     ///   - rows: the curve, in order of games; non-finite values are drawn as 0.
     ///   - title: the text above the chart (escaped for XML).
+    ///   - markers: events to mark with a labelled vertical line at their game count (the switch to TC
+    ///     learning, say); those outside the curve's games are left out.
     /// - Returns: the whole document, from `<svg` to `</svg>` and a newline.
-    /// - Complexity: O(rows).
-    package static func svg(rows: [MetricsRow], title: String) -> String {
+    /// - Complexity: O(rows + markers).
+    package static func svg(rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = []) -> String {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
@@ -109,6 +111,14 @@ package enum LearningCurvePlot {
         }
         svg += polyline(zip(games, scores).map { (x($0), y($1, yRange)) }, colour: scoreColour, dashed: false, label: "mean-score")
 
+        // Markers: a thin dotted line across the plot area, its label at the top.
+        for marker in markers where xRange.contains(Double(marker.games)) {
+            let at = x(Double(marker.games))
+            svg += "<line class=\"marker\" x1=\"\(number(at))\" y1=\"\(number(top))\" x2=\"\(number(at))\" y2=\"\(number(bottom))\" "
+            svg += "stroke=\"#555555\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n"
+            svg += "<text x=\"\(number(at + 4))\" y=\"\(number(top + 14))\" fill=\"#555555\">\(escaped(marker.label))</text>\n"
+        }
+
         // Legend, in one row under the axis title.
         let entries = [("mean score", scoreColour, false)] + rateSeries.map { ("reached \($0.tile)", $0.colour, true) }
         let legendY = bottom + 80
@@ -128,15 +138,17 @@ package enum LearningCurvePlot {
         return svg
     }
 
-    /// Writes ``svg(rows:title:)`` to `path`, atomically (a temporary file beside
+    /// Writes ``svg(rows:title:markers:)`` to `path`, atomically (a temporary file beside
     /// it, synced and renamed over it).
     ///
     ///     try LearningCurvePlot.writeSVG(rows: metrics.rows, title: "training", to: "curve.svg")
     ///
     /// - Throws: ``MetricsOutputError/cannotWrite(file:reason:)`` with the
     ///   system's reason; an existing file at `path` is then left as it was.
-    package static func writeSVG(rows: [MetricsRow], title: String, to path: String) throws(MetricsOutputError) {
-        let bytes = Array(svg(rows: rows, title: title).utf8)
+    package static func writeSVG(
+        rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = [], to path: String
+    ) throws(MetricsOutputError) {
+        let bytes = Array(svg(rows: rows, title: title, markers: markers).utf8)
         do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch { throw MetricsOutputError(error) }
     }
 

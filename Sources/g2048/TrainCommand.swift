@@ -28,7 +28,7 @@ struct TrainCommand: Command {
             Jaśkowski 2018). --learning tc replaces TD's one rate by each weight's temporal coherence |E|/A, the
             sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
             --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
-            the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do.
+            the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do; --plot marks the switch.
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
             Existing files are not replaced without --force, with two exceptions: --out may be the --resume
@@ -303,8 +303,11 @@ struct TrainCommand: Command {
             metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
             return metadata
         }
+        // Where TC took over in this run, for the plot.
+        let switchedAt = Mutex<Int?>(nil)
         if base.learning == .otdThenTC && !learner.learnsByCoherence && (switchGame.map { base.games >= $0 } ?? (switchSeconds == 0)) {
             learner.startCoherence()
+            switchedAt.withLock { $0 = base.games }
             Console.error("switching to TC learning at game \(base.games)")
         }
         loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, seed: seed)) { result, total in
@@ -312,7 +315,10 @@ struct TrainCommand: Command {
             progress.update(total, detail: summary)
             if base.learning == .otdThenTC && !learner.learnsByCoherence {
                 let due = switchGame.map { total >= $0 } ?? switchSeconds.map { SystemClock.monotonicSeconds() - runStart >= $0 } ?? false
-                if due && learner.startCoherence() { Console.error("switching to TC learning at game \(total)") }
+                if due && learner.startCoherence() {
+                    switchedAt.withLock { $0 = total }
+                    Console.error("switching to TC learning at game \(total)")
+                }
             }
             if let checkpoint, total % checkpoint == 0 {
                 do {
@@ -335,7 +341,8 @@ struct TrainCommand: Command {
             let earlier = resume != nil ? metricsPath.flatMap { try? TrainingMetrics.rows(fromCSVFile: $0) } ?? [] : []
             let rows = earlier.filter { $0.games <= base.games } + report.allRows
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
-            try LearningCurvePlot.writeSVG(rows: rows, title: title, to: plotPath)
+            let markers = switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? []
+            try LearningCurvePlot.writeSVG(rows: rows, title: title, markers: markers, to: plotPath)
         }
         let recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
         Console.output(

@@ -123,6 +123,19 @@ struct LearningCurvePlotTests {
         for value in Self.coordinates(in: svg) { #expect(try #require(value).isFinite) }
     }
 
+    @Test func markersInsideTheCurveAreDrawnWithTheirLabels() {
+        let svg = LearningCurvePlot.svg(
+            rows: Self.curve(10), title: "run", markers: [(games: 5_000, label: "TC <here>"), (games: 50_000, label: "beyond")])
+        #expect(Self.elements(of: svg) != nil)
+        #expect(svg.split(separator: "\n").filter { $0.contains("class=\"marker\"") }.count == 1)
+        #expect(svg.contains(">TC &lt;here&gt;</text>"))
+        #expect(!svg.contains(">beyond</text>"))
+        // The line stands at game 5 000 of an axis from 0 to 10 000: the middle of the plot area.
+        let middle = LearningCurvePlot.number((LearningCurvePlot.left + LearningCurvePlot.right) / 2)
+        #expect(svg.contains("class=\"marker\" x1=\"\(middle)\""))
+        #expect(!LearningCurvePlot.svg(rows: Self.curve(10), title: "run").contains("class=\"marker\""))
+    }
+
     @Test func titleIsEscaped() {
         let svg = LearningCurvePlot.svg(rows: Self.curve(2), title: "alpha < 0.1 & \"quotes\"")
         #expect(svg.contains(">alpha &lt; 0.1 &amp; &quot;quotes&quot;</text>"))

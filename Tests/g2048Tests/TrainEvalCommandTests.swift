@@ -118,10 +118,14 @@ struct TrainEvalCommandTests {
         let trained = try G2048Tests.run([
             "train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
             "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights,
+            "--plot", folder.path + "/curve.svg", "--metrics-every", "50",
         ])
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stderr.contains("in 3 stages from \(stages)"))
         #expect(trained.stderr.contains("switching to TC learning at game 150") == (method == "otd+tc"))
+        // The plot marks where TC took over.
+        let plot = try String(contentsOfFile: folder.path + "/curve.svg", encoding: .utf8)
+        #expect(plot.contains(">TC from here</text>") == (method == "otd+tc"))
         let (network, metadata) = try WeightsFile.load(from: weights)
         #expect(network.stageThresholds == (size == 4 ? [8, 9] : [7, 8]))
         #expect(network.promoted.first == true)
