@@ -47,12 +47,15 @@ let package = Package(
             dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play"]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
         .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
+        // The test targets' shared scratch folder (not a product).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
         .testTarget(name: "Game2048JSONTests", dependencies: ["Game2048JSON"]),
-        .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System"]),
+        .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System", "TestSupport"]),
         .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"]),
-        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System"]),
-        .testTarget(name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System"]),
-        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System"]),
+        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System", "TestSupport"]),
+        .testTarget(
+            name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "TestSupport"]),
+        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Testing
 @testable import Game2048Learning
+import TestSupport
 
 struct LearningCurvePlotTests {
     /// A plausible curve: the score and the rates rise with the games.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import Game2048Learning
+import TestSupport
 
 struct TrainingMetricsTests {
     static func game(_ score: Int64, tile: Int, moves: Int = 100) -> GameResult {

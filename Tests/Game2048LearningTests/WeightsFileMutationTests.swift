@@ -6,6 +6,7 @@ import Darwin
 import Testing
 import Game2048
 @testable import Game2048Learning
+import TestSupport
 
 /// Seeded mutations of small weights files, each loaded: the loader must never
 /// crash, never allocate much, and either return a usable network or a precise

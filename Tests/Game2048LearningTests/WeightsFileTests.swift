@@ -7,52 +7,9 @@ import Testing
 import Game2048
 @testable import Game2048Learning
 import Game2048System
+import TestSupport
 
 // MARK: - Helpers (shared with the metrics and plot tests)
-
-/// A fresh directory in `$TMPDIR` (else /tmp), removed with everything in it when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(parent)/gym2048-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    deinit { removeTree(path) }
-
-    /// `name` inside the directory.
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    /// The names in the directory, sorted.
-    var names: [String] { listDirectory(path) }
-}
-
-func listDirectory(_ path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
-}
-
-func removeTree(_ path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return }
-    if status.st_mode & S_IFMT == S_IFDIR {
-        chmod(path, 0o755)
-        for name in listDirectory(path) { removeTree("\(path)/\(name)") }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
 
 func readBytes(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "rb") else { return nil }

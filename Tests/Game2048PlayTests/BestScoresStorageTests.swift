@@ -3,10 +3,11 @@ import Game2048
 import Synchronization
 import Testing
 @testable import Game2048Play
+import TestSupport
 
 struct BestScoresStorageTests {
     @Test func saveThenLoadRoundTripsEverySize() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let directory = temporary.path + "/nested/gym2048"
         var best = BestScores(directory: directory)
         best.record(20_316, rows: 4, cols: 4)
@@ -21,7 +22,7 @@ struct BestScoresStorageTests {
     }
 
     @Test func saveRemovesTheTemporaryFileOfAKilledSave() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         var best = BestScores(directory: temporary.path)
         best.record(612, rows: 3, cols: 3)
         // A save killed between writing its temporary file and the rename; pid 2^22 + 1 is above pid_max.
@@ -33,7 +34,7 @@ struct BestScoresStorageTests {
     }
 
     @Test func saveRefusesToReplaceADirectoryAtTheFilesPath() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: temporary.path + "/best-scores.json", withIntermediateDirectories: false)
         var best = BestScores(directory: temporary.path)
         best.record(612, rows: 3, cols: 3)
@@ -43,7 +44,7 @@ struct BestScoresStorageTests {
     }
 
     @Test func missingFileIsEmptyAndNoProblem() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let loaded = BestScores.load(directory: temporary.path + "/absent")
         #expect(loaded.problem == nil)
         #expect(loaded.scores.scores.isEmpty)
@@ -62,7 +63,7 @@ struct BestScoresStorageTests {
         "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
     ])
     func corruptedFileIsReportedInOneLineAndReplacedOnSave(contents: String) throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/best-scores.json"
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
         let loaded = BestScores.load(directory: temporary.path)
@@ -82,24 +83,24 @@ struct BestScoresStorageTests {
     }
 
     @Test func invalidUTF8IsCorruptionNotACrash() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         try Data([0xFF, 0xFE, 0x00, 0x7B]).write(to: URL(fileURLWithPath: temporary.path + "/best-scores.json"))
         let loaded = BestScores.load(directory: temporary.path)
         #expect(loaded.problem?.contains("not UTF-8 text") == true)
     }
 
     @Test func atomicSaveLeavesNoTemporaryFile() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         var best = BestScores(directory: temporary.path)
         for score in [10, 20, 30] as [Int64] {
             best.record(score, rows: 4, cols: 4)
             try best.save()
         }
-        #expect(try temporary.contents(of: "") == ["best-scores.json", "best-scores.json.lock"])
+        #expect(temporary.names == ["best-scores.json", "best-scores.json.lock"])
     }
 
     @Test func saveKeepsBetterScoresSavedByAnotherGame() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         var first = BestScores.load(directory: temporary.path).scores
         var second = BestScores.load(directory: temporary.path).scores
         first.record(500, rows: 4, cols: 4)
@@ -111,7 +112,7 @@ struct BestScoresStorageTests {
     }
 
     @Test func unwritableDirectoryThrowsAOneLineError() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         // A regular file where the directory should be.
         try "x".write(toFile: temporary.path + "/file", atomically: false, encoding: .utf8)
         var best = BestScores(directory: temporary.path + "/file/gym2048")
@@ -131,7 +132,7 @@ struct BestScoresStorageTests {
 
     /// A valid file with members this version does not know was once called corrupted and rewritten empty.
     @Test func unknownMembersAreKeptThroughASave() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/best-scores.json"
         try #"{"format":"gym2048-best-scores","version":1,"best":{"4x4":100,"5x5-hard":{"score":7}},"theme":"dark"}"#
             .write(toFile: path, atomically: false, encoding: .utf8)
@@ -153,7 +154,7 @@ struct BestScoresStorageTests {
 
     /// Found by the file-mutation test: an unknown number too large for a double was written back as null.
     @Test func anUnknownHugeNumberIsWrittenBackAsANumber() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/best-scores.json"
         try #"{"format":"gym2048-best-scores","version":1,"best":{"x":[1e999,-1e999]},"y":1e999}"#
             .write(toFile: path, atomically: false, encoding: .utf8)
@@ -166,7 +167,7 @@ struct BestScoresStorageTests {
     }
 
     @Test func aNewerVersionIsReportedAndLeftAlone() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/best-scores.json"
         let contents = #"{"format":"gym2048-best-scores","version":7,"best":{"4x4":"whatever"}}"#
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
@@ -184,7 +185,7 @@ struct BestScoresStorageTests {
     /// Two `g2048 play` saving at once once lost one size's entry (44 runs in 100): each save now
     /// merges under a lock. Many writers, each with its own sizes, save concurrently; no entry is lost.
     @Test func concurrentWritersLoseNoEntry() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let directory = temporary.path
         let sizes = Rules.sizeRange.flatMap { rows in Rules.sizeRange.map { (rows, $0) } }  // 49 sizes
         let failures = Mutex<[String]>([])

@@ -3,10 +3,11 @@ import Game2048
 import Game2048Play
 import Game2048System
 import Testing
+import TestSupport
 
 struct EpisodeRecorderTests {
     @Test func recorderWritesWhatParseReadsBack() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/game.jsonl"
         let game = PlayedGame(seed: 3, moves: 90, restartEvery: 50)
         let recorder = try EpisodeRecorder(path: path)
@@ -23,7 +24,7 @@ struct EpisodeRecorderTests {
     }
 
     @Test func unwritablePathThrowsAOneLineError() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/missing/game.jsonl"
         #expect(throws: FileError.self) { try EpisodeRecorder(path: path) }
         do { _ = try EpisodeRecorder(path: path) } catch {
@@ -33,7 +34,7 @@ struct EpisodeRecorderTests {
 
     /// A record that stops between lines (the program was killed) must not pass for complete.
     @Test func aRecordLeftWithoutFinishReadsAsTruncated() throws {
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/game.jsonl"
         let game = PlayedGame(seed: 3, moves: 20)
         let recorder = try EpisodeRecorder(path: path)

@@ -3,6 +3,7 @@ import Game2048
 import Game2048JSON
 import Testing
 @testable import Game2048Play
+import TestSupport
 
 /// Seeded mutations of valid record and best-score files: truncations at every line boundary and at
 /// random offsets, bit flips, CRLF, deleted, duplicated and swapped lines, forged members, huge numbers
@@ -119,7 +120,7 @@ struct FileMutationTests {
     func seededRecordMutationsGiveAPreciseErrorOrAVerifiedReplay(source: Int) throws {
         let (name, records, bytes) = Self.recordSources[source]
         var rng = Xoshiro256StarStar(seed: 2048 + UInt64(source))
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         for index in 0..<Self.count {
             let mutation = Mutation.allCases[index % Mutation.allCases.count]
             let mutant = Self.mutate(bytes, mutation, rng: &rng)
@@ -143,7 +144,7 @@ struct FileMutationTests {
 
     @Test func seededBestScoreMutationsGiveAOneLineProblemOrAUsableTable() throws {
         var rng = Xoshiro256StarStar(seed: 4096)
-        let temporary = try TemporaryDirectory()
+        let temporary = TemporaryDirectory()
         let path = temporary.path + "/" + BestScores.fileName
         for index in 0..<Self.count {
             let mutation = Mutation.allCases[index % Mutation.allCases.count]

@@ -1,10 +1,11 @@
 import Foundation
 import Game2048System
 import Testing
+import TestSupport
 
 struct AtomicFileTests {
     @Test func replacesTheFileAndLeavesNoTemporaryBehind() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("scores.json")
         try AtomicFile.write(Array("old".utf8), to: path)
         try AtomicFile.write(Array("new".utf8), to: path)
@@ -13,7 +14,7 @@ struct AtomicFileTests {
     }
 
     @Test func removesTheTemporaryFileOfAKilledSave() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("scores.json")
         // No process has pid 2^22 + 1 (above Linux's pid_max default), so its save was killed.
         let abandoned = path + ".tmp-4194305"
@@ -23,7 +24,7 @@ struct AtomicFileTests {
     }
 
     @Test func refusesToReplaceADirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let target = directory.file("folder")
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
         #expect(throws: FileError("write", target, reason: "it is a directory, not a regular file; a save only replaces regular files")) {

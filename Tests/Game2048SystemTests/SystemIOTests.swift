@@ -1,10 +1,11 @@
 import Foundation
 import Game2048System
 import Testing
+import TestSupport
 
 struct SystemIOTests {
     @Test func readFileReadsEveryByte() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("data")
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
@@ -13,14 +14,14 @@ struct SystemIOTests {
     }
 
     @Test func readFileRefusesAFIFOWithoutWaitingForAWriter() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("fifo")
         #expect(mkfifo(path, 0o600) == 0)
         #expect(throws: FileError("open", path, reason: "not a regular file (it is a FIFO)")) { try SystemIO.readFile(path) }
     }
 
     @Test func readFileIfPresentIsNilOnlyWhenNothingIsThere() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         #expect(try SystemIO.readFileIfPresent(directory.file("absent")) == nil)
         #expect(throws: FileError("open", directory.path, reason: "Is a directory")) { try SystemIO.readFileIfPresent(directory.path) }
     }

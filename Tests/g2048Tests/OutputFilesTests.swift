@@ -2,6 +2,7 @@ import Foundation
 import Game2048Learning
 import Testing
 @testable import g2048
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,7 @@ struct OutputFilesTests {
     }
 
     @Test func existingFileIsReplacedOnlyWithForce() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let out = folder.file("w.bin", contents: "old")
         #expect(Self.refusal([.init(flag: "out", path: out)]) == "--out \(out) already exists; add --force to replace it")
         #expect(Self.refusal([.init(flag: "out", path: out)], force: true) == nil)
@@ -33,7 +34,7 @@ struct OutputFilesTests {
     }
 
     @Test func nonRegularFilesAreRefusedEvenWithForce() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let fifo = folder.file("fifo")
         try #require(mkfifo(fifo, 0o644) == 0)
         let cases = [
@@ -52,7 +53,7 @@ struct OutputFilesTests {
     }
 
     @Test func anOutputThatIsAnInputIsRefusedHoweverItIsSpelled() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.file("w.bin", contents: "weights")
         let link = folder.file("link.bin")
         try #require(symlink("w.bin", link) == 0)
@@ -70,7 +71,7 @@ struct OutputFilesTests {
     }
 
     @Test func twoOutputsNamingOneFileAreRefused() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let a = folder.file("curve"), b = folder.path + "/../" + URL(fileURLWithPath: folder.path).lastPathComponent + "/curve"
         #expect(
             Self.refusal([.init(flag: "metrics", path: a), .init(flag: "plot", path: b)])
@@ -79,7 +80,7 @@ struct OutputFilesTests {
     }
 
     @Test func appendingNeedsAFileOfTheRightKind() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let header = TrainingMetrics.csvHeader
         let csv = folder.file("curve.csv", contents: header + "\n1000,1,1,1,1,0,0,0,0,0\n")
         let other = folder.file("other.bin", contents: "G2048NT\u{1A}binary")
@@ -91,7 +92,7 @@ struct OutputFilesTests {
     }
 
     @Test func aSecondWriterOfTheSameFileStopsAtOnce() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let out = folder.file("w.bin")
         let first = try OutputFiles.claim([.init(flag: "out", path: out)], inputs: [], force: false, command: "train")
         let lock = OutputClaim.lockPath(for: out)
@@ -110,7 +111,7 @@ struct OutputFilesTests {
     // MARK: The commands
 
     @Test func trainRefusesToTruncateOrCorruptItsFiles() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.file("w.bin"), csv = folder.file("curve.csv", contents: "my notes\n")
         let fresh = try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights, "--metrics", csv])
         #expect(fresh.status == 1)
@@ -136,7 +137,7 @@ struct OutputFilesTests {
     }
 
     @Test func playDoesNotOverwriteARecordWithoutForce() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let record = folder.file("game.jsonl", contents: "an earlier game\n")
         let arguments = ["play", "--agent", "random", "--seed", "1", "--rows", "2", "--cols", "2", "--record", record]
         let refused = try G2048Tests.run(arguments, input: "")

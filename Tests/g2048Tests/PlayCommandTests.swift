@@ -2,6 +2,7 @@ import Foundation
 import Game2048
 import Testing
 @testable import g2048
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,15 +13,7 @@ import Darwin
 /// stderr and exit code. Each test keeps its best scores in its own `XDG_DATA_HOME`.
 struct PlayCommandTests {
     /// A temporary `XDG_DATA_HOME` and scratch folder, removed at the end.
-    final class Scratch {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("g2048-play-e2e-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        var bestScoresFile: String { path + "/gym2048/best-scores.json" }
-    }
+    typealias Scratch = TemporaryDirectory
 
     static func run(_ arguments: [String], input: String = "", scratch: Scratch) throws -> G2048Tests.Result {
         let process = Process()
@@ -67,7 +60,7 @@ struct PlayCommandTests {
     }
 
     @Test func pipedKeysPlayTheSameGameAsTheLibrary() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let keys = ["left", "w", "l", "j", "down", "h", "up", "right", "a", "s", "d", "k"]
         let result = try Self.run(["play", "--seed", "7", "--rows", "3", "--cols", "4"], input: keys.joined(separator: "\n") + "\nq\n", scratch: scratch)
         #expect(result.status == 0)
@@ -96,7 +89,7 @@ struct PlayCommandTests {
     }
 
     @Test func endOfInputQuitsCleanly() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "1"], input: "up\nleft", scratch: scratch)
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -105,7 +98,7 @@ struct PlayCommandTests {
     }
 
     @Test func unknownInputLinesAreReportedAndSkipped() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "1"], input: "up\njump\nleft\n", scratch: scratch)
         #expect(result.status == 0)
         #expect(result.stderr == "warning: input line 2: 'jump' is not a key (expected up, down, left, right, w, a, s, d, h, j, k, l, r or q); ignored\n")
@@ -113,7 +106,7 @@ struct PlayCommandTests {
     }
 
     @Test func restartStartsTheNextSeed() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "41"], input: "left\nr\n", scratch: scratch)
         var environment = Environment(rules: Rules())
         let second = environment.reset(seed: 42).observation.description
@@ -121,7 +114,7 @@ struct PlayCommandTests {
     }
 
     @Test func recordedGameReplaysAndShowsTheSameBoards() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let record = scratch.path + "/game.jsonl"
         let played = try Self.run(["play", "--agent", "greedy", "--seed", "3", "--rows", "3", "--cols", "3", "--record", record], scratch: scratch)
         #expect(played.status == 0)
@@ -143,7 +136,7 @@ struct PlayCommandTests {
     }
 
     @Test func tamperedRecordFailsAtTheFirstMismatch() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let record = scratch.path + "/game.jsonl"
         _ = try Self.run(["play", "--agent", "random", "--seed", "5", "--record", record], scratch: scratch)
         var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -162,7 +155,7 @@ struct PlayCommandTests {
     }
 
     @Test func truncatedOrMalformedRecordIsAOneLineError() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let record = scratch.path + "/game.jsonl"
         _ = try Self.run(["play", "--agent", "greedy", "--seed", "2", "--record", record], scratch: scratch)
         let text = try String(contentsOfFile: record, encoding: .utf8)
@@ -186,7 +179,7 @@ struct PlayCommandTests {
     }
 
     @Test func bestScoresAreKeptPerSizeUnderXDGDataHome() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let small = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "3"], scratch: scratch)
         let classic = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
         func score(_ result: G2048Tests.Result) -> Int {
@@ -201,7 +194,7 @@ struct PlayCommandTests {
     }
 
     @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048", withIntermediateDirectories: true)
         try "{\"best\": oops".write(toFile: scratch.bestScoresFile, atomically: true, encoding: .utf8)
         let first = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
@@ -215,7 +208,7 @@ struct PlayCommandTests {
     }
 
     @Test func winTileShowsAMessageAndPlayGoesOn() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--win-tile", "32"], scratch: scratch)
         #expect(result.status == 0)
         #expect(result.stdout.components(separatedBy: "You made 32! Keep going").count == 2)
@@ -238,7 +231,7 @@ struct PlayCommandTests {
         (["replay", "--file", "x", "--delay", "-5"], "error: --delay must be between 0 and 600000, got -5"),
     ])
     func usageErrorsExit64WithOneLineReason(arguments: [String], message: String) throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(arguments, scratch: scratch)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
@@ -249,7 +242,7 @@ struct PlayCommandTests {
     }
 
     @Test func unreadableOrInvalidWeightsExit1() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let missing = try Self.run(["play", "--agent", "ntuple", "--weights", scratch.path + "/none.bin"], scratch: scratch)
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error: "))
@@ -265,7 +258,7 @@ struct PlayCommandTests {
     }
 
     @Test func hintShowsTheExpectimaxMove() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "4", "--hint"], input: "q\n", scratch: scratch)
         #expect(result.status == 0)
         let hint = result.stdout.components(separatedBy: "hint: ").last.map { String($0.prefix { $0.isLetter }) }
@@ -273,7 +266,7 @@ struct PlayCommandTests {
     }
 
     @Test func helpTextsAreTheSpecs() throws {
-        let scratch = try Scratch()
+        let scratch = Scratch()
         #expect(try Self.run(["play", "--help"], scratch: scratch).stdout == PlayCommand.spec.help + "\n")
         #expect(try Self.run(["replay", "--help"], scratch: scratch).stdout == ReplayCommand.spec.help + "\n")
         let root = try Self.run(["--help"], scratch: scratch).stdout
@@ -326,7 +319,7 @@ extension PlayCommandTests {
     static func runInTerminal(_ arguments: [String], keys: [String], signal: Int32? = nil) throws -> Session {
         let (master, slave) = try #require(Self.openPseudoTerminal())
         defer { close(slave) }
-        let scratch = try Scratch()
+        let scratch = Scratch()
         let process = Process()
         process.executableURL = G2048Tests.executable
         process.arguments = arguments
@@ -402,4 +395,9 @@ extension PlayCommandTests {
         #expect(session.restored)
         #expect(session.output.contains("\u{1B}[?25h\u{1B}[?1049l"))
     }
+}
+
+extension TemporaryDirectory {
+    /// Where `g2048 play` keeps its best scores with this folder as `XDG_DATA_HOME`.
+    var bestScoresFile: String { file("gym2048/best-scores.json") }
 }

@@ -7,6 +7,7 @@ import Game2048Learning
 import Game2048Play
 import Testing
 @testable import g2048
+import TestSupport
 
 struct TrainEvalCommandTests {
     static func train(_ arguments: [String]) throws -> TrainCommand { try TrainCommand(parseArguments(arguments, spec: TrainCommand.spec)) }
@@ -98,7 +99,7 @@ struct TrainEvalCommandTests {
     /// `--network 8x6` trains the eight 6-tuples on the packed path, and the file plays.
     @Test func theEightSixTupleNetworkTrainsAndPlays() throws {
         #expect(try Self.train(["--network", "5x6"]).patterns?.count == 5)
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w8.bin"
         let trained = try G2048Tests.run(["train", "--network", "8x6", "--games", "100", "--out", weights])
         #expect(trained.status == 0, "\(trained.stderr)")
@@ -112,7 +113,7 @@ struct TrainEvalCommandTests {
     /// Each method with stages, end to end: the file records them, a resume continues them, and eval plays.
     @Test(arguments: [(4, "otd+tc"), (3, "tc"), (3, "td")])
     func stagedMethodsTrainResumeAndEvaluate(size: Int, method: String) throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w.bin"
         let stages = size == 4 ? "256,512" : "128,256"
         let trained = try G2048Tests.run([
@@ -158,7 +159,7 @@ struct TrainEvalCommandTests {
     /// `train --resume w3.bin` once demanded `--rows 3` again, wrote to weights-3x3.bin, and printed an
     /// `optimistic` value that has no effect: it now takes all of that from the file and writes back to it.
     @Test func resumeTakesTheNetworkFromTheFileAndRefusesAnotherSize() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w3.bin"
         let first = try G2048Tests.run(["train", "--rows", "3", "--games", "300", "--alpha", "0.05", "--seed", "9", "--out", weights])
         #expect(first.status == 0, "\(first.stderr)")
@@ -180,7 +181,7 @@ struct TrainEvalCommandTests {
 
     /// `train --out /no/such/dir/w.bin` once trained the whole run and then failed to write.
     @Test func aMissingOutputFolderStopsTheRunBeforeItStarts() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let out = folder.path + "/missing/w.bin"
         let result = try G2048Tests.run(["train", "--rows", "3", "--games", "100000000", "--out", out])
         #expect(result.status == 1)
@@ -216,7 +217,7 @@ struct TrainEvalCommandTests {
     /// where, and exits 128 + the signal; the file left behind loads and resumes.
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
     func aSignalSavesTheRunAndExitsWith128PlusIt(signal: Int32, name: String) throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w.bin", csv = folder.path + "/curve.csv"
         let result = try Self.interruptedTraining(
             ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--metrics", csv, "--metrics-every", "100"],
@@ -238,7 +239,7 @@ struct TrainEvalCommandTests {
 
     /// A kill -9 gives no chance to save: the last checkpoint is what is left, and it loads.
     @Test func aKilledRunLeavesItsLastCheckpointLoadable() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w.bin"
         let result = try Self.interruptedTraining(
             ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--checkpoint-every", "50"],
@@ -250,12 +251,8 @@ struct TrainEvalCommandTests {
     }
 
     @Test func trainThenEvalEndToEnd() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2048-train-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let weights = directory.appendingPathComponent("w.bin").path
-        let csv = directory.appendingPathComponent("curve.csv").path
-        let svg = directory.appendingPathComponent("curve.svg").path
+        let directory = TemporaryDirectory()
+        let weights = directory.file("w.bin"), csv = directory.file("curve.csv"), svg = directory.file("curve.svg")
         let trained = try G2048Tests.run([
             "train", "--rows", "3", "--games", "1500", "--out", weights, "--metrics", csv,
             "--plot", svg, "--metrics-every", "500", "--checkpoint-every", "1000",
@@ -299,7 +296,7 @@ struct TrainEvalCommandTests {
     }
 
     @Test func theNetworkPlaysOnItsOwnBoardOnly() throws {
-        let folder = try Folder()
+        let folder = Folder()
         let weights = folder.path + "/w.bin"
         #expect(try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights]).status == 0)
         let wrong = try G2048Tests.run(["eval", "--weights", weights, "--rows", "3", "--games", "5"])
@@ -310,8 +307,8 @@ struct TrainEvalCommandTests {
     }
 
     @Test func evalOfACorruptedFileIsAOneLineError() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("g2048-bad-\(UUID().uuidString).bin").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = TemporaryDirectory()
+        let path = directory.file("bad.bin")
         try Data("not weights at all".utf8).write(to: URL(fileURLWithPath: path))
         let result = try G2048Tests.run(["eval", "--weights", path, "--games", "5"])
         #expect(result.status == 1)
