@@ -47,8 +47,8 @@ extension Bitboard: LearnableBoard {
 
     @inlinable @inline(__always)
     func learn(in learner: TDLearner, toward target: Float, coherent: Bool) {
-        if coherent {
-            learner.learn(self, error: target - value(in: learner.network), coherent: true)
+        if coherent, let accumulators = learner.accumulators {
+            learner.network.learn(self, toward: target, step: learner.coherenceStep, accumulators: accumulators)
         } else {
             learner.network.learn(self, toward: target, step: learner.step)
         }

@@ -164,37 +164,56 @@ extension NTupleNetwork {
         return ((four(f.0) + four(f.1)) + (four(f.2) + four(f.3))) + ((four(f.4) + four(f.5)) + (four(f.6) + four(f.7)))
     }
 
-    /// One TD(0) step on a 4×4 bitboard: adds `step · (target − V(board))` to its feature weights.
+    /// One learning step on a 4×4 bitboard toward `target`: TD(0)'s, adding `step · (target − V(board))`
+    /// to its feature weights, or with `accumulators` TC's (see ``CoherenceAccumulators``; `step` is then
+    /// TC's meta rate per feature).
     ///
-    /// The same as `update(board, by: step * (target - value(of: board)))`, bit for bit, but the
-    /// default network computes its 32 indices once for both the read and the write.
+    /// The same, bit for bit, as `update(board, by: step * (target - value(of: board)))` or
+    /// `coherentUpdate(board, error: target - value(of: board), step: step, accumulators: accumulators)`,
+    /// but the default network computes its 32 indices once for both the read and the write.
     @inlinable @inline(__always)
-    func learn(_ board: Bitboard, toward target: Float, step: Float) {
+    func learn(_ board: Bitboard, toward target: Float, step: Float, accumulators: CoherenceAccumulators? = nil) {
         guard packedLayout == .defaultSixTuples else {
-            update(board, by: step * (target - defaultOrCustomValue(board)))
+            let error = target - defaultOrCustomValue(board)
+            if let accumulators {
+                coherentUpdate(board, error: error, step: step, accumulators: accumulators)
+            } else {
+                update(board, by: step * error)
+            }
             return
         }
-        let w = weights.base + stageOffset(of: board)
+        let offset = stageOffset(of: board), w = weights.base + offset
         let (a, b, c, d, e, f, g, h) = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
         @inline(__always) func four(_ i: (Int, Int, Int, Int)) -> Float { (w[i.0] + w[i.1]) + (w[i.2] + w[i.3]) }
         // The sum in ``defaultValue(_:)``'s order, so that the value is the same Float.
         let value = ((four(a) + four(b)) + (four(c) + four(d))) + ((four(e) + four(f)) + (four(g) + four(h)))
-        let delta = step * (target - value)
-        // Symmetric twins share a weight and get `delta` twice, as in ``update(_:by:)``.
-        @inline(__always) func add(_ i: (Int, Int, Int, Int)) {
-            w[i.0] += delta
-            w[i.1] += delta
-            w[i.2] += delta
-            w[i.3] += delta
+        // Every feature in ``forEachFeature(of:_:)-(Bitboard,_)``'s order; symmetric twins share a weight
+        // and are updated twice, as in ``update(_:by:)``. Inlined into each branch below.
+        @inline(__always) func forEachIndex(_ body: (Int) -> Void) {
+            // Unrolled: a loop over an array literal of the eight would allocate.
+            @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
+                body(i.0)
+                body(i.1)
+                body(i.2)
+                body(i.3)
+            }
+            visit(a)
+            visit(b)
+            visit(c)
+            visit(d)
+            visit(e)
+            visit(f)
+            visit(g)
+            visit(h)
         }
-        add(a)
-        add(b)
-        add(c)
-        add(d)
-        add(e)
-        add(f)
-        add(g)
-        add(h)
+        if let accumulators {
+            precondition(accumulators.count == weights.count, "the accumulators are for another network")
+            let error = target - value, base = weights.base
+            forEachIndex { accumulators.update(base, at: offset + $0, error: error, step: step) }
+        } else {
+            let delta = step * (target - value)
+            forEachIndex { w[$0] += delta }
+        }
     }
 
     /// The greedy move on a 4×4 bitboard, `argmax r + V(afterstate)` over the legal moves: its
