@@ -20,33 +20,42 @@ public enum TileDowngrade {
     /// The board valued in place of `board`: tiles above its largest gap halved while it holds an
     /// exponent of at least `limit`; `board` itself when it has none or no gap is left.
     public static func downgraded(_ board: Bitboard, from limit: UInt8) -> Bitboard {
-        var board = board
-        while holds(board.rawValue, atLeast: limit), let gap = largestGap(of: board) {
+        // Called at every leaf of a search once a game nears the limit, so no allocation and no
+        // per-exponent scan: the exponents present are one 16-bit mask.
+        var x = board.rawValue
+        while holds(x, atLeast: limit) {
+            var present: UInt32 = 0
+            for cell in 0..<16 { present |= 1 &<< UInt32(truncatingIfNeeded: (x &>> UInt64(4 &* cell)) & 0xF) }
+            guard let gap = largestGap(present: UInt64(present)) else { break }
             // Every nibble above the gap loses one (all are at least 1 there, so no borrow crosses nibbles).
             var ones: UInt64 = 0
-            for cell in 0..<16 where board[cell] > gap { ones |= 1 << UInt64(4 * cell) }
-            board.rawValue -= ones
+            for cell in 0..<16 where (x &>> UInt64(4 &* cell)) & 0xF > UInt64(gap) { ones |= 1 &<< UInt64(4 &* cell) }
+            x &-= ones
         }
-        return board
+        return Bitboard(rawValue: x)
     }
 
     /// ``downgraded(_:from:)-(Bitboard,_)`` on a generic board (any size, any exponent).
     public static func downgraded(_ board: Board, from limit: UInt8) -> Board {
         var board = board
-        while board.maxExponent >= limit, let gap = largestGap(of: board) {
+        while board.maxExponent >= limit {
+            var present: UInt64 = 0
+            for cell in 0..<board.cellCount { present |= 1 &<< UInt64(board[cell] & 63) }
+            guard let gap = largestGap(present: present) else { break }
             for cell in 0..<board.cellCount where board[cell] > gap { board[cell] -= 1 }
         }
         return board
     }
 
-    /// The largest exponent between 1 and the board's largest exponent (exclusive) that no cell holds.
-    static func largestGap(of board: some GameBoard) -> UInt8? {
-        var present = Set<UInt8>(), highest: UInt8 = 0
-        for cell in 0..<(board.rows * board.cols) {
-            present.insert(board[cell])
-            highest = max(highest, board[cell])
-        }
-        return (1..<max(highest, 1)).reversed().first { !present.contains($0) }
+    /// The largest exponent between 1 and the largest exponent present (exclusive) that is absent,
+    /// from the set of exponents present as a bit mask (bit `e` for exponent `e`).
+    @inlinable @inline(__always)
+    static func largestGap(present: UInt64) -> UInt8? {
+        guard present > 1 else { return nil }
+        let highest = 63 &- present.leadingZeroBitCount
+        // Bits 1 up to (not including) the highest exponent, minus those present.
+        let missing = ((UInt64(1) &<< UInt64(highest)) &- 2) & ~present
+        return missing == 0 ? nil : UInt8(63 &- missing.leadingZeroBitCount)
     }
 
     /// Whether some nibble of `packed` is at least `limit`, with no loop: even and odd nibbles are

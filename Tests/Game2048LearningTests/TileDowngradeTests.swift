@@ -55,6 +55,38 @@ struct TileDowngradeTests {
         }
     }
 
+    /// The rule in its own words, slowly: while a tile at `limit` or above is left, find the largest
+    /// exponent below the largest tile that no cell holds, and halve every tile above it.
+    static func reference(_ board: Board, from limit: UInt8) -> Board {
+        var board = board
+        while board.maxExponent >= limit {
+            let held = (0..<board.cellCount).map { board[$0] }
+            guard let gap = (1..<max(board.maxExponent, 1)).reversed().first(where: { !held.contains($0) }) else { break }
+            for cell in 0..<board.cellCount where board[cell] > gap { board[cell] -= 1 }
+        }
+        return board
+    }
+
+    @Test("both downgrades follow the rule on random boards and limits, 4×4 and 3×5", arguments: [UInt8(1), 3, 8, 13])
+    func matchesTheRule(lowestLimit: UInt8) throws {
+        var rng = Xoshiro256StarStar(seed: UInt64(lowestLimit) &+ 100)
+        var changed = 0
+        for round in 0..<400 {
+            let limit = lowestLimit &+ UInt8(round % 4)
+            let board = NTupleNetworkTests.randomPackedBoard(&rng)
+            let expected = Self.reference(board, from: limit)
+            if expected != board { changed += 1 }
+            #expect(TileDowngrade.downgraded(board, from: limit) == expected, "\(board) from \(limit)")
+            #expect(Board(TileDowngrade.downgraded(try #require(Bitboard(board)), from: limit)) == expected, "\(board) from \(limit)")
+            // A wider board, with exponents past the packed range.
+            var wide = try Board(rows: 3, cols: 5)
+            for cell in 0..<15 { wide[cell] = UInt8(rng.next() % 17) }
+            #expect(TileDowngrade.downgraded(wide, from: limit) == Self.reference(wide, from: limit), "\(wide) from \(limit)")
+        }
+        // The boards must exercise the rule, not only pass through unchanged.
+        #expect(changed > 40)
+    }
+
     @Test("the network values a downgraded afterstate when the search downgrades")
     func searchUsesTheDowngradedValue() throws {
         // A small network with random weights, so that the two boards surely differ in value.
