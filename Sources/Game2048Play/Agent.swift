@@ -85,8 +85,9 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
     }
 
     /// The player that gives `g2048 play --hint` its suggestions: the network at
-    /// depth 1 when one is given, else the heuristic expectimax at depth 2.
-    package static func hintPlayer(network: NTupleNetwork?) -> any Player {
-        network.map { SearchPlayer(network: $0, depth: 1) } ?? SearchPlayer(heuristicDepth: 2)
+    /// depth 1 when one is given (with `downgradeLimit`'s tile-downgrading), else the
+    /// heuristic expectimax at depth 2.
+    package static func hintPlayer(network: NTupleNetwork?, downgradeLimit: UInt8? = TileDowngrade.defaultLimit) -> any Player {
+        network.map { SearchPlayer(network: $0, depth: 1, downgradeLimit: downgradeLimit) } ?? SearchPlayer(heuristicDepth: 2)
     }
 }

@@ -33,6 +33,10 @@ struct PlayCommand: Command {
             .flag("hint", "Show the move the expectimax search (the network, with --weights) would play."),
             .option("agent", "name", "Watch an agent play: \(Agent.names)."),
             .option("weights", "file", "Weights from 'g2048 train', for --agent ntuple or --hint."),
+            .option(
+                "downgrade", "tile",
+                "Tile-downgrading of the network's search (see 'g2048 eval --help'): on (from 32768), off, or the tile.",
+                default: "on"),
             .option("delay", "ms", "Milliseconds between the agent's moves.", default: "150, or 0 when stdout is not a terminal"),
             .option("record", "file", "Write the episodes to this JSON Lines file."),
             .flag("force", "Replace an existing --record file."),
@@ -45,6 +49,7 @@ struct PlayCommand: Command {
     var hint: Bool
     var agent: Agent?
     var weightsPath: String?
+    var downgradeLimit: UInt8?
     var delay: Int?
     var recordPath: String?
     var force: Bool
@@ -63,6 +68,10 @@ struct PlayCommand: Command {
         if agent == .ntuple && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
         if let agent, hint { throw UsageError("--hint is for playing yourself, not with --agent \(agent.rawValue)") }
         if weightsPath != nil && agent != .ntuple && !hint { throw UsageError("--weights is only used by --agent ntuple and --hint") }
+        downgradeLimit = try arguments.downgradeLimit(default: TileDowngrade.defaultLimit)
+        if arguments.string("downgrade") != nil && weightsPath == nil {
+            throw UsageError("--downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)")
+        }
         delay = try arguments.optionalInt("delay", in: 0...600_000)
         if delay != nil && agent == nil { throw UsageError("--delay sets the pace of --agent; give an agent too") }
         recordPath = arguments.string("record")
@@ -108,8 +117,8 @@ struct PlayCommand: Command {
             player: agent?.rawValue ?? "human")
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,
-            agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network) },
-            hinter: hint ? Agent.hintPlayer(network: network) : nil,
+            agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network, downgradeLimit: downgradeLimit) },
+            hinter: hint ? Agent.hintPlayer(network: network, downgradeLimit: downgradeLimit) : nil,
             delay: PlayOutcome.pace(delay),
             recordPath: recordPath)
         return game.run().exitCode()

@@ -1,5 +1,5 @@
 import Game2048
-import Game2048Learning
+@testable import Game2048Learning
 import Game2048Play
 import Testing
 
@@ -31,6 +31,16 @@ struct AgentTests {
         #expect(Agent.ntuple.makePlayer(seed: 0, network: network).name == "ntuple, expectimax depth 1")
         #expect(Agent.hintPlayer(network: network).name == "ntuple, expectimax depth 1")
         #expect(Agent.hintPlayer(network: nil).name == "expectimax (heuristic), depth 2")
+    }
+
+    /// `play --downgrade` reaches both of play's network searches; the default is the 32768 tile.
+    @Test func theHintAndTheNtupleAgentTakeTheDowngradingTile() throws {
+        let network = NTupleNetwork(rows: 4, cols: 4)
+        func limit(_ player: any Player) throws -> UInt8? { try #require(player as? SearchPlayer).search.downgradeLimit }
+        #expect(try limit(Agent.hintPlayer(network: network)) == 15)
+        #expect(try limit(Agent.hintPlayer(network: network, downgradeLimit: 13)) == 13)
+        #expect(try limit(Agent.hintPlayer(network: network, downgradeLimit: nil)) == nil)
+        #expect(try limit(Agent.ntuple.makePlayer(seed: 0, network: network, downgradeLimit: 12)) == 12)
     }
 
     /// eval and play build their players from this one list, with eval's depth and node budget.

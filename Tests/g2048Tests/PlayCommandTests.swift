@@ -222,6 +222,8 @@ struct PlayCommandTests {
         (["play", "--weights", "w.bin"], "error: --weights is only used by --agent ntuple and --hint"),
         (["play", "--hint", "--agent", "greedy"], "error: --hint is for playing yourself, not with --agent greedy"),
         (["play", "--delay", "10"], "error: --delay sets the pace of --agent; give an agent too"),
+        (["play", "--hint", "--downgrade", "8192"], "error: --downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)"),
+        (["play", "--hint", "--weights", "w.bin", "--downgrade", "100"], "error: --downgrade must be on, off or a power of two from 8 to 32768, got '100'"),
         (["play", "--rows", "9"], "error: --rows must be between 2 and 8, got 9"),
         (["play", "--cols", "1"], "error: --cols must be between 2 and 8, got 1"),
         (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50 or off, got 100"),
