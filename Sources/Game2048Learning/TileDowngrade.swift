@@ -17,6 +17,9 @@ public enum TileDowngrade {
     /// The exponent of the default `limit`: 15, the 32 768 tile.
     public static let defaultLimit: UInt8 = 15
 
+    /// The limits a search takes: the exponents of the tiles 8 to 32 768.
+    public static let limitRange: ClosedRange<UInt8> = 3...15
+
     /// The board valued in place of `board`: tiles above its largest gap halved while it holds an
     /// exponent of at least `limit`; `board` itself when it has none or no gap is left.
     public static func downgraded(_ board: Bitboard, from limit: UInt8) -> Bitboard {

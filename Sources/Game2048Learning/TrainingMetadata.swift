@@ -33,6 +33,10 @@ public struct TrainingMetadata: Hashable, Sendable {
     public var coherenceFrom: Double = 0.5
     /// For ``LearningMethod/otdThenTC``: whether TC has taken over (a resumed run continues in TC).
     public var coherenceStarted: Bool = false
+    /// The exponent of the tile from which a search of these weights downgrades boards (see
+    /// ``TileDowngrade``), as `g2048 train` chose it from its last games when it saved them; `nil` when
+    /// none was recorded (format version 3; searches then downgrade from ``TileDowngrade/defaultLimit``).
+    public var downgradeLimit: UInt8? = nil
 
     /// Creates metadata; every parameter has the value of a fresh, untrained network.
     public init(
@@ -82,6 +86,9 @@ public struct TrainingMetadata: Hashable, Sendable {
         guard (0...1).contains(coherenceFrom) else { return "the TC switch point is \(coherenceFrom); it must be 0 to 1" }
         guard !coherenceStarted || learning == .otdThenTC else {
             return "TC is marked started, but the learning method is \(learning.rawValue); only otd+tc switches to TC"
+        }
+        if let limit = downgradeLimit, !TileDowngrade.limitRange.contains(limit) {
+            return "the search's downgrading tile is 2^\(limit); it must be 8 to 32768 (2^3 to 2^15)"
         }
         return nil
     }

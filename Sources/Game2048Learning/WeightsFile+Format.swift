@@ -26,9 +26,12 @@ struct NetworkLayout: Hashable {
     /// The header lengths a file of `version` may have.
     static func headerLengthRange(version: UInt32) -> ClosedRange<Int> {
         guard version >= 2 else { return headerLengthRange }
-        let most = trainingSize + 2 * (NTupleNetwork.maxStages - 1)
-        return (headerLengthRange.lowerBound + trainingSize)...(headerLengthRange.upperBound + most)
+        let least = trainingSize + (version >= 3 ? searchSize : 0)
+        let most = least + 2 * (NTupleNetwork.maxStages - 1)
+        return (headerLengthRange.lowerBound + least)...(headerLengthRange.upperBound + most)
     }
+    /// Version 3's field after version 2's: the search's downgrading tile.
+    static let searchSize = 1
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
     static let maxValueCount = 256
 
@@ -55,13 +58,18 @@ struct NetworkLayout: Hashable {
     /// The number of weights, every stage's; meaningful once ``problem()`` is `nil`.
     var weightCount: Int { patterns.reduce(0) { $0 + $1.tableSize(valueCount: valueCount) } * (stageThresholds.count + 1) }
 
-    /// The format version a file of this layout and `learning` needs: 1 when version 1 can say it all.
-    func version(learning: LearningMethod) -> UInt32 { stageThresholds.isEmpty && learning == .td ? 1 : 2 }
+    /// The format version a file of this layout and `metadata` needs: the oldest that can say it all, so
+    /// that builds that read only older versions still load what they can use.
+    func version(metadata: TrainingMetadata) -> UInt32 {
+        if metadata.downgradeLimit != nil { return 3 }
+        return stageThresholds.isEmpty && metadata.learning == .td ? 1 : 2
+    }
 
     /// The header's length in bytes, in format `version`.
     func headerLength(version: UInt32) -> Int {
         NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize
             + (version >= 2 ? NetworkLayout.trainingSize + 2 * stageThresholds.count : 0)
+            + (version >= 3 ? NetworkLayout.searchSize : 0)
     }
 
     /// The header's length in bytes, in format version 1.
@@ -133,7 +141,7 @@ extension WeightsFile {
     static func encodePrefix(_ layout: NetworkLayout, metadata: TrainingMetadata) -> [UInt8] {
         precondition(metadata.games >= 0 && metadata.moves >= 0, "games and moves must be 0 or more, got \(metadata.games) and \(metadata.moves)")
         precondition((0...Int(UInt32.max)).contains(metadata.rulesVersion), "rulesVersion \(metadata.rulesVersion) does not fit in 32 bits")
-        let version = layout.version(learning: metadata.learning)
+        let version = layout.version(metadata: metadata)
         var bytes = ByteWriter()
         bytes.append(magic)
         bytes.append(version)
@@ -165,6 +173,7 @@ extension WeightsFile {
             bytes.append(metadata.coherenceAlpha.bitPattern)
             bytes.append(metadata.coherenceFrom.bitPattern)
         }
+        if version >= 3 { bytes.append(metadata.downgradeLimit ?? 0) }
         assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version))
         return bytes.bytes
     }
@@ -221,6 +230,11 @@ extension WeightsFile {
             training.coherenceAlpha = Double(bitPattern: coherenceAlpha)
             training.coherenceFrom = Double(bitPattern: coherenceFrom)
         }
+        if version >= 3 {
+            // 0 is "none"; any other value is checked with the rest of the metadata.
+            guard let limit = fields.uint8() else { throw short }
+            training.downgradeLimit = limit == 0 ? nil : limit
+        }
         guard fields.remaining == 0 else {
             throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")
         }
@@ -232,6 +246,7 @@ extension WeightsFile {
         metadata.coherenceStarted = training.coherenceStarted
         metadata.coherenceAlpha = training.coherenceAlpha
         metadata.coherenceFrom = training.coherenceFrom
+        metadata.downgradeLimit = training.downgradeLimit
         return DecodedHeader(layout: layout, games: games, moves: moves, otherMetadata: metadata)
     }
 }

@@ -27,7 +27,7 @@ public enum WeightsFile {
     public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
 
     /// The newest format version this build writes and reads (it reads every version from 1).
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
 
     /// The element type code of Float32 weights.
     static let float32ElementType: UInt8 = 1

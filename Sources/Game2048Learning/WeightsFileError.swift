@@ -3,7 +3,7 @@ import Game2048System
 /// Why a weights file could not be saved or loaded.
 ///
 ///     do { _ = try WeightsFile.load(from: "x.bin") } catch { print("error: \(error)") }
-///     // error: x.bin: format version 7; this build reads versions 1 to 2
+///     // error: x.bin: format version 7; this build reads versions 1 to 3
 ///
 /// Each case names the file as the caller spelled it, and ``description`` is
 /// one line without a trailing period, ready to follow "error: ": the file,
@@ -15,7 +15,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     case cannotRead(file: String, reason: String)
     /// The file does not start with ``WeightsFile/magic``: "x.bin: not a Gym2048 weights file (bad magic)".
     case notAWeightsFile(file: String)
-    /// Another format version: "x.bin: format version 7; this build reads versions 1 to 2".
+    /// Another format version: "x.bin: format version 7; this build reads versions 1 to 3".
     case unsupportedVersion(file: String, version: UInt32)
     /// The file ends inside its header: "x.bin: truncated: the header needs 112 bytes, the file has 50".
     case truncatedHeader(file: String, needed: Int, found: Int)

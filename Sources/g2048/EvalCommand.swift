@@ -20,11 +20,11 @@ struct EvalCommand: Command {
             On a 4x4 board the network searches the packed board with a fixed transposition table (4 MiB a game).
             --prune values a chance node by the evaluator instead of expanding it when the spawns that lead to it
             are less likely than the given probability (as nneonneo/2048-ai's probability cutoff; deterministic).
-            --downgrade values a board holding a tile at or above the given one (32768 by default) as the same board
-            with every tile above its largest missing tile halved, so the network sees a shape it was trained on
-            (tile-downgrading, Guei, Chen & Wu 2022). Weights trained for hours rather than days play better
-            downgrading from the largest tile most of their training games reached (train suggests it: 8192
-            after an hour of training, 4096 after two minutes).
+            --downgrade values a board holding a tile at or above the given one as the same board with every tile
+            above its largest missing tile halved, so the network sees a shape it was trained on (tile-downgrading,
+            Guei, Chen & Wu 2022). By default the tile is the weights file's: train records the largest tile that a
+            third of its last 1000 games reached (8192 after an hour, 4096 after a few minutes) for 4x4 networks
+            trained from an optimistic initial value, which overrate boards past that; else 32768.
             Game i is seeded from --seed alone, so results do not depend on --threads. Progress (games, moves,
             ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
@@ -42,7 +42,8 @@ struct EvalCommand: Command {
                 default: "\(Expectimax.defaultPruneBelow)"),
             .option(
                 "downgrade", "tile",
-                "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.", default: "on"),
+                "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.",
+                default: "the weights file's tile, else 32768"),
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the network's"),
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
             .option("win-tile", "tile", "Tile that ends a game, or off.", default: "off"),
@@ -57,7 +58,8 @@ struct EvalCommand: Command {
     var depth: Int
     var nodes: Int
     var pruneBelow: Double
-    var downgradeLimit: UInt8?
+    /// `--downgrade`'s limit (`nil` for off), if given: else the weights file's, else the 32768 tile.
+    var downgradeFlag: UInt8??
     /// `--rows`/`--cols` as given, if given.
     var size: (rows: Int, cols: Int)?
     /// The rules of the built-in players' games (the network's games take their size from its file).
@@ -83,7 +85,7 @@ struct EvalCommand: Command {
             throw UsageError("--nodes applies to the \(searchers) players, not \(agent.rawValue)")
         }
         pruneBelow = try arguments.double("prune", default: Expectimax.defaultPruneBelow, in: 0...1)
-        downgradeLimit = try arguments.downgradeLimit(default: TileDowngrade.defaultLimit)
+        downgradeFlag = arguments.string("downgrade") == nil ? nil : .some(try arguments.downgradeLimit(default: nil))
         for flag in ["prune", "downgrade"] where arguments.string(flag) != nil && !agent.searches {
             throw UsageError("--\(flag) applies to the \(searchers) players, not \(agent.rawValue)")
         }
@@ -103,21 +105,25 @@ struct EvalCommand: Command {
     func run() throws -> Int32 {
         var rules = self.rules
         var network: NTupleNetwork? = nil
+        var downgrade = downgradeFlag ?? TileDowngrade.defaultLimit
         if let weightsPath {
             let (loaded, metadata) = try WeightsFile.load(from: weightsPath)
             if let size, size != (loaded.rows, loaded.cols) {
                 throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(loaded.rows)x\(loaded.cols) boards")
             }
             rules = try Rules(rows: loaded.rows, cols: loaded.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
-            Console.error("loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games")
+            downgrade = downgradeFlag ?? metadata.downgradeLimit ?? TileDowngrade.defaultLimit
+            let searching = EvalCommand.downgradeDescription(downgrade, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
+            Console.error(
+                "loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
             network = loaded
         }
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
-        let prune = pruneBelow, downgrade = downgradeLimit
+        let prune = pruneBelow, downgradeLimit = downgrade
         let makePlayer: @Sendable (Int) -> any Player = {
             agent.makePlayer(
                 seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
-                pruneBelow: prune, downgradeLimit: downgrade)
+                pruneBelow: prune, downgradeLimit: downgradeLimit)
         }
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
@@ -131,6 +137,13 @@ struct EvalCommand: Command {
         progress.finish()
         Console.output(json ? EvalCommand.json(report, rules: rules, depth: depth) : EvalCommand.text(report, rules: rules))
         return ExitCode.success
+    }
+
+    /// "downgrading from 8192 (the weights file's)", "downgrading off", …: how the network's search values
+    /// boards past its training, for the line that reports the loaded weights.
+    static func downgradeDescription(_ limit: UInt8?, fromFile: Bool) -> String {
+        guard let limit else { return "downgrading off" }
+        return "downgrading from \(1 << Int(limit))" + (fromFile ? " (the weights file's)" : "")
     }
 
     static func text(_ report: EvaluationReport, rules: Rules) -> String {

@@ -36,7 +36,7 @@ struct PlayCommand: Command {
             .option(
                 "downgrade", "tile",
                 "Tile-downgrading of the network's search (see 'g2048 eval --help'): on (from 32768), off, or the tile.",
-                default: "on"),
+                default: "the weights file's tile, else 32768"),
             .option("delay", "ms", "Milliseconds between the agent's moves.", default: "150, or 0 when stdout is not a terminal"),
             .option("record", "file", "Write the episodes to this JSON Lines file."),
             .flag("force", "Replace an existing --record file."),
@@ -49,7 +49,8 @@ struct PlayCommand: Command {
     var hint: Bool
     var agent: Agent?
     var weightsPath: String?
-    var downgradeLimit: UInt8?
+    /// `--downgrade`'s limit (`nil` for off), if given: else the weights file's, else the 32768 tile.
+    var downgradeFlag: UInt8??
     var delay: Int?
     var recordPath: String?
     var force: Bool
@@ -68,7 +69,7 @@ struct PlayCommand: Command {
         if agent == .ntuple && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
         if let agent, hint { throw UsageError("--hint is for playing yourself, not with --agent \(agent.rawValue)") }
         if weightsPath != nil && agent != .ntuple && !hint { throw UsageError("--weights is only used by --agent ntuple and --hint") }
-        downgradeLimit = try arguments.downgradeLimit(default: TileDowngrade.defaultLimit)
+        downgradeFlag = arguments.string("downgrade") == nil ? nil : .some(try arguments.downgradeLimit(default: nil))
         if arguments.string("downgrade") != nil && weightsPath == nil {
             throw UsageError("--downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)")
         }
@@ -86,8 +87,11 @@ struct PlayCommand: Command {
         defer { claim.release() }
         var network: NTupleNetwork? = nil
         var rows = self.rows, cols = self.cols
+        var downgradeLimit = downgradeFlag ?? TileDowngrade.defaultLimit
         if let weightsPath {
-            network = try WeightsFile.load(from: weightsPath).network
+            let loaded = try WeightsFile.load(from: weightsPath)
+            network = loaded.network
+            downgradeLimit = downgradeFlag ?? loaded.metadata.downgradeLimit ?? TileDowngrade.defaultLimit
             let size = "\(network!.rows)x\(network!.cols)"
             if let rows, let cols, rows != network!.rows || cols != network!.cols {
                 Console.error(

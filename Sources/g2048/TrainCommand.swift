@@ -15,8 +15,9 @@ struct TrainCommand: Command {
             curve as CSV and --plot draws it as SVG. --optimistic sets every weight so that a new board is worth
             that much (optimistic initialization, OTD: Guei et al. 2021), which makes early play explore; its
             default depends on the board size; --optimistic 0 is plain TD(0).
-            With one thread a seed gives the same weights on every run. A 4x4 run ends by suggesting a tile for
-            eval --downgrade: the largest tile that at least half of its last 1000 games reached.
+            With one thread a seed gives the same weights on every run. A 4x4 run from an optimistic initial value
+            records in the weights the tile from which eval and play downgrade boards by default (see 'g2048 eval
+            --help'): the largest tile that at least a third of its last 1000 games reached.
             Ctrl-C (SIGINT) or SIGTERM stops the games in progress, saves the weights, the learning curve and
             the plot, and exits with 130 or 143; a second one exits at once, and the last saved file stays whole.
             --resume continues a weights file: its board size, patterns, counters, learning rate and seed come
@@ -300,7 +301,8 @@ struct TrainCommand: Command {
         let switchSeconds = switchGame == nil ? seconds.map { $0 * base.coherenceFrom } : nil
         let runStart = SystemClock.monotonicSeconds()
         let metadataNow = { @Sendable () -> TrainingMetadata in
-            var metadata = report.metadata(base: base)
+            // Measured on 4×4 networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
+            var metadata = report.metadata(base: base, suggestingDowngrade: rules.rows == 4 && rules.cols == 4)
             metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
             return metadata
         }
@@ -348,8 +350,12 @@ struct TrainCommand: Command {
         let recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
-        // Measured on 4×4 networks only (see `downgradeAdvice`), so offered only there.
-        if rules.rows == 4 && rules.cols == 4, let advice = report.downgradeAdvice(weights: out) { Console.output(advice) }
+        if let limit = metadata.downgradeLimit {
+            let tile = 1 << Int(limit)
+            Console.output(
+                "eval and play search these weights downgrading from the \(tile) tile, the largest a third of the last games "
+                    + "reached (--downgrade overrides)")
+        }
         guard let signal = watch.signal else { return ExitCode.success }
         let saved = [metricsPath.map { "the learning curve in \($0)" }, plotPath.map { "its plot in \($0)" }].compactMap { $0 }
         Console.error(

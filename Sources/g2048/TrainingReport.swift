@@ -47,37 +47,24 @@ final class TrainingReport: Sendable {
         state.withLock { TrainingReport.summary($0.window, movesPerSecond: movesPerSecond) }
     }
 
-    /// The tile a 4×4 network's search should downgrade from (`eval --downgrade`): the largest tile
-    /// that at least half of the last 1 000 games reached, or `nil` below a full window, when neither
-    /// of the two largest tiles is that common, or when it is 32 768 or more (the default already).
-    ///
-    /// Why: past that tile the network has seen few boards, and valuing them as the smaller boards
-    /// it knows plays better. Greedy over 1 000 or 2 000 games on three networks: a 2-minute run
-    /// (4096 in 82 % of its last games) 77 572 by default, 88 789 from 4096, 67 660 from 2048; two
-    /// 60-minute runs (8192 in 82 % and 85 %) 142 876 → 171 544 and 164 928 → 193 648 from 8192
-    /// (132 132 from 4096).
-    static func downgradeAdvice(_ window: WindowStatistics, windowSize: Int) -> Int? {
-        guard window.games >= windowSize, let tile = window.reachRates.last(where: { $0.rate >= 0.5 })?.tile else { return nil }
-        return (8..<32768).contains(tile) ? tile : nil
-    }
-
-    /// The line that suggests ``downgradeAdvice(_:windowSize:)``'s tile for searching with `weights`, if any.
-    func downgradeAdvice(weights: String) -> String? {
-        state.withLock { TrainingReport.downgradeAdvice($0.window, windowSize: $0.windowSize) }.map { tile in
-            "search it with tile-downgrading from \(tile), the largest tile most of the last games reached: "
-                + "g2048 eval --weights \(weights) --downgrade \(tile)"
-        }
-    }
-
     /// Every learning-curve row so far.
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 
-    /// The metadata to save: `base` with the counters of this run added.
-    func metadata(base: TrainingMetadata) -> TrainingMetadata {
+    /// The metadata to save: `base` with the counters of this run added and, with `suggestingDowngrade`, the
+    /// search's downgrading tile chosen from the last games (`TileDowngrade.suggestedLimit`), once they fill
+    /// the window; until then a resumed run keeps the file's.
+    func metadata(base: TrainingMetadata, suggestingDowngrade: Bool = false) -> TrainingMetadata {
         var metadata = base
         state.withLock { metrics in
             metadata.games = metrics.games
             metadata.moves = metrics.moves
+            let window = metrics.window
+            if !suggestingDowngrade {
+                metadata.downgradeLimit = nil
+            } else if window.games >= metrics.windowSize {
+                metadata.downgradeLimit = TileDowngrade.suggestedLimit(
+                    initialValue: base.initialValue, window: window, windowSize: metrics.windowSize)
+            }
         }
         metadata.elapsedSeconds = secondsBefore + elapsed
         return metadata

@@ -269,7 +269,7 @@ struct WeightsFileTests {
             return damaged
         }
         #expect(Self.loadError(flipped(0, 0), in: directory) == .notAWeightsFile(file: file))
-        #expect(Self.loadError(flipped(8, 1), in: directory) == .unsupportedVersion(file: file, version: 3))
+        #expect(Self.loadError(flipped(8, 2), in: directory) == .unsupportedVersion(file: file, version: 5))
         #expect(Self.loadError(flipped(16, 3), in: directory) == .invalidHeader(file: file, reason: "the board has 10 rows; boards have 2 to 8"))
         #expect(Self.loadError(flipped(25, 0), in: directory) == .checksumMismatch(file: file))  // cell 0 → 1: a valid shape
     }
@@ -332,7 +332,7 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 2")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 3")
     }
 
     // MARK: Version 2: stages and learning methods
@@ -403,6 +403,69 @@ struct WeightsFileTests {
         bytes[16 + 71 + offset] = value
         let error = Self.loadError(Self.resealed(bytes), in: directory)
         #expect(error?.description == "\(directory.file("x.bin")): \(reason)")
+    }
+
+    // MARK: Version 3: the search's downgrading tile
+
+    /// The tile survives a save and a load, in version 3, with or without stages; 0 in the file means none.
+    @Test(arguments: [[], [3]] as [[UInt8]])
+    func versionThreeRoundTripsTheDowngradingTile(stages: [UInt8]) throws {
+        let directory = TemporaryDirectory()
+        let network = Self.makeNetwork((2, 2, [[0, 1]], 4), seed: 5, stages: stages, promoted: stages.map { _ in false })
+        // Plain TD with one stage would be version 1; the tile alone makes it version 3.
+        var metadata = Self.metadata
+        metadata.downgradeLimit = 13
+        let path = directory.file("v3.bin")
+        try WeightsFile.save(network, metadata: metadata, to: path)
+        var bytes = try #require(readBytes(path))
+        #expect(bytes[8] == 3)
+        let headerLength = 8 + 3 + 60 + 19 + 2 * stages.count + 1
+        #expect(bytes.count == 16 + headerLength + 16 * 4 * (stages.count + 1) + 8)
+        #expect(bytes[16 + headerLength - 1] == 13)
+        let (loaded, read) = try WeightsFile.load(from: path)
+        #expect(read == metadata && loaded.stageThresholds == stages)
+        #expect((0..<network.weights.count).allSatisfy { loaded.weights[$0] == network.weights[$0] })
+        bytes[16 + headerLength - 1] = 0
+        writeBytes(Self.resealed(bytes), to: path)
+        #expect(try WeightsFile.load(from: path).metadata.downgradeLimit == nil)
+    }
+
+    /// Without a tile, files are written as before: version 1 for one stage of TD, else version 2.
+    @Test func withoutATileTheOlderVersionsAreWritten() throws {
+        let directory = TemporaryDirectory()
+        try WeightsFile.save(Self.tinyNetwork(), metadata: Self.metadata, to: directory.file("v1.bin"))
+        try WeightsFile.save(Self.tinyNetwork(), metadata: Self.coherentMetadata, to: directory.file("v2.bin"))
+        #expect(readBytes(directory.file("v1.bin"))?[8] == 1)
+        #expect(readBytes(directory.file("v2.bin"))?[8] == 2)
+    }
+
+    /// A tile outside 8…32768 is refused on load, with the reason, and never saved.
+    @Test(arguments: [UInt8(1), 2, 16, 255])
+    func versionThreeTileIsValidated(exponent: UInt8) throws {
+        let directory = TemporaryDirectory()
+        var metadata = Self.metadata
+        metadata.downgradeLimit = 10
+        let path = directory.file("v3.bin")
+        try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: path)
+        var bytes = try #require(readBytes(path))
+        let headerLength = Int(bytes[12]) | Int(bytes[13]) << 8
+        bytes[16 + headerLength - 1] = exponent
+        let reason = "the search's downgrading tile is 2^\(exponent); it must be 8 to 32768 (2^3 to 2^15)"
+        #expect(Self.loadError(Self.resealed(bytes), in: directory)?.description == "\(directory.file("x.bin")): invalid header: \(reason)")
+        metadata.downgradeLimit = exponent
+        #expect(throws: WeightsFileError.unsupportedContents(file: directory.file("w.bin"), reason: reason)) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("w.bin"))
+        }
+    }
+
+    /// A version 2 file relabelled version 3 lacks the tile: its header is too short for version 3.
+    @Test func versionThreeHeaderWithoutItsTileIsRefused() throws {
+        let directory = TemporaryDirectory()
+        try WeightsFile.save(Self.tinyNetwork(), metadata: Self.coherentMetadata, to: directory.file("v2.bin"))
+        var bytes = try #require(readBytes(directory.file("v2.bin")))
+        bytes[8] = 3
+        let error = Self.loadError(Self.resealed(bytes), in: directory)
+        #expect(error?.description == "\(directory.file("x.bin")): invalid header: header length 90 is too short for its contents")
     }
 
     /// A TC switch point or rate out of range is refused on save, as a load would refuse it.
@@ -768,7 +831,7 @@ struct WeightsFileTests {
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 2"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 3"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
         (
             .truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),
