@@ -48,27 +48,33 @@ extension Evaluation {
         var highest = board.maxExponent
         var score: Int64 = 0, moves = 0
         let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
-        // The environment's episode ends when no move is legal, the win tile is there, or maxSteps is reached.
-        var over = board.legalMoves.isEmpty || highest >= win
+        // The environment's episode ends when no move is legal, the win tile is there, or maxSteps is reached;
+        // the first is found by the loop's greedy step.
+        var over = highest >= win
         // From a tile one below the downgrading limit on, a move can make a tile at the limit, whose
         // afterstate is valued downgraded: the packed search at depth 0 does that (more slowly).
         let downgradeFrom = min(15, max(1, downgradeLimit ?? 16) - 1)
         var downgrading = PackedExpectimax(network: network, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
         while !over && highest < 15 {
             // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            var (best, bestReward, bestMerge, _, _) = network.greedyMove(on: board, table: table)
+            var (best, bestReward, bestMerge, _, found) = network.greedyMove(on: board, table: table)
+            // No legal move: the game is over. (Asked here rather than of `legalMoves` after each spawn, as
+            // the four moves are made here anyway.)
+            guard found else {
+                over = true
+                break
+            }
             if highest >= downgradeFrom, let action = downgrading.maxNode(board, depth: 0, p: 0, reach: 1).action {
                 let outcome = table.move(board, action)
                 (best, bestReward, bestMerge) = (outcome.afterstate, outcome.reward, outcome.highestMerge)
             }
-            // `over` is false only while some move is legal.
             highest = max(highest, bestMerge)
             board = best
             if let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) { highest = max(highest, spawn.exponent) }
             score &+= bestReward
             moves += 1
             onMove?()
-            over = board.legalMoves.isEmpty || highest >= win || moves >= maxSteps
+            over = highest >= win || moves >= maxSteps
         }
         guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
         return playGenericContinuation(
