@@ -22,7 +22,9 @@
 # weights only when a run completes, so it trains in runs of 5 000 games, each loading and saving the
 # weights, until the time of its completed blocks adds up to N seconds (the loading and saving is not
 # counted: it gets at least N seconds of learning). Printed: each learner's games, the mean score of its
-# last 1000 games, and its greedy evaluation.
+# last 1000 games, and its greedy evaluation. Both evaluations are plain greedy: g2048 eval runs with
+# --downgrade off, as TDL2048's -e has no tile-downgrading (a weights file's recorded tile would otherwise
+# be used).
 #
 # Moves per wall second over the run's complete 1000-game blocks, for both: g2048 train's learning
 # curve (--metrics, a row every 1000 games) gives the moves and seconds at the last block; TDL2048
@@ -43,7 +45,7 @@ while [[ $# -gt 0 ]]; do
         --eval-games) count "$1" "${2-}"; eval_games="$2"; shift 2 ;;
         --strength) count "$1" "${2-}"; strength="$2"; shift 2 ;;
         --flags) [[ $# -ge 2 ]] || { echo "error: --flags needs the g2048 train flags in one argument" >&2; exit 64; }; flags="$2"; shift 2 ;;
-        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$1' (expected --seconds, --train-games, --eval-games, --strength or --flags)" >&2; exit 64 ;;
     esac
 done
@@ -75,7 +77,7 @@ tdl_args=(-n 4x6patt -a 0.1)
 # Greedy evaluation of g2048 weights $1 and TDL2048 weights $2 at the same time, one core each, into
 # ours-eval.log and tdl-eval.log.
 evaluate_both() {
-    "${pin0[@]}" "$g2048" eval --weights "$1" --games "$((eval_games * 1000))" --threads 1 --seed 2 \
+    "${pin0[@]}" "$g2048" eval --weights "$1" --games "$((eval_games * 1000))" --threads 1 --seed 2 --downgrade off \
         >"$work/ours-eval.log" 2>/dev/null &
     local ours=$!
     if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$2" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
