@@ -143,14 +143,15 @@ struct ParsedArguments: Equatable {
         return tile
     }
 
-    /// `--downgrade`: the exponent of the tile from which a network's search downgrades boards (see
-    /// `TileDowngrade`), `nil` for `off`; `on` is the 32 768 tile.
+    /// `--downgrade`, if given: the exponent of the tile from which a network's search downgrades boards
+    /// (see `TileDowngrade`), `.some(nil)` for `off`; `on` is the 32 768 tile. `nil` when not given, so
+    /// that the weights file's tile can apply.
     ///
     /// - Throws: ``UsageError`` for anything but on, off or a power of two from 8 to 32768.
-    func downgradeLimit(default defaultValue: UInt8?) throws(UsageError) -> UInt8? {
-        guard let text = values["downgrade"] else { return defaultValue }
+    func downgradeLimit() throws(UsageError) -> UInt8?? {
+        guard let text = values["downgrade"] else { return nil }
         switch text {
-        case "off": return nil
+        case "off": return .some(nil)
         case "on": return TileDowngrade.defaultLimit
         default:
             guard Self.isInteger(text), let tile = Int(text), tile >= 8, tile <= 32768, tile & (tile - 1) == 0 else {
@@ -158,6 +159,12 @@ struct ParsedArguments: Equatable {
             }
             return UInt8(tile.trailingZeroBitCount)
         }
+    }
+
+    /// The tile a network's search downgrades from: `--downgrade`'s (`flag`, `nil` when not given), else the
+    /// weights file's, else the 32 768 tile.
+    static func downgradeLimit(flag: UInt8??, recorded: UInt8?) -> UInt8? {
+        flag ?? recorded ?? TileDowngrade.defaultLimit
     }
 
     /// The board size from `--rows` and `--cols`, each checked under its own name; a size given alone

@@ -85,7 +85,7 @@ struct EvalCommand: Command {
             throw UsageError("--nodes applies to the \(searchers) players, not \(agent.rawValue)")
         }
         pruneBelow = try arguments.double("prune", default: Expectimax.defaultPruneBelow, in: 0...1)
-        downgradeFlag = arguments.string("downgrade") == nil ? nil : .some(try arguments.downgradeLimit(default: nil))
+        downgradeFlag = try arguments.downgradeLimit()
         for flag in ["prune", "downgrade"] where arguments.string(flag) != nil && !agent.searches {
             throw UsageError("--\(flag) applies to the \(searchers) players, not \(agent.rawValue)")
         }
@@ -105,14 +105,14 @@ struct EvalCommand: Command {
     func run() throws -> Int32 {
         var rules = self.rules
         var network: NTupleNetwork? = nil
-        var downgrade = downgradeFlag ?? TileDowngrade.defaultLimit
+        var downgrade = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: nil)
         if let weightsPath {
             let (loaded, metadata) = try WeightsFile.load(from: weightsPath)
             if let size, size != (loaded.rows, loaded.cols) {
                 throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(loaded.rows)x\(loaded.cols) boards")
             }
             rules = try Rules(rows: loaded.rows, cols: loaded.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
-            downgrade = downgradeFlag ?? metadata.downgradeLimit ?? TileDowngrade.defaultLimit
+            downgrade = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: metadata.downgradeLimit)
             let searching = EvalCommand.downgradeDescription(downgrade, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
                 "loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games; \(searching)")

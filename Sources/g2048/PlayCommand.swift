@@ -69,7 +69,7 @@ struct PlayCommand: Command {
         if agent == .ntuple && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
         if let agent, hint { throw UsageError("--hint is for playing yourself, not with --agent \(agent.rawValue)") }
         if weightsPath != nil && agent != .ntuple && !hint { throw UsageError("--weights is only used by --agent ntuple and --hint") }
-        downgradeFlag = arguments.string("downgrade") == nil ? nil : .some(try arguments.downgradeLimit(default: nil))
+        downgradeFlag = try arguments.downgradeLimit()
         if arguments.string("downgrade") != nil && weightsPath == nil {
             throw UsageError("--downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)")
         }
@@ -87,11 +87,11 @@ struct PlayCommand: Command {
         defer { claim.release() }
         var network: NTupleNetwork? = nil
         var rows = self.rows, cols = self.cols
-        var downgradeLimit = downgradeFlag ?? TileDowngrade.defaultLimit
+        var downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: nil)
         if let weightsPath {
             let loaded = try WeightsFile.load(from: weightsPath)
             network = loaded.network
-            downgradeLimit = downgradeFlag ?? loaded.metadata.downgradeLimit ?? TileDowngrade.defaultLimit
+            downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: loaded.metadata.downgradeLimit)
             let size = "\(network!.rows)x\(network!.cols)"
             if let rows, let cols, rows != network!.rows || cols != network!.cols {
                 Console.error(

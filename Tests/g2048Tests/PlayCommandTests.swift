@@ -259,6 +259,25 @@ struct PlayCommandTests {
         #expect(invalid.stdout.isEmpty)
     }
 
+    /// `--agent ntuple` searches with the tile its weights file records unless `--downgrade` says otherwise.
+    @Test func theNtupleAgentDowngradesFromTheWeightsFileTile() throws {
+        let scratch = Scratch()
+        let weights = scratch.path + "/w.bin"
+        // Records the 512 tile (see DowngradeDefaultTests).
+        let trained = try G2048Tests.run(["train", "--games", "1000", "--seed", "3", "--out", weights])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        func record(_ name: String, _ extra: [String]) throws -> String {
+            let path = scratch.path + "/\(name).jsonl"
+            let played = try Self.run(["play", "--agent", "ntuple", "--weights", weights, "--seed", "4", "--record", path] + extra, scratch: scratch)
+            #expect(played.status == 0, "\(played.stderr)")
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }
+        let byDefault = try record("default", []), from512 = try record("512", ["--downgrade", "512"])
+        let from32768 = try record("32768", ["--downgrade", "on"])
+        #expect(byDefault == from512)
+        #expect(byDefault != from32768)
+    }
+
     @Test func hintShowsTheExpectimaxMove() throws {
         let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "4", "--hint"], input: "q\n", scratch: scratch)
