@@ -21,10 +21,9 @@ extension TileDowngrade {
     ///   neither of its two largest tiles reached by a third of its games, or a tile outside
     ///   ``limitRange`` or at ``defaultLimit`` and above (the default already).
     package static func suggestedLimit(initialValue: Double, window: WindowStatistics, windowSize: Int) -> UInt8? {
-        guard initialValue > 0, window.games >= windowSize,
-            let tile = window.reachRates.last(where: { 3 * $0.rate >= 1 })?.tile, tile > 0
+        guard initialValue > 0, window.games >= windowSize, let tile = window.reachRates.last(where: { 3 * $0.rate >= 1 })?.tile
         else { return nil }
-        let exponent = UInt8(truncatingIfNeeded: Int.bitWidth - 1 - tile.leadingZeroBitCount)
+        let exponent = UInt8(TrainingMetrics.exponent(of: tile))
         return limitRange.contains(exponent) && exponent < defaultLimit ? exponent : nil
     }
 }

@@ -154,7 +154,9 @@ struct ParsedArguments: Equatable {
         case "off": return .some(nil)
         case "on": return TileDowngrade.defaultLimit
         default:
-            guard Self.isInteger(text), let tile = Int(text), tile >= 8, tile <= 32768, tile & (tile - 1) == 0 else {
+            guard Self.isInteger(text), let tile = Int(text), tile > 0, tile & (tile - 1) == 0,
+                TileDowngrade.limitRange.contains(UInt8(tile.trailingZeroBitCount))
+            else {
                 throw UsageError("--downgrade must be on, off or a power of two from 8 to 32768, got '\(text)'")
             }
             return UInt8(tile.trailingZeroBitCount)

@@ -105,21 +105,22 @@ struct EvalCommand: Command {
     func run() throws -> Int32 {
         var rules = self.rules
         var network: NTupleNetwork? = nil
-        var downgrade = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: nil)
+        var recordedDowngrade: UInt8? = nil
         if let weightsPath {
             let (loaded, metadata) = try WeightsFile.load(from: weightsPath)
             if let size, size != (loaded.rows, loaded.cols) {
                 throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(loaded.rows)x\(loaded.cols) boards")
             }
             rules = try Rules(rows: loaded.rows, cols: loaded.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
-            downgrade = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: metadata.downgradeLimit)
-            let searching = EvalCommand.downgradeDescription(downgrade, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
+            recordedDowngrade = metadata.downgradeLimit
+            let limit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
+            let searching = EvalCommand.downgradeDescription(limit, fromFile: downgradeFlag == nil && recordedDowngrade != nil)
             Console.error(
                 "loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
             network = loaded
         }
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
-        let prune = pruneBelow, downgradeLimit = downgrade
+        let prune = pruneBelow, downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
         let makePlayer: @Sendable (Int) -> any Player = {
             agent.makePlayer(
                 seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
@@ -143,7 +144,7 @@ struct EvalCommand: Command {
     /// boards past its training, for the line that reports the loaded weights.
     static func downgradeDescription(_ limit: UInt8?, fromFile: Bool) -> String {
         guard let limit else { return "downgrading off" }
-        return "downgrading from \(1 << Int(limit))" + (fromFile ? " (the weights file's)" : "")
+        return "downgrading from \(Board.value(ofExponent: limit))" + (fromFile ? " (the weights file's)" : "")
     }
 
     static func text(_ report: EvaluationReport, rules: Rules) -> String {

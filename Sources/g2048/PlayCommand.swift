@@ -87,11 +87,11 @@ struct PlayCommand: Command {
         defer { claim.release() }
         var network: NTupleNetwork? = nil
         var rows = self.rows, cols = self.cols
-        var downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: nil)
+        var recordedDowngrade: UInt8? = nil
         if let weightsPath {
             let loaded = try WeightsFile.load(from: weightsPath)
             network = loaded.network
-            downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: loaded.metadata.downgradeLimit)
+            recordedDowngrade = loaded.metadata.downgradeLimit
             let size = "\(network!.rows)x\(network!.cols)"
             if let rows, let cols, rows != network!.rows || cols != network!.cols {
                 Console.error(
@@ -119,6 +119,7 @@ struct PlayCommand: Command {
         let configuration = PlayConfiguration(
             rows: rows, cols: cols, targetTile: winTile, seed: seed,
             player: agent?.rawValue ?? "human")
+        let downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,
             agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network, downgradeLimit: downgradeLimit) },

@@ -351,9 +351,8 @@ struct TrainCommand: Command {
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
         if let limit = metadata.downgradeLimit {
-            let tile = 1 << Int(limit)
             Console.output(
-                "eval and play search these weights downgrading from the \(tile) tile, the largest a third of the last games "
+                "eval and play search these weights downgrading from the \(Board.value(ofExponent: limit)) tile, the largest a third of the last games "
                     + "reached (--downgrade overrides)")
         }
         guard let signal = watch.signal else { return ExitCode.success }

@@ -68,6 +68,8 @@ struct TrainEvalCommandTests {
         (["--agent", "greedy", "--prune", "0.1"], "--prune applies to the expectimax and ntuple players, not greedy"),
         (["--weights", "w.bin", "--downgrade", "3000"], "--downgrade must be on, off or a power of two from 8 to 32768, got '3000'"),
         (["--weights", "w.bin", "--downgrade", "65536"], "--downgrade must be on, off or a power of two from 8 to 32768, got '65536'"),
+        (["--weights", "w.bin", "--downgrade", "4"], "--downgrade must be on, off or a power of two from 8 to 32768, got '4'"),
+        (["--weights", "w.bin", "--downgrade", "0"], "--downgrade must be on, off or a power of two from 8 to 32768, got '0'"),
         (["--agent", "expectimax", "--downgrade", "on"], "--downgrade applies to the network's search (--agent ntuple), not expectimax"),
     ])
     func evalRejectsBadOptions(arguments: [String], message: String) {
