@@ -52,8 +52,8 @@ struct WeightsFileMutationTests {
         return Int(usage.ru_maxrss) * 1024
     }
 
-    /// Valid files to mutate: the tiny 2×2 network and a 2-pattern rectangular one (version 1), and a
-    /// three-stage OTD+TC network (version 2).
+    /// Valid files to mutate: the tiny 2×2 network and a 2-pattern rectangular one (version 1), a
+    /// three-stage OTD+TC network (version 2), and that network with a downgrading tile (version 3).
     static func baseFiles(in directory: TemporaryDirectory) throws -> [[UInt8]] {
         let shapes: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
             (2, 2, [[0, 1]], 4),
@@ -69,6 +69,11 @@ struct WeightsFileMutationTests {
         try WeightsFile.save(staged, metadata: WeightsFileTests.coherentMetadata, to: path)
         files.append(try #require(readBytes(path)))
         #expect(files.last?[8] == 2)
+        var withTile = WeightsFileTests.coherentMetadata
+        withTile.downgradeLimit = 13
+        try WeightsFile.save(staged, metadata: withTile, to: path)
+        files.append(try #require(readBytes(path)))
+        #expect(files.last?[8] == 3)
         return files
     }
 
@@ -163,9 +168,10 @@ struct WeightsFileMutationTests {
             header.append(plausible ? (12.5).bitPattern : Self.edgyDouble(&rng))  // seconds
             header.append(plausible ? UInt32(Rules.version) : Self.edgy(UInt32.self, &rng))  // rules version
             header.append(plausible ? (0.1).bitPattern : Self.edgyDouble(&rng))  // spawn 4
-            // Half the files are version 2, with stages and a learning method after the metadata.
-            let version: UInt32 = rng.uniform(below: 2) == 0 ? 1 : 2
-            if version == 2 {
+            // A third each of versions 1, 2 (stages and a learning method after the metadata) and 3 (then
+            // the search's downgrading tile).
+            let version = UInt32(1 + rng.uniform(below: 3))
+            if version >= 2 {
                 let stageCount = plausible ? 1 + rng.uniform(below: 3) : Int(Self.edgy(UInt8.self, &rng) % 12)
                 header.append(UInt8(truncatingIfNeeded: stageCount))
                 var threshold = UInt8(1)
@@ -181,6 +187,7 @@ struct WeightsFileMutationTests {
                 header.append(plausible ? (0.5).bitPattern : Self.edgyDouble(&rng))  // TC from
                 weightCount = min(weightCount * max(stageCount, 1), 1 << 40)
             }
+            if version == 3 { header.append(plausible ? UInt8(rng.uniform(below: 16)) : Self.edgy(UInt8.self, &rng)) }
             var file = ByteWriter()
             file.append(WeightsFile.magic)
             file.append(version)
