@@ -14,7 +14,8 @@
 #   1. training for --seconds (default 60): moves per wall second of each, and the ratio;
 #   2. training for --train-games thousand games (default 20), saving the weights: TDL2048 saves only
 #      when it finishes, so the evaluation needs a run of fixed length;
-#   3. greedy evaluation of those weights over --eval-games thousand games (default 10).
+#   3. greedy evaluation of those weights over --eval-games thousand games (default 10); the one done first
+#      evaluates again, unmeasured, until the other is done, so that neither runs alone for part of its run.
 #
 # With --strength N the script compares strength instead: both learn for N seconds at the same time (g2048
 # with --flags, default the best single-thread flags the README gives; TDL2048 plain TD(0) α 0.1), then both
@@ -45,7 +46,7 @@ while [[ $# -gt 0 ]]; do
         --eval-games) count "$1" "${2-}"; eval_games="$2"; shift 2 ;;
         --strength) count "$1" "${2-}"; strength="$2"; shift 2 ;;
         --flags) [[ $# -ge 2 ]] || { echo "error: --flags needs the g2048 train flags in one argument" >&2; exit 64; }; flags="$2"; shift 2 ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$1' (expected --seconds, --train-games, --eval-games, --strength or --flags)" >&2; exit 64 ;;
     esac
 done
@@ -75,12 +76,28 @@ ours_train_cmd=("${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads
 run_tdl() { (cd "$(dirname "$tdl")" && "$@"); }
 tdl_args=(-n 4x6patt -a 0.1)
 # Greedy evaluation of g2048 weights $1 and TDL2048 weights $2 at the same time, one core each, into
-# ours-eval.log and tdl-eval.log.
+# ours-eval.log and tdl-eval.log. Each evaluation is measured once, and each learner then evaluates again
+# (output discarded) until the other has finished its measured one: the two share the last-level cache and
+# the memory, and the one that finished first would otherwise leave the other a machine to itself, a faster
+# one, for the rest of its run.
 evaluate_both() {
-    "${pin0[@]}" "$g2048" eval --weights "$1" --games "$((eval_games * 1000))" --threads 1 --seed 2 --downgrade off \
-        >"$work/ours-eval.log" 2>/dev/null &
+    local flags="$work/finished"
+    rm -rf "$flags" && mkdir "$flags"
+    ours_eval_once() {
+        "${pin0[@]}" "$g2048" eval --weights "$1" --games "$((eval_games * 1000))" --threads 1 --seed 2 --downgrade off 2>/dev/null
+    }
+    tdl_eval_once() { run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$1" -e "$eval_games" -s 2 2>&1; }
+    {
+        ours_eval_once "$1" >"$work/ours-eval.log"
+        touch "$flags/ours"
+        if [[ $have_tdl == 1 ]]; then while [[ ! -e "$flags/tdl" ]]; do ours_eval_once "$1" >/dev/null; done; fi
+    } &
     local ours=$!
-    if [[ $have_tdl == 1 ]]; then run_tdl "${pin1[@]}" "./$(basename "$tdl")" -n 4x6patt -i "$2" -e "$eval_games" -s 2 >"$work/tdl-eval.log" 2>&1; fi
+    if [[ $have_tdl == 1 ]]; then
+        tdl_eval_once "$2" >"$work/tdl-eval.log"
+        touch "$flags/tdl"
+        while [[ ! -e "$flags/ours" ]]; do tdl_eval_once "$2" >/dev/null; done
+    fi
     wait "$ours"
 }
 # The mean scores of the two evaluation logs.

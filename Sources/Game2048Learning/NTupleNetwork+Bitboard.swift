@@ -32,12 +32,12 @@ extension NTupleNetwork {
     @inlinable @inline(__always)
     static func defaultIndices(_ x: UInt64) -> (Int, Int, Int, Int) {
         let table = 1 << 24
-        // {0,1,2,3,4,5}, {4,5,6,7,8,9}: six consecutive nibbles.
-        let i0 = Int(truncatingIfNeeded: x & 0xFF_FFFF)
-        let i1 = Int(truncatingIfNeeded: (x >> 16) & 0xFF_FFFF)
-        // {0,1,2,4,5,6}, {4,5,6,8,9,10}: two runs of three nibbles.
-        let i2 = Int(truncatingIfNeeded: (x & 0xFFF) | ((x >> 4) & 0xFF_F000))
-        let i3 = Int(truncatingIfNeeded: ((x >> 16) & 0xFFF) | ((x >> 20) & 0xFF_F000))
+        // [6,7,0,1,2,3], [10,11,4,5,6,7]: two cells of the next row, then a whole row.
+        let i0 = Int(truncatingIfNeeded: ((x >> 24) & 0xFF) | ((x & 0xFFFF) << 8))
+        let i1 = Int(truncatingIfNeeded: ((x >> 40) & 0xFF) | ((x & 0xFFFF_0000) >> 8))
+        // [5,6,7,1,2,3], [9,10,11,5,6,7]: three cells of the next row, then three of this one.
+        let i2 = Int(truncatingIfNeeded: ((x >> 20) & 0xFFF) | ((x << 8) & 0xFF_F000))
+        let i3 = Int(truncatingIfNeeded: ((x >> 36) & 0xFFF) | ((x >> 8) & 0xFF_F000))
         return (i0, table + i1, 2 * table + i2, 3 * table + i3)
     }
 
@@ -46,10 +46,10 @@ extension NTupleNetwork {
     @inlinable @inline(__always)
     static func defaultIndicesOfRowMirror(_ x: UInt64) -> (Int, Int, Int, Int) {
         let table = 1 << 24
-        let i0 = Int(truncatingIfNeeded: (x >> 48) | ((x >> 16) & 0xFF_0000))
-        let i1 = Int(truncatingIfNeeded: ((x >> 32) & 0xFFFF) | (x & 0xFF_0000))
-        let i2 = Int(truncatingIfNeeded: ((x >> 48) & 0xFFF) | ((x >> 20) & 0xFF_F000))
-        let i3 = Int(truncatingIfNeeded: ((x >> 32) & 0xFFF) | ((x >> 4) & 0xFF_F000))
+        let i0 = Int(truncatingIfNeeded: ((x >> 40) & 0xFF) | ((x >> 40) & 0xFF_FF00))
+        let i1 = Int(truncatingIfNeeded: ((x >> 24) & 0xFF) | ((x >> 24) & 0xFF_FF00))
+        let i2 = Int(truncatingIfNeeded: ((x >> 36) & 0xFFF) | ((x >> 40) & 0xFF_F000))
+        let i3 = Int(truncatingIfNeeded: ((x >> 20) & 0xFFF) | ((x >> 24) & 0xFF_F000))
         return (i0, table + i1, 2 * table + i2, 3 * table + i3)
     }
 

@@ -132,6 +132,10 @@ public enum WeightsFile {
     /// Every check that needs no weights runs before the network is allocated:
     /// see the type's description for the order.
     ///
+    /// A file whose patterns are the default network's up to a symmetry and the order of their cells
+    /// (the default 4×4 network of releases that listed its cells in ascending order) loads as the
+    /// default network, its tables reindexed: the same features and values, read by the fast path.
+    ///
     /// - Parameter path: the file to read.
     /// - Returns: the network, with the shape and weights saved, and the metadata.
     /// - Throws: ``WeightsFileError`` naming the file and what is wrong with it:
@@ -193,9 +197,15 @@ public enum WeightsFile {
             throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: weightBytes, limit: memoryLimit)
         }
 
+        // A file of the default network written with its cells in another order (an earlier release's
+        // ascending one) becomes today's default, whose index order is the fast one.
+        let defaults = TuplePattern.defaults(rows: layout.rows, cols: layout.cols)
+        let reordering =
+            layout.valueCount == defaults.valueCount && layout.patterns != defaults.patterns
+            ? NTupleNetwork.digitOrders(from: layout.patterns, to: defaults.patterns, rows: layout.rows, cols: layout.cols) : nil
         let network = NTupleNetwork(
-            rows: layout.rows, cols: layout.cols, patterns: layout.patterns, valueCount: layout.valueCount,
-            stageThresholds: layout.stageThresholds, promoted: layout.promoted)
+            rows: layout.rows, cols: layout.cols, patterns: reordering == nil ? layout.patterns : defaults.patterns,
+            valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, promoted: layout.promoted)
         guard network.symmetryCount == layout.symmetryCount, network.valueCount == layout.valueCount,
             network.weights.count == layout.weightCount
         else {
@@ -236,6 +246,7 @@ public enum WeightsFile {
         if let index = firstBadWeight {
             throw .invalidWeight(file: path, index: index, value: network.weights[index])
         }
+        if let reordering { network.reindexTables(reordering) }
         return (network, metadata)
     }
 

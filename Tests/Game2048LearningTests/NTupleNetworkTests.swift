@@ -17,7 +17,14 @@ struct NTupleNetworkTests {
 
     @Test func defaultFourByFourNetworkIsTheFourSixTupleNetwork() {
         let network = NTupleNetwork(rows: 4, cols: 4)
-        #expect(network.patterns.map(\.cells) == [[0, 1, 2, 3, 4, 5], [4, 5, 6, 7, 8, 9], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]])
+        #expect(network.patterns.map(\.cells) == [[6, 7, 0, 1, 2, 3], [10, 11, 4, 5, 6, 7], [5, 6, 7, 1, 2, 3], [9, 10, 11, 5, 6, 7]])
+        // The paper's tuples, {0,1,2,3,4,5}, {4,5,6,7,8,9}, {0,1,2,4,5,6}, {4,5,6,8,9,10}: each
+        // pattern's cells are one of their symmetric images, so the network reads the same features.
+        let paper: [Set<Int>] = [[0, 1, 2, 3, 4, 5], [4, 5, 6, 7, 8, 9], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]]
+        for (pattern, tuple) in zip(network.patterns, paper) {
+            let images = (0..<8).map { s in Set(pattern.cells.map { NTupleNetwork.image(of: $0, symmetry: s, rows: 4, cols: 4) }) }
+            #expect(images.contains(tuple))
+        }
         #expect(network.valueCount == 16)
         #expect(network.symmetryCount == 8)
         #expect(network.featureCount == 32)
@@ -52,10 +59,10 @@ struct NTupleNetworkTests {
         let board = try Board(rows: 4, cols: 4, exponents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0])
         let indices = network.featureIndices(of: board)
         #expect(indices.count == 32)
-        // Pattern 0, identity: cells 0…5 hold 1…6, first cell = lowest digit.
-        #expect(indices[0] == 1 + 2 * 16 + 3 * 256 + 4 * 4096 + 5 * 65536 + 6 * 1_048_576)
-        // Pattern 1 (table 2), identity: cells 4…9 hold 5…10.
-        #expect(indices[8] == (1 << 24) + 5 + 6 * 16 + 7 * 256 + 8 * 4096 + 9 * 65536 + 10 * 1_048_576)
+        // Pattern 0, identity: cells 6, 7, 0, 1, 2, 3 hold 7, 8, 1, 2, 3, 4, first cell = lowest digit.
+        #expect(indices[0] == 7 + 8 * 16 + 1 * 256 + 2 * 4096 + 3 * 65536 + 4 * 1_048_576)
+        // Pattern 1 (table 2), identity: cells 10, 11, 4, 5, 6, 7 hold 11, 12, 5, 6, 7, 8.
+        #expect(indices[8] == (1 << 24) + 11 + 12 * 16 + 5 * 256 + 6 * 4096 + 7 * 65536 + 8 * 1_048_576)
     }
 
     @Test func exponentsAboveTheCapShareTheLastValue() throws {
