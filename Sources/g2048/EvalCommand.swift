@@ -104,23 +104,20 @@ struct EvalCommand: Command {
 
     func run() throws -> Int32 {
         var rules = self.rules
-        var network: NTupleNetwork? = nil
-        var recordedDowngrade: UInt8? = nil
-        if let weightsPath {
-            let (loaded, metadata) = try WeightsFile.load(from: weightsPath)
-            if let size, size != (loaded.rows, loaded.cols) {
-                throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(loaded.rows)x\(loaded.cols) boards")
+        let loaded = try weightsPath.map(WeightsFile.load(from:))
+        let downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: loaded?.metadata.downgradeLimit)
+        if let weightsPath, let loaded {
+            let (network, metadata) = loaded
+            if let size, size != (network.rows, network.cols) {
+                throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(network.rows)x\(network.cols) boards")
             }
-            rules = try Rules(rows: loaded.rows, cols: loaded.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
-            recordedDowngrade = metadata.downgradeLimit
-            let limit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
-            let searching = EvalCommand.downgradeDescription(limit, fromFile: downgradeFlag == nil && recordedDowngrade != nil)
+            rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
+            let searching = EvalCommand.downgradeDescription(downgradeLimit, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
-                "loaded \(weightsPath): \(loaded.rows)x\(loaded.cols), \(loaded.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
-            network = loaded
+                "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
         }
-        let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = network
-        let prune = pruneBelow, downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
+        let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = loaded?.network
+        let prune = pruneBelow
         let makePlayer: @Sendable (Int) -> any Player = {
             agent.makePlayer(
                 seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
