@@ -47,6 +47,8 @@ extension NTupleNetwork {
         for (p, order) in orders.enumerated() {
             let n = patterns[p].cells.count
             precondition(order.count == n && Set(order) == Set(0..<n), "digit order \(order) is not a permutation of 0..<\(n)")
+            // A symmetric image in the same order reads its weights where they are.
+            if order == Array(0..<n) { continue }
             // What one step of the old index's digit j adds to the new index.
             var scale = [Int](repeating: 0, count: n), power = 1
             for k in 0..<n {
