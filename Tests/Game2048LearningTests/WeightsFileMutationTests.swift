@@ -52,18 +52,22 @@ struct WeightsFileMutationTests {
         return Int(usage.ru_maxrss) * 1024
     }
 
-    /// Valid files to mutate: the tiny 2×2 network and a 2-pattern rectangular one (version 1), a
-    /// three-stage OTD+TC network (version 2), and that network with a downgrading tile (version 3).
+    /// Valid files to mutate: the tiny 2×2 network, a 2-pattern rectangular one and the default 2×2
+    /// network with its cells in another order, which loads reindexed (version 1), a three-stage OTD+TC
+    /// network (version 2), and that network with a downgrading tile (version 3).
     static func baseFiles(in directory: TemporaryDirectory) throws -> [[UInt8]] {
         let shapes: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
             (2, 2, [[0, 1]], 4),
             (2, 3, [[0, 1, 2], [3, 4]], 5),
+            (2, 2, [[1, 0, 2, 3]], TuplePattern.defaults(rows: 2, cols: 2).valueCount),
         ]
         var files = try shapes.enumerated().map { index, shape in
             let path = directory.file("base-\(index).bin")
             try WeightsFile.save(WeightsFileTests.makeNetwork(shape, seed: UInt64(index)), metadata: WeightsFileTests.metadata, to: path)
             return try #require(readBytes(path))
         }
+        // The third takes the reindexing path of a load.
+        #expect(try WeightsFile.load(from: directory.file("base-2.bin")).network.patterns == TuplePattern.defaults(rows: 2, cols: 2).patterns)
         let staged = WeightsFileTests.makeNetwork((2, 2, [[0, 1]], 4), seed: 9, stages: [3, 4], promoted: [true, false])
         let path = directory.file("base-staged.bin")
         try WeightsFile.save(staged, metadata: WeightsFileTests.coherentMetadata, to: path)
