@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Large, aligned, zeroed allocations that live as long as their owner (a network's weights).
 ///
@@ -10,6 +11,29 @@ import Darwin
 /// touched, so a network of zeros costs no memory (and no time) until it learns, and a test that
 /// builds one to read a few weights does not grow the process by hundreds of megabytes.
 package enum AlignedMemory {
+    /// What one task's code has mapped: the bytes mapped now and the most at any time, so that a test can
+    /// bound the memory a piece of code takes while other tests, beside it in the same process, take theirs
+    /// (the process's peak resident size counts everyone's).
+    package final class Ledger: Sendable {
+        let state = Mutex<(current: Int, peak: Int)>((0, 0))
+
+        /// An empty ledger.
+        package init() {}
+
+        /// The most bytes mapped at once while this ledger was the task's.
+        package var peak: Int { state.withLock { $0.peak } }
+
+        func record(_ bytes: Int) {
+            state.withLock { s in
+                s.current += bytes
+                s.peak = max(s.peak, s.current)
+            }
+        }
+    }
+
+    /// The ledger that counts this task's mappings and unmappings, if any (`$ledger.withValue(…) { … }`).
+    @TaskLocal package static var ledger: Ledger? = nil
+
     /// Maps at least `byteCount` bytes aligned to `alignment` (a power of two, a multiple of the
     /// page size), zeroed, asking the kernel for huge pages where it offers them.
     ///
@@ -32,11 +56,13 @@ package enum AlignedMemory {
         #if os(Linux)
         _ = madvise(pointer, rounded, 14)  // MADV_HUGEPAGE, before any page is touched
         #endif
+        ledger?.record(rounded)
         return (pointer, rounded)
     }
 
     /// Unmaps memory from ``allocate(byteCount:alignment:)``.
     package static func free(_ pointer: UnsafeMutableRawPointer, size: Int) {
         munmap(pointer, size)
+        ledger?.record(-size)
     }
 }
