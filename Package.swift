@@ -7,7 +7,7 @@
 // Module graph (arrows point at what a module depends on):
 //
 //     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System
-//                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System
+//                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System, CPrefetch
 //                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
 //                 └───────────────────────▶ Game2048, Game2048System
 //
@@ -18,7 +18,8 @@
 //     TDLearner (example) ──▶ Game2048, Game2048Learning
 //     RandomAgent (example) ──▶ Game2048
 //
-// `Game2048` depends on nothing but the standard library.
+// `Game2048` depends on nothing but the standard library. CPrefetch is one C header: the cache
+// prefetch the learner's weight reads ask for, which Swift cannot spell.
 //
 // Products are what a user depends on: the rules (Game2048), the server and the learner
 // as libraries, Game2048JSON because JSONValue is part of the server's API, and the CLI.
@@ -40,7 +41,8 @@ let package = Package(
         .target(name: "Game2048JSON", dependencies: ["Game2048"]),
         .target(name: "Game2048System"),
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
-        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System"]),
+        .target(name: "CPrefetch"),
+        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System", "CPrefetch"]),
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
         .executableTarget(
             name: "g2048",

@@ -1,3 +1,4 @@
+import CPrefetch
 import Game2048
 
 // The 4×4 fast path: features straight from the packed board.
@@ -155,6 +156,19 @@ extension NTupleNetwork {
         return packedLayout == .defaultSixTuples ? defaultValue(board) : value(of: board)
     }
 
+    /// Asks the CPU to start loading every feature weight of a 4×4 bitboard, the same ones
+    /// ``value(of:)-(Bitboard)`` reads, and returns without waiting for them.
+    ///
+    /// A board's 32 weights are random reads in tables of hundreds of megabytes, most of them cache
+    /// misses. The loads of a sum cannot retire before their data arrives, so the CPU's reorder window
+    /// holds about one board's at a time; prefetches retire at once, and the misses of several boards
+    /// then overlap.
+    @inlinable @inline(__always)
+    func prefetchFeatures(of board: Bitboard) {
+        let w = UnsafeRawPointer(weights.base + stageOffset(of: board))
+        forEachFeature(of: board) { prefetch_for_read(w + $0 * MemoryLayout<Float>.stride) }
+    }
+
     /// The default network's value, unrolled: 32 independent loads the CPU can overlap.
     @inlinable @inline(__always)
     func defaultValue(_ board: Bitboard) -> Float {
@@ -220,15 +234,23 @@ extension NTupleNetwork {
     /// afterstate, reward, largest merge and value, and whether any move is legal.
     ///
     /// The first legal move in `Direction` order is kept unless a later one is strictly better,
-    /// as in ``Expectimax``. The four moves are made first and the values of the legal ones read
-    /// after, so that their weight loads (random reads in hundreds of megabytes, most of them
-    /// cache misses) are in flight together instead of one move's 32 at a time.
+    /// as in ``Expectimax``. The four moves are made first, every legal afterstate's weights
+    /// prefetched (``prefetchFeatures(of:)``), and only then the values summed, so that the up to
+    /// 128 cache misses are in flight together instead of one move's 32 at a time (measured: a
+    /// quarter more moves per second in training and in greedy play).
     @inlinable @inline(__always)
     func greedyMove(on board: Bitboard, table: Bitboard.MoveTable)
         -> (afterstate: Bitboard, reward: Int64, highestMerge: UInt8, value: Float, found: Bool)
     {
         let up = table.move(board, .up), right = table.move(board, .right)
         let down = table.move(board, .down), left = table.move(board, .left)
+        @inline(__always) func prefetchIfLegal(_ outcome: MoveOutcome<Bitboard>) {
+            if outcome.changed { prefetchFeatures(of: outcome.afterstate) }
+        }
+        prefetchIfLegal(up)
+        prefetchIfLegal(right)
+        prefetchIfLegal(down)
+        prefetchIfLegal(left)
         @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Bitboard>) -> Float {
             outcome.changed ? defaultOrCustomValue(outcome.afterstate) : 0
         }

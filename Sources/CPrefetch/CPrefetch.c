@@ -1,0 +1,2 @@
+// CPrefetch is its header alone (a static inline function); SwiftPM wants one source file per C target.
+#include "CPrefetch.h"
