@@ -6,7 +6,8 @@
 #     Benchmarks/learner.sh --strength N [--flags "g2048 train flags"] [--eval-games N]
 #
 # Run from the repository root. Both learners play plain TD(0), α = 0.1, on the 4 × 6-tuple network,
-# one thread each, pinned with taskset (g2048 on CPU 0, TDL2048 on CPU 1). TDL2048 is optional: the
+# one thread each (g2048's plays two games at once, interleaved: --lanes 2, its default on 4x4), pinned
+# with taskset (g2048 on CPU 0, TDL2048 on CPU 1). TDL2048 is optional: the
 # script looks for a build at ../shared/peers/tdl2048/tdl2048 (override with TDL2048=path), runs it
 # from where it is, and skips it with a note when it is absent.
 #
@@ -71,7 +72,7 @@ ours_train_rate() { awk -F, 'NR > 1 { m = $2; t = $3 } END { if (t > 0) printf "
 ours_eval_rate() { awk '/^moves\/s/ { print $2 }' "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "n/a" }'; }
 millions() { awk -v x="$1" 'BEGIN { printf "%.2f M", x / 1e6 }'; }
-ours_train_cmd=("${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads 1 --seed 1 --force)
+ours_train_cmd=("${pin0[@]}" "$g2048" train --optimistic 0 --alpha 0.1 --threads 1 --lanes 2 --seed 1 --force)
 # TDL2048 runs from its own folder (never copied); "$@" may start with a `timeout …` prefix.
 run_tdl() { (cd "$(dirname "$tdl")" && "$@"); }
 tdl_args=(-n 4x6patt -a 0.1)

@@ -28,14 +28,17 @@ export TMPDIR="$work"
 
 echo "== swift build (the modules the symbol graphs are read from)"
 swift build
-modules=$(swift build --show-bin-path)/Modules
+bin=$(swift build --show-bin-path)
+modules=$bin/Modules
+# The C target's module map, which SwiftPM generates: the learner's modules import CPrefetch.
+c_modules=(-Xcc "-fmodule-map-file=$bin/CPrefetch.build/module.modulemap")
 
 # convert MODULE LEVEL OUTPUT: extracts MODULE's symbols of LEVEL and up, and converts them with its catalogue.
 convert() {
     local module=$1 level=$2 archive=$3
     local graphs="$work/symbols-$module-$level"
     mkdir -p "$graphs"
-    swift-symbolgraph-extract -module-name "$module" -I "$modules" -module-cache-path "$work/module-cache" \
+    swift-symbolgraph-extract -module-name "$module" -I "$modules" "${c_modules[@]}" -module-cache-path "$work/module-cache" \
         -minimum-access-level "$level" -output-dir "$graphs"
     if ! docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
         --output-dir "$archive" --warnings-as-errors >"$work/docc.log" 2>&1; then

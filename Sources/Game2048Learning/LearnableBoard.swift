@@ -11,8 +11,12 @@ import Game2048
 protocol LearnableBoard: GameBoard {
     /// The empty board of the learner's rules.
     static func empty(for learner: TDLearner) -> Self
-    /// The greedy move, `argmax r + V(afterstate)`: its afterstate, reward, `r + V` and whether any move is legal.
-    func greedyMove(for learner: TDLearner) -> (afterstate: Self, reward: Int64, value: Float, found: Bool)
+    /// The greedy move, `argmax r + V(afterstate)`: its afterstate, reward, `r + V` and whether any move is legal;
+    /// `prefetched` when ``prefetchMoves(for:)`` was called on this board already.
+    func greedyMove(for learner: TDLearner, prefetched: Bool) -> (afterstate: Self, reward: Int64, value: Float, found: Bool)
+    /// Starts loading the weights ``greedyMove(for:prefetched:)`` will read on this board, without waiting (a
+    /// hint: it changes no value).
+    func prefetchMoves(for learner: TDLearner)
     /// `V(self)` in `network`.
     func value(in network: NTupleNetwork) -> Float
     /// Adds `delta` to every feature weight and returns the new value.
@@ -31,10 +35,13 @@ extension Bitboard: LearnableBoard {
     static func empty(for learner: TDLearner) -> Bitboard { Bitboard(rawValue: 0) }
 
     @inlinable @inline(__always)
-    func greedyMove(for learner: TDLearner) -> (afterstate: Bitboard, reward: Int64, value: Float, found: Bool) {
-        let best = learner.network.greedyMove(on: self, table: learner.rowTable)
+    func greedyMove(for learner: TDLearner, prefetched: Bool) -> (afterstate: Bitboard, reward: Int64, value: Float, found: Bool) {
+        let best = learner.network.greedyMove(on: self, table: learner.rowTable, prefetched: prefetched)
         return (best.afterstate, best.reward, best.value, best.found)
     }
+
+    @inlinable @inline(__always)
+    func prefetchMoves(for learner: TDLearner) { learner.network.prefetchMoves(on: self, table: learner.rowTable) }
 
     @inlinable @inline(__always)
     func value(in network: NTupleNetwork) -> Float { network.defaultOrCustomValue(self) }
@@ -63,7 +70,7 @@ extension Board: LearnableBoard {
     static func empty(for learner: TDLearner) -> Board { Board(rules: learner.rules) }
 
     @usableFromInline
-    func greedyMove(for learner: TDLearner) -> (afterstate: Board, reward: Int64, value: Float, found: Bool) {
+    func greedyMove(for learner: TDLearner, prefetched: Bool) -> (afterstate: Board, reward: Int64, value: Float, found: Bool) {
         var best: (afterstate: Board, reward: Int64, value: Float, found: Bool) = (self, 0, -Float.infinity, false)
         // The first legal move in Direction order, unless a later one is strictly better.
         for direction in Direction.allCases {
@@ -74,6 +81,10 @@ extension Board: LearnableBoard {
         }
         return best
     }
+
+    /// Nothing: a `Board`'s features are computed and read one at a time.
+    @usableFromInline
+    func prefetchMoves(for learner: TDLearner) {}
 
     @usableFromInline
     func value(in network: NTupleNetwork) -> Float { network.value(of: self) }

@@ -10,14 +10,17 @@ public struct TrainingPlan: Sendable {
     public var seconds: Double?
     /// Threads playing games at once over the shared network.
     public var threads: Int
+    /// Games each thread plays at once, interleaved move by move (see ``TDLearner/trainGames(lanes:using:mayStart:finished:)``).
+    public var lanes: Int
     /// The seed; thread `t` plays with the `t + 1`-th output of `SplitMix64(seed + gamesBefore)`.
     public var seed: UInt64
 
     /// Creates a plan; with neither `games` nor `seconds` the run never stops by itself.
-    public init(games: Int? = nil, seconds: Double? = nil, threads: Int = 1, seed: UInt64 = 1) {
+    public init(games: Int? = nil, seconds: Double? = nil, threads: Int = 1, lanes: Int = 1, seed: UInt64 = 1) {
         self.games = games
         self.seconds = seconds
         self.threads = threads
+        self.lanes = lanes
         self.seed = seed
     }
 }
@@ -27,10 +30,10 @@ public struct TrainingPlan: Sendable {
 ///     let loop = TrainingLoop(learner: learner, gamesBefore: 0)
 ///     loop.run(TrainingPlan(games: 10_000, threads: 2)) { result, gamesDone in … }
 ///
-/// With one thread the run is deterministic: the same seed gives the same games
-/// and the same weights. With more, threads update the shared weights without
-/// locks ("Hogwild!"), so games per second scale with cores and results vary
-/// slightly from run to run.
+/// With one thread the run is deterministic: the same seed (and the same number of
+/// lanes) gives the same games and the same weights. With more, threads update the
+/// shared weights without locks ("Hogwild!"), so games per second scale with cores
+/// and results vary slightly from run to run.
 public struct TrainingLoop: Sendable {
     /// The learner.
     public let learner: TDLearner
@@ -64,21 +67,23 @@ public struct TrainingLoop: Sendable {
         let learner = self.learner
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var rng = Xoshiro256StarStar(seed: seeds[thread])
-            while true {
-                let go = state.withLock { s -> Bool in
-                    if s.stop { return false }
-                    if let games = plan.games, s.started >= games { return false }
-                    if learner.stop.isDue { s.stop = true; return false }
-                    s.started += 1
-                    return true
-                }
-                guard go else { return }
-                let result = learner.trainGame(using: &rng)
-                state.withLock { s in
-                    s.finished += 1
-                    if !onGame(result, s.finished) { s.stop = true }
-                }
-            }
+            learner.trainGames(
+                lanes: max(1, plan.lanes), using: &rng,
+                mayStart: {
+                    state.withLock { s -> Bool in
+                        if s.stop { return false }
+                        if let games = plan.games, s.started >= games { return false }
+                        if learner.stop.isDue { s.stop = true; return false }
+                        s.started += 1
+                        return true
+                    }
+                },
+                finished: { result in
+                    state.withLock { s in
+                        s.finished += 1
+                        if !onGame(result, s.finished) { s.stop = true }
+                    }
+                })
         }
         return state.withLock { $0.finished } - gamesBefore
     }

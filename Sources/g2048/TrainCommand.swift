@@ -15,7 +15,10 @@ struct TrainCommand: Command {
             curve as CSV and --plot draws it as SVG. --optimistic sets every weight so that a new board is worth
             that much (optimistic initialization, OTD: Guei et al. 2021), which makes early play explore; its
             default depends on the board size; --optimistic 0 is plain TD(0).
-            With one thread a seed gives the same weights on every run. A 4x4 run from an optimistic initial value
+            Each thread plays --lanes games at once, a move of each in turn, so that one game's weights load from
+            memory while the other moves (on 4x4 two lanes train about an eighth faster than one; the games are
+            others, and learn as much a game). With one thread a seed and a number of lanes give the same weights
+            on every run. A 4x4 run from an optimistic initial value
             records in the weights the tile from which eval and play downgrade boards by default (see 'g2048 eval
             --help'): the largest tile that at least a third of its last 1000 games reached.
             Ctrl-C (SIGINT) or SIGTERM stops the games in progress, saves the weights, the learning curve and
@@ -55,6 +58,7 @@ struct TrainCommand: Command {
             .option("tc-from", "fraction", "otd+tc: the fraction of the run after which TC takes over.", default: "0.5, or the --resume file's"),
             .option("update", "schedule", "forward (after each move) or backward (after each game, last move first).", default: "forward"),
             .option("threads", "n", "Self-play threads over the shared weights.", default: "1"),
+            .option("lanes", "n", "Games each thread plays at once, interleaved move by move.", default: "2 on 4x4, 1 on other sizes"),
             .option("seed", "seed", "Seed of the games.", default: "1, or the --resume file's"),
             .option("checkpoint-every", "n", "Save the weights every n games."),
             .option("resume", "file", "Continue training a weights file: its size, patterns, counters; written back to it."),
@@ -90,6 +94,8 @@ struct TrainCommand: Command {
     var optimism: Double
     var patterns: [TuplePattern]?
     var threads: Int
+    /// `--lanes`, if given.
+    var lanes: Int?
     var schedule: TDLearner.Schedule
     var seed: UInt64
     var seedGiven: Bool
@@ -133,6 +139,7 @@ struct TrainCommand: Command {
         }
         if let spec = arguments.string("stages") { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
         threads = try arguments.int("threads", default: 1, in: 1...256)
+        lanes = try arguments.optionalInt("lanes", in: 1...64)
         let scheduleName = arguments.string("update") ?? "forward"
         guard let schedule = TDLearner.Schedule(rawValue: scheduleName) else {
             throw UsageError("--update must be backward or forward, got '\(scheduleName)'")
@@ -259,6 +266,8 @@ struct TrainCommand: Command {
         defer { claim.release() }
         let (network, base, rules) = try start()
         let alpha = base.alpha, seed = base.seed
+        // Lanes pay where a move prefetches its weights: the packed 4×4 board (the README's figures).
+        let lanes = self.lanes ?? (network.readsBitboards ? 2 : 1)
         let learner = TDLearner(
             network: network, rules: rules, alpha: Float(alpha), schedule: schedule, method: base.learning,
             coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
@@ -280,7 +289,8 @@ struct TrainCommand: Command {
             resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(rules.sizeLabel), \(shape)" }
             ?? "training \(rules.sizeLabel): \(shape), optimistic \(formatFixed(optimism, digits: 0))"
         Console.error(
-            start + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s"), seed \(seed); "
+            start
+                + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), seed \(seed); "
                 + "saving to \(out)")
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
@@ -313,7 +323,7 @@ struct TrainCommand: Command {
             switchedAt.withLock { $0 = base.games }
             Console.error("switching to TC learning at game \(base.games)")
         }
-        loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, seed: seed)) { result, total in
+        loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, lanes: lanes, seed: seed)) { result, total in
             let summary = report.record(result)
             progress.update(total, detail: summary)
             if base.learning == .otdThenTC && !learner.learnsByCoherence {

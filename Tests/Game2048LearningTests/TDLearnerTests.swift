@@ -117,11 +117,98 @@ struct TDLearnerTests {
         #expect(learned.meanScore > 3 * random.meanScore, "learned \(learned.meanScore) vs random \(random.meanScore)")
     }
 
-    @Test func threadsShareOneNetworkAndStopAtTheGameLimit() throws {
+    @Test(arguments: [1, 2, 3])
+    func threadsShareOneNetworkAndStopAtTheGameLimit(lanes: Int) throws {
         let network = NTupleNetwork(rows: 3, cols: 3)
         let loop = TrainingLoop(learner: TDLearner(network: network, rules: try Rules(rows: 3, cols: 3)), gamesBefore: 100)
-        let played = loop.run(TrainingPlan(games: 700, threads: 2, seed: 3)) { _, total in total <= 700 }
+        let played = loop.run(TrainingPlan(games: 700, threads: 2, lanes: lanes, seed: 3)) { _, total in total <= 700 }
         #expect(played == 600)
+    }
+
+    // MARK: Lanes
+
+    /// A learner of two small tuples on 4×4 (the packed path, a few kilobytes of weights) or 3×3's default network.
+    static func smallLearner(rows: Int = 4, schedule: TDLearner.Schedule = .forward, staged: Bool = false) throws -> TDLearner {
+        let patterns = rows == 4 ? [TuplePattern(cells: [0, 1, 2]), TuplePattern(cells: [1, 5, 6])] : nil
+        let network = NTupleNetwork(rows: rows, cols: rows, patterns: patterns, initialValue: 10, stageThresholds: staged ? [7] : [])
+        return TDLearner(network: network, rules: try Rules(rows: rows, cols: rows), schedule: schedule)
+    }
+
+    /// `games` games in `lanes` lanes on board type `B`: the results in the order the games ended, and the weights.
+    static func laneRun<B: LearnableBoard>(
+        _ type: B.Type, _ learner: TDLearner, lanes: Int, games: Int, seed: UInt64 = 21
+    ) -> (results: [GameResult], weights: [Float]) {
+        var rng = Xoshiro256StarStar(seed: seed)
+        var started = 0, results: [GameResult] = []
+        learner.trainGames(
+            on: type, lanes: lanes, using: &rng,
+            mayStart: {
+                started += 1
+                return started <= games
+            }, finished: { results.append($0) })
+        return (results, (0..<learner.network.weights.count).map { learner.network.weights[$0] })
+    }
+
+    /// One lane is ``TDLearner/trainGame(using:)`` game after game: the same games and weights.
+    @Test(arguments: [(4, TDLearner.Schedule.forward), (4, .backward), (3, .forward)])
+    func oneLaneIsOneGameAfterAnother(rows: Int, schedule: TDLearner.Schedule) throws {
+        let sequential = try Self.smallLearner(rows: rows, schedule: schedule)
+        var rng = Xoshiro256StarStar(seed: 21)
+        let results = (0..<40).map { _ in sequential.trainGame(using: &rng) }
+        let weights = (0..<sequential.network.weights.count).map { sequential.network.weights[$0] }
+        let laned =
+            rows == 4
+            ? Self.laneRun(Bitboard.self, try Self.smallLearner(rows: rows, schedule: schedule), lanes: 1, games: 40)
+            : Self.laneRun(Board.self, try Self.smallLearner(rows: rows, schedule: schedule), lanes: 1, games: 40)
+        #expect(laned.results == results)
+        #expect(laned.weights == weights)
+    }
+
+    /// Two lanes are two games a move at a time, the first lane first, each spawn drawn when its move is
+    /// made, written out here with ``TrainingGame`` itself: the same results, in the order the games end.
+    @Test func twoLanesPlayTheirGamesAMoveEachInTurn() throws {
+        let learner = try Self.smallLearner()
+        var rng = Xoshiro256StarStar(seed: 21)
+        var first = TrainingGame<Bitboard>(learner, using: &rng), second = TrainingGame<Bitboard>(learner, using: &rng)
+        var expected: [GameResult] = []
+        while !first.isOver || !second.isOver {
+            if !first.isOver {
+                first.step(learner, using: &rng)
+                if first.isOver { expected.append(first.finish(learner)) }
+            }
+            if !second.isOver {
+                second.step(learner, using: &rng)
+                if second.isOver { expected.append(second.finish(learner)) }
+            }
+        }
+        let weights = (0..<learner.network.weights.count).map { learner.network.weights[$0] }
+        let laned = Self.laneRun(Bitboard.self, try Self.smallLearner(), lanes: 2, games: 2)
+        #expect(laned.results == expected)
+        #expect(laned.weights == weights)
+        // Interleaved, the games are not those of one lane.
+        #expect(Self.laneRun(Bitboard.self, try Self.smallLearner(), lanes: 1, games: 2).results != expected)
+    }
+
+    /// Lanes play exactly the games `mayStart` allows, the same ones with the same seed, and several lanes on the
+    /// packed board (which prefetches the next lane's weights) play the games of the generic board (which does not).
+    @Test(arguments: [(2, TDLearner.Schedule.forward, false), (3, .forward, false), (2, .backward, false), (2, .forward, true), (5, .forward, false)])
+    func lanesAreDeterministicAndPackedEqualsGeneric(lanes: Int, schedule: TDLearner.Schedule, staged: Bool) throws {
+        let packed = Self.laneRun(Bitboard.self, try Self.smallLearner(schedule: schedule, staged: staged), lanes: lanes, games: 30)
+        let again = Self.laneRun(Bitboard.self, try Self.smallLearner(schedule: schedule, staged: staged), lanes: lanes, games: 30)
+        let generic = Self.laneRun(Board.self, try Self.smallLearner(schedule: schedule, staged: staged), lanes: lanes, games: 30)
+        #expect(packed.results.count == 30)
+        #expect(packed.results.allSatisfy { $0.moves > 0 && $0.score > 0 })
+        #expect(packed.results == again.results && packed.weights == again.weights)
+        #expect(packed.results == generic.results)
+        #expect(packed.weights == generic.weights)
+    }
+
+    /// Fewer games than lanes: only those start, and the last lane left playing prefetches its own moves.
+    @Test(arguments: [(3, 1), (3, 2), (2, 0)])
+    func fewerGamesThanLanes(lanes: Int, games: Int) throws {
+        let run = Self.laneRun(Bitboard.self, try Self.smallLearner(), lanes: lanes, games: games)
+        #expect(run.results.count == games)
+        if games == 1 { #expect(run.results == Self.laneRun(Bitboard.self, try Self.smallLearner(), lanes: 1, games: 1).results) }
     }
 
     @Test func onGameCanStopARunEarly() throws {

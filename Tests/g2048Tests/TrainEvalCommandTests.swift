@@ -19,6 +19,9 @@ struct TrainEvalCommandTests {
         #expect(command.seconds == 600 && command.games == nil)
         #expect(command.out == "weights-4x4.bin")
         #expect(command.alpha == 0.1 && command.threads == 1 && command.schedule == .forward)
+        // Lanes default by board when the run starts: 2 where moves prefetch (4x4), 1 elsewhere.
+        #expect(command.lanes == nil)
+        #expect(try Self.train(["--lanes", "3"]).lanes == 3)
         let short = try Self.train(["--games", "10", "--rows", "3"])
         #expect(short.seconds == nil && short.games == 10 && short.rules.cols == 3)
     }
@@ -47,6 +50,8 @@ struct TrainEvalCommandTests {
         (["--network", "8x6", "--patterns", "0,1"], "--network and --patterns both choose the patterns; give one"),
         (["--network", "8x6", "--resume", "w.bin"], "--network cannot change a resumed network (--resume w.bin has its own)"),
         (["--tc-alpha", "0"], "--tc-alpha must be between 1e-09 and 10.0, got 0"),
+        (["--lanes", "0"], "--lanes must be between 1 and 64, got 0"),
+        (["--lanes", "65"], "--lanes must be between 1 and 64, got 65"),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.train(arguments) }
@@ -125,6 +130,8 @@ struct TrainEvalCommandTests {
         ])
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stderr.contains("in 3 stages from \(stages)"))
+        // Two lanes by default where moves prefetch (the packed 4x4 board), one elsewhere.
+        #expect(trained.stderr.contains(size == 4 ? "1 thread × 2 lanes" : "1 thread × 1 lane,"))
         #expect(trained.stderr.contains("switching to TC learning at game 150") == (method == "otd+tc"))
         // The plot marks where TC took over.
         let plot = try String(contentsOfFile: folder.path + "/curve.svg", encoding: .utf8)

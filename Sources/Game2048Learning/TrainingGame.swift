@@ -1,0 +1,126 @@
+import Game2048
+
+/// One training game in progress: what ``TDLearner``'s loop carries from one move to the next, so
+/// that a game can be played a move at a time and a thread can interleave several
+/// (``TDLearner/trainGames(lanes:using:mayStart:finished:)``).
+///
+/// ``TDLearner/trainGame(using:)`` is `init`, ``step(_:prefetched:using:)`` until ``isOver``, then ``finish(_:)``.
+@usableFromInline
+struct TrainingGame<B: LearnableBoard> {
+    /// The board: the last afterstate with its spawn, or the final board once the game is over.
+    @usableFromInline var board: B
+    /// The afterstate chosen by the last move, which the next move's target updates (forward schedule).
+    @usableFromInline var previous: B? = nil
+    @usableFromInline var score: Int64 = 0
+    @usableFromInline var moves = 0
+    /// Whether this game learns by TC, fixed when it starts.
+    @usableFromInline let coherent: Bool
+    @usableFromInline let backward: Bool
+    @usableFromInline let staged: Bool
+    /// The stage the game has reached (a staged network promotes each stage the first time a game reaches it).
+    @usableFromInline var gameStage = 0
+    /// The backward schedule's afterstates and rewards, updated when the game ends.
+    @usableFromInline var path: [(afterstate: B, reward: Float)] = []
+    /// Whether the step limit or a stop cut the game.
+    @usableFromInline var truncated = false
+    /// The move count at which the step limit and ``TDLearner/stop`` are looked at next.
+    @usableFromInline var nextCheck: Int
+    /// Whether the game has ended (no legal move, the win tile, a cut); ``finish(_:)`` is then due.
+    @usableFromInline var isOver = false
+
+    /// A new game with the rules' initial tiles.
+    @inlinable
+    init(_ learner: TDLearner, using rng: inout Xoshiro256StarStar) {
+        board = B.empty(for: learner)
+        for _ in 0..<learner.rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng) }
+        backward = learner.schedule == .backward
+        coherent = learner.learnsByCoherence
+        staged = learner.network.stageCount > 1
+        if staged {
+            gameStage = learner.network.stage(maxExponent: board.maxExponent)
+            learner.network.promote(toStage: gameStage)
+        }
+        if backward { path.reserveCapacity(4096) }
+        nextCheck = min(learner.maxSteps, TDLearner.stopCheckInterval)
+        // With a win tile of 4, the first tiles may already end the game.
+        isOver = learner.reachesWin(reward: 0, board)
+    }
+
+    /// One move: the greedy move, the forward update of the previous afterstate, the spawn, and
+    /// the checks that end the game; `prefetched` when the board's moves were prefetched already.
+    @inlinable @inline(__always)
+    mutating func step(_ learner: TDLearner, prefetched: Bool = false, using rng: inout Xoshiro256StarStar) {
+        let network = learner.network
+        var (best, bestReward, bestValue, found) = board.greedyMove(for: learner, prefetched: prefetched)
+        if staged && found {
+            // A new stage: promote it, and read the move's value again from its copied tables.
+            let stage = network.stage(maxExponent: best.maxExponent)
+            if stage > gameStage {
+                gameStage = stage
+                if network.promote(toStage: stage) { bestValue = Float(bestReward) + best.value(in: network) }
+            }
+        }
+        if !backward, let previous {
+            let target: Float = found ? bestValue : 0
+            previous.learn(in: learner, toward: target, coherent: coherent)
+        }
+        guard found else {
+            isOver = true
+            return
+        }
+        if backward { path.append((best, Float(bestReward))) }
+        score += bestReward
+        moves += 1
+        // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward in finish).
+        if learner.reachesWin(reward: bestReward, best) {
+            if !backward { best.learn(in: learner, error: -best.value(in: network), coherent: coherent) }
+            board = best
+            isOver = true
+            return
+        }
+        // The step limit or a stop truncates the game: its last afterstate is not updated.
+        if moves >= nextCheck {
+            if moves >= learner.maxSteps || learner.stop.isDue {
+                (truncated, board) = (true, best)
+                isOver = true
+                return
+            }
+            nextCheck = min(learner.maxSteps, moves + TDLearner.stopCheckInterval)
+        }
+        // A packed board with two 32 768 tiles ends the game here (without a terminal
+        // update, so the network does not learn to fear it).
+        if best.holdsTooLargeATile {
+            isOver = true
+            return
+        }
+        previous = best
+        board = best
+        _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng)
+        if learner.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
+            if !backward { best.learn(in: learner, error: -best.value(in: network), coherent: coherent) }
+            isOver = true
+        }
+    }
+
+    /// Ends the game: the backward schedule's updates, then the result.
+    @inlinable
+    mutating func finish(_ learner: TDLearner) -> GameResult {
+        if backward {
+            let network = learner.network
+            // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
+            var target: Float = 0
+            if truncated, let last = path.popLast() { target = last.reward + last.afterstate.value(in: network) }
+            for (afterstate, reward) in path.reversed() {
+                let value = afterstate.value(in: network)
+                if coherent {
+                    afterstate.learn(in: learner, error: target - value, coherent: true)
+                    target = reward + afterstate.value(in: network)
+                } else {
+                    target = reward + afterstate.updateAndValue(in: network, by: learner.step * (target - value))
+                }
+            }
+            path = []
+        }
+        return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
+    }
+}
