@@ -231,7 +231,7 @@ extension NTupleNetwork {
     }
 
     /// Prefetches the features of every legal afterstate of `board` (``prefetchFeatures(of:)``): the
-    /// weights ``greedyMove(on:table:)`` will read on it.
+    /// weights ``greedyMove(on:table:prefetched:)`` will read on it.
     @inlinable @inline(__always)
     func prefetchMoves(on board: Bitboard, table: Bitboard.MoveTable) {
         for direction in Direction.allCases {
