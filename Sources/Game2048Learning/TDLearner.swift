@@ -196,7 +196,7 @@ public final class TDLearner: @unchecked Sendable {
     ///
     /// While one game sums its afterstates' values, the weights the next lane's move will read are
     /// already on their way (``NTupleNetwork``'s tables are hundreds of megabytes, and most reads miss
-    /// every cache): on 4×4, two lanes play about a third more moves a second than one. The games
+    /// every cache): on 4×4, two lanes play about an eighth more moves a second than one. The games
     /// share the weights as games on several threads do, but in a fixed order: a seed gives the same
     /// games every time. One lane plays the games of ``trainGame(using:)``, one after the other.
     ///
@@ -216,6 +216,7 @@ public final class TDLearner: @unchecked Sendable {
         }
     }
 
+    /// ``trainGames(lanes:using:mayStart:finished:)`` on boards of type `B`, specialized as ``trainGame(using:)`` is.
     @inlinable
     func trainGames<B: LearnableBoard>(
         on _: B.Type, lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void

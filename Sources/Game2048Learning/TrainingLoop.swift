@@ -10,7 +10,8 @@ public struct TrainingPlan: Sendable {
     public var seconds: Double?
     /// Threads playing games at once over the shared network.
     public var threads: Int
-    /// Games each thread plays at once, interleaved move by move (see ``TDLearner/trainGames(lanes:using:mayStart:finished:)``).
+    /// Games each thread plays at once, interleaved move by move (see ``TDLearner/trainGames(lanes:using:mayStart:finished:)``;
+    /// 1 by default, one game after another; `g2048 train` takes 2 on 4×4).
     public var lanes: Int
     /// The seed; thread `t` plays with the `t + 1`-th output of `SplitMix64(seed + gamesBefore)`.
     public var seed: UInt64
