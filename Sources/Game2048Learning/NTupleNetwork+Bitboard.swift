@@ -108,20 +108,27 @@ extension NTupleNetwork {
     }
 
     /// ``forEachFeature(of:_:)-(Bitboard,_)`` for other patterns, apart so that the default network's code stays
-    /// as small as it is: every pattern's cells from the flat shifts, in each of the eight orientations.
+    /// as small as it is: every pattern's index from its runs of consecutive cells, in each of the eight orientations.
     @inlinable
     func forEachCustomFeature(_ o: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), _ body: (Int) -> Void) {
-        @inline(__always) func visit(_ x: UInt64) {
-            for p in 0..<tableOffsets.count {
-                var index = 0, shift = 0
-                for position in packedStarts[p]..<packedStarts[p + 1] {
-                    index |= Int(truncatingIfNeeded: (x >> packedShifts[position]) & 0xF) << shift
-                    shift += 4
+        // The three arrays' storage, read without bounds checks (their sizes are fixed at init: one start
+        // per pattern and one more, one run or more per pattern, one offset per pattern).
+        packedRuns.withUnsafeBufferPointer { runs in
+            packedRunStarts.withUnsafeBufferPointer { starts in
+                tableOffsets.withUnsafeBufferPointer { offsets in
+                    @inline(__always) func visit(_ x: UInt64) {
+                        for p in 0..<offsets.count {
+                            var index = 0
+                            for run in runs[starts[p]..<starts[p + 1]] {
+                                index |= Int(truncatingIfNeeded: (x >> run.source) & run.mask) << run.destination
+                            }
+                            body(offsets[p] + index)
+                        }
+                    }
+                    NTupleNetwork.forEach(o, visit)
                 }
-                body(tableOffsets[p] + index)
             }
         }
-        NTupleNetwork.forEach(o, visit)
     }
 
     /// The value of a 4×4 bitboard.

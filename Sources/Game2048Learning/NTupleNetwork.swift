@@ -57,10 +57,39 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// For generic boards: where each feature's cells start in `featureCells`, and its pattern.
     @usableFromInline let featureStarts: [Int]
     @usableFromInline let featurePatterns: [Int]
-    /// For 4×4 bitboards with custom patterns: every pattern's cells as bit shifts (4 × cell), flattened,
-    /// and where each pattern's start, so the hot loop reads two flat arrays instead of an array per pattern.
-    @usableFromInline let packedShifts: [UInt64]
-    @usableFromInline let packedStarts: [Int]
+    /// For 4×4 bitboards with custom patterns: every pattern's cells as runs of consecutive cells
+    /// (``PackedRun``), flattened, and where each pattern's runs start. A bitboard holds cell `c` in bits
+    /// `4c…4c+3`, so a run of cells listed in ascending order is one shift and one mask of the board: the
+    /// 8 × 6-tuple network's patterns take two runs each on average instead of six cells.
+    @usableFromInline let packedRuns: [PackedRun]
+    @usableFromInline let packedRunStarts: [Int]
+
+    /// Consecutive cells of a pattern, `cells[k…k+n-1] == c…c+n-1`: their index digits are
+    /// `(board >> source) & mask`, placed at `destination`.
+    @usableFromInline
+    struct PackedRun: Sendable {
+        /// `4 × c`.
+        @usableFromInline let source: UInt64
+        /// `n` nibbles.
+        @usableFromInline let mask: UInt64
+        /// `4 × k`.
+        @usableFromInline let destination: Int
+
+        /// The runs of a pattern's cells, in its order.
+        static func runs(of cells: [Int]) -> [PackedRun] {
+            var runs: [PackedRun] = []
+            var first = 0
+            for k in 1...cells.count where k == cells.count || cells[k] != cells[k - 1] + 1 {
+                let length = k - first
+                runs.append(
+                    PackedRun(
+                        source: UInt64(4 * cells[first]), mask: length >= 16 ? ~0 : (1 << (4 * UInt64(length))) - 1,
+                        destination: 4 * first))
+                first = k
+            }
+            return runs
+        }
+    }
     /// Whether the 4×4 bitboard path applies, and whether the patterns are the default ones.
     @usableFromInline let packedLayout: PackedLayout
 
@@ -137,8 +166,9 @@ public final class NTupleNetwork: @unchecked Sendable {
         featureCells = cells
         featureStarts = starts
         featurePatterns = owners
-        packedShifts = self.patterns.flatMap { $0.cells.map { UInt64(4 * $0) } }
-        packedStarts = self.patterns.reduce(into: [0]) { $0.append($0.last! + $1.cells.count) }
+        let runs = self.patterns.map { PackedRun.runs(of: $0.cells) }
+        packedRuns = runs.flatMap { $0 }
+        packedRunStarts = runs.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         if rows == 4 && cols == 4 && values == 16 {
             packedLayout = self.patterns == TuplePattern.defaults(rows: 4, cols: 4).patterns ? .defaultSixTuples : .custom
         } else {

@@ -76,7 +76,8 @@ struct NTupleNetworkTests {
     func bitboardFeaturesEqualGenericFeatures(patternSet: String) {
         let patterns =
             patternSet == "custom"
-            ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6])]
+            // Runs of consecutive cells, cells alone, a run across rows, and cells in descending order.
+            ? [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [1, 5, 9, 6]), TuplePattern(cells: [7, 6, 3, 4, 5])]
             : TuplePattern.named(patternSet)
         let network = NTupleNetwork(rows: 4, cols: 4, patterns: patterns)
         var rng = Xoshiro256StarStar(seed: 5)
@@ -92,6 +93,20 @@ struct NTupleNetworkTests {
             let sum = generic.reduce(Float(0)) { $0 + network.weights[$1] }
             #expect(abs(network.value(of: packed) - sum) <= 1e-3 * max(1, abs(sum)))
         }
+    }
+
+    /// A custom pattern's index on the packed board is a shift and a mask per run of consecutive cells.
+    @Test func packedRunsByHand() {
+        func runs(_ cells: [Int]) -> [[Int]] {
+            NTupleNetwork.PackedRun.runs(of: cells).map { [Int($0.source), $0.mask == ~0 ? -1 : Int($0.mask), $0.destination] }
+        }
+        #expect(runs([0, 1, 2, 3, 4, 5]) == [[0, 0xFF_FFFF, 0]])
+        #expect(runs([6, 7, 0, 1, 2, 3]) == [[24, 0xFF, 0], [0, 0xFFFF, 8]])
+        #expect(runs([7, 6, 3, 4, 5]) == [[28, 0xF, 0], [24, 0xF, 4], [12, 0xFFF, 8]])
+        #expect(runs([9]) == [[36, 0xF, 0]])
+        #expect(runs(Array(0..<16)) == [[0, -1, 0]])
+        // The 8 × 6-tuple network: 15 runs for its 48 cells.
+        #expect((TuplePattern.named("8x6") ?? []).reduce(0) { $0 + NTupleNetwork.PackedRun.runs(of: $1.cells).count } == 15)
     }
 
     @Test(arguments: [false, true])
