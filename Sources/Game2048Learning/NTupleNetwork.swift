@@ -77,6 +77,8 @@ public final class NTupleNetwork: @unchecked Sendable {
 
         /// The runs of a pattern's cells, in its order.
         static func runs(of cells: [Int]) -> [PackedRun] {
+            // No cells, no runs: index 0, a table of one weight, as the generic board reads it.
+            guard !cells.isEmpty else { return [] }
             var runs: [PackedRun] = []
             var first = 0
             for k in 1...cells.count where k == cells.count || cells[k] != cells[k - 1] + 1 {

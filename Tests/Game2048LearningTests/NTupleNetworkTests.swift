@@ -104,6 +104,16 @@ struct NTupleNetworkTests {
         #expect(runs([6, 7, 0, 1, 2, 3]) == [[24, 0xFF, 0], [0, 0xFFFF, 8]])
         #expect(runs([7, 6, 3, 4, 5]) == [[28, 0xF, 0], [24, 0xF, 4], [12, 0xFFF, 8]])
         #expect(runs([9]) == [[36, 0xF, 0]])
+        #expect(runs([]) == [])
+        // A pattern of no cells (the library allows one: a single weight) reads on the packed board as on the generic one.
+        let network = NTupleNetwork(rows: 4, cols: 4, patterns: [TuplePattern(cells: []), TuplePattern(cells: [3, 2])])
+        var rng = Xoshiro256StarStar(seed: 9)
+        for _ in 0..<50 {
+            let board = Self.randomPackedBoard(&rng)
+            var fast: [Int] = []
+            network.forEachFeature(of: Bitboard(board)!) { fast.append($0) }
+            #expect(fast.sorted() == network.featureIndices(of: board).sorted())
+        }
         #expect(runs(Array(0..<16)) == [[0, -1, 0]])
         // The 8 × 6-tuple network: 15 runs for its 48 cells.
         #expect((TuplePattern.named("8x6") ?? []).reduce(0) { $0 + NTupleNetwork.PackedRun.runs(of: $1.cells).count } == 15)
