@@ -235,10 +235,11 @@ public final class TDLearner: @unchecked Sendable {
             while remaining > 0 {
                 for lane in games.indices where playing[lane] {
                     // The next lane's weights start loading before this lane's move waits on its own, which the
-                    // lane before asked for. The last lane playing prefetches its own, within its move.
+                    // lane before asked for (only the lane before a lane prefetches it, so never twice). The last
+                    // lane playing prefetches its own, within its move.
                     var next = lane
                     repeat { next = next + 1 == games.count ? 0 : next + 1 } while !playing[next] && next != lane
-                    if next != lane && !prefetched[next] && !games[next].isOver {
+                    if next != lane && !games[next].isOver {
                         games[next].board.prefetchMoves(for: self)
                         prefetched[next] = true
                     }

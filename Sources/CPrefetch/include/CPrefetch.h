@@ -7,7 +7,8 @@
 #define CPREFETCH_H
 
 /// Starts loading the cache line holding `address` into every cache level, for a read; never faults
-/// and never waits. Inlined into the Swift caller (a static inline function of an imported header).
+/// and does not wait for the data. Inlined into the Swift caller (a static inline function of an
+/// imported header).
 static inline __attribute__((always_inline)) void prefetch_for_read(const void *address) {
     __builtin_prefetch(address, 0, 3);
 }
