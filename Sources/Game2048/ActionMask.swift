@@ -69,8 +69,7 @@ public struct ActionMask: OptionSet, Hashable, Sendable {
         // choice costs no data-dependent branch.
         let m = UInt64(rawValue & 0xF), k = UInt64(truncatingIfNeeded: index)
         let table: UInt64 = m < 8 ? 0x2409_0802_0401_0000 : 0xE439_380E_340D_0C03
-        let raw = Int(truncatingIfNeeded: (table &>> (2 &* ((m & 7) &* 4 &+ k))) & 3)
-        return Direction(rawValue: raw).unsafelyUnwrapped
+        return Direction(unchecked: UInt8(truncatingIfNeeded: table &>> (2 &* ((m & 7) &* 4 &+ k))))
     }
 }
 

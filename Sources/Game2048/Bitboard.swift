@@ -88,16 +88,36 @@ public struct Bitboard: Hashable, Sendable {
     /// table's second half.
     @inlinable @inline(__always)
     func moved(_ direction: Direction, table: RowTableHandle) -> MoveOutcome<Bitboard> {
+        moved(direction, rows: rowLookup(direction, table: table))
+    }
+
+    /// The four row-table entries a move in `direction` reads: the first half of a move.
+    ///
+    /// Split from the second half (``moved(_:rows:)``) so that a loop over many boards can issue
+    /// the lookups of a whole block before it waits on any of them.
+    @inlinable @inline(__always)
+    func rowLookup(_ direction: Direction, table: RowTableHandle) -> RowLookup {
+        // All ones for up (0) and down (2), zero for right and left. Both boards computed, then one
+        // picked by the mask: a conditional transpose compiles to a branch that a random
+        // direction mispredicts half the time.
+        let vertical = (UInt64(truncatingIfNeeded: direction.rawValue) & 1) &- 1
+        let source = (transposed.rawValue & vertical) | (rawValue & ~vertical)
+        return RowLookup(table[source], table[source >> 16], table[source >> 32], table[source >> 48], vertical: vertical)
+    }
+
+    /// The board after a move in `direction` whose row-table entries are `rows`: the second half of a move.
+    @inlinable @inline(__always)
+    func moved(_ direction: Direction, rows entries: RowLookup) -> MoveOutcome<Bitboard> {
         let raw = UInt64(truncatingIfNeeded: direction.rawValue)
-        let vertical = raw & 1 == 0  // up = 0, down = 2
         let shift = ((raw &+ 1) >> 1 & 1) &* 16  // right = 1, down = 2 read bits 16–31
-        let source = vertical ? transposed.rawValue : rawValue
-        let e0 = table[source], e1 = table[source >> 16], e2 = table[source >> 32], e3 = table[source >> 48]
+        let e0 = entries.e0, e1 = entries.e1, e2 = entries.e2, e3 = entries.e3
         // `&>>`: the shift is 0 or 16, so the overshift check of `>>` is dead weight.
         let rows =
             (e0 &>> shift) & 0xFFFF | ((e1 &>> shift) & 0xFFFF) << 16
             | ((e2 &>> shift) & 0xFFFF) << 32 | ((e3 &>> shift) & 0xFFFF) << 48
-        let after = vertical ? Bitboard(rawValue: rows).transposed.rawValue : rows
+        // The mask comes from the lookup: where that went through memory (a vector step's blocks)
+        // the compiler cannot turn this back into a branch on the direction.
+        let after = (Bitboard(rawValue: rows).transposed.rawValue & entries.vertical) | (rows & ~entries.vertical)
         let reward = Int64(
             truncatingIfNeeded: ((e0 >> 32) & 0xFF_FFFF) &+ ((e1 >> 32) & 0xFF_FFFF)
                 &+ ((e2 >> 32) & 0xFF_FFFF) &+ ((e3 >> 32) & 0xFF_FFFF))
@@ -135,8 +155,10 @@ public struct Bitboard: Hashable, Sendable {
         let right = sameH | (occupied & (empty >> 4) & horizontal)
         let up = sameV | (empty & (occupied >> 16) & vertical)
         let down = sameV | (occupied & (empty >> 16) & vertical)
+        // `(x | -x) >> 63` is 1 exactly when x is not 0: arithmetic, where a comparison per
+        // direction compiled to a tree of branches in some callers.
         @inline(__always) func bit(_ x: UInt64, _ direction: Direction) -> UInt8 {
-            (x != 0 ? 1 : 0) &<< UInt8(direction.rawValue)
+            UInt8(truncatingIfNeeded: (x | (0 &- x)) >> 63) &<< UInt8(direction.rawValue)
         }
         return ActionMask(rawValue: bit(up, .up) | bit(right, .right) | bit(down, .down) | bit(left, .left))
     }
@@ -210,6 +232,24 @@ public struct Bitboard: Hashable, Sendable {
 
 extension Bitboard: GameBoard {}
 
+/// The four row-table entries of one move (see ``Bitboard/rowLookup(_:table:)``).
+@frozen @usableFromInline
+struct RowLookup: Sendable {
+    /// The entries of the four rows (or columns, for a vertical move).
+    @usableFromInline var e0, e1, e2, e3: UInt64
+    /// All ones for a vertical move, zero for a horizontal one.
+    @usableFromInline var vertical: UInt64
+
+    @inlinable @inline(__always)
+    init(_ e0: UInt64, _ e1: UInt64, _ e2: UInt64, _ e3: UInt64, vertical: UInt64) {
+        self.e0 = e0
+        self.e1 = e1
+        self.e2 = e2
+        self.e3 = e3
+        self.vertical = vertical
+    }
+}
+
 extension Board {
     /// Unpacks a bitboard into a 4×4 board.
     ///
@@ -217,16 +257,22 @@ extension Board {
     @inlinable
     public init(_ bitboard: Bitboard) {
         self.init(unchecked: 4, 4)
-        @inline(__always) func spread(_ half: UInt64) -> UInt64 {
-            var x = half & 0xFFFF_FFFF
-            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
-            return (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
-        }
         var cells = storage.mutableSpan
         var bytes = cells.mutableBytes
         // Byte k of a little-endian word is cell k.
-        bytes.storeBytes(of: spread(bitboard.rawValue).littleEndian, toByteOffset: 0, as: UInt64.self)
-        bytes.storeBytes(of: spread(bitboard.rawValue >> 32).littleEndian, toByteOffset: 8, as: UInt64.self)
+        bytes.storeBytes(of: Bitboard.spread(bitboard.rawValue).littleEndian, toByteOffset: 0, as: UInt64.self)
+        bytes.storeBytes(of: Bitboard.spread(bitboard.rawValue >> 32).littleEndian, toByteOffset: 8, as: UInt64.self)
+    }
+}
+
+extension Bitboard {
+    /// The eight nibbles in the low half of `half` spread into the eight bytes of a word: the
+    /// exponents of eight cells, byte `k` of the little-endian word holding cell `k`.
+    @inlinable @inline(__always)
+    static func spread(_ half: UInt64) -> UInt64 {
+        var x = half & 0xFFFF_FFFF
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        return (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
     }
 }

@@ -45,19 +45,13 @@ public struct Environment: Sendable {
     /// The rules this environment plays by.
     public let rules: Rules
 
-    @usableFromInline let fourThreshold: UInt64
-    /// ``Rules/largestExponent``: tiles at it don't merge.
-    @usableFromInline let largestExponent: UInt8
+    /// What the transition reads of the rules on every step.
+    @usableFromInline let limits: StepLimits
     /// The bitboard's row table, loaded once rather than through a lazy global on every move.
     @usableFromInline let rowTable: RowTableHandle
     @usableFromInline var rng: Xoshiro256StarStar
     @usableFromInline var state: GridState
-    @usableFromInline var phase: Phase
-    @usableFromInline var mask: ActionMask
-    @usableFromInline var highestExponent: UInt8
-    @usableFromInline var stepCount: Int
-    @usableFromInline var totalScore: Int64
-    @usableFromInline var hasWon: Bool
+    @usableFromInline var episode: Episode
 
     /// The board in whichever representation is fastest for it.
     @usableFromInline
@@ -82,18 +76,17 @@ public struct Environment: Sendable {
     ///   - rules: the game's configuration.
     ///   - seed: the generator's seed until a reset passes another one.
     public init(rules: Rules = Rules(), seed: UInt64 = 0) {
+        self.init(rules: rules, rng: Xoshiro256StarStar(seed: seed), board: Board(rules: rules), episode: .unstarted)
+    }
+
+    /// An environment in a given state: how ``VectorEnvironment`` lends out one of its environments.
+    init(rules: Rules, rng: Xoshiro256StarStar, board: Board, episode: Episode) {
         self.rules = rules
-        fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
-        largestExponent = rules.largestExponent
+        limits = StepLimits(rules)
         rowTable = Bitboard.rowTable
-        rng = Xoshiro256StarStar(seed: seed)
-        state = .generic(Board(rules: rules))
-        phase = .needsReset
-        mask = []
-        highestExponent = 0
-        stepCount = 0
-        totalScore = 0
-        hasWon = false
+        self.rng = rng
+        state = Environment.representation(of: board, highestExponent: episode.highest)
+        self.episode = episode
     }
 
     // MARK: State
@@ -108,23 +101,19 @@ public struct Environment: Sendable {
     }
 
     /// The legal moves of the current board.
-    @inlinable public var actionMask: ActionMask { mask }
+    @inlinable public var actionMask: ActionMask { episode.mask }
     /// The score of the current episode.
-    @inlinable public var score: Int64 { totalScore }
+    @inlinable public var score: Int64 { episode.score }
     /// Steps taken in the current episode.
-    @inlinable public var steps: Int { stepCount }
+    @inlinable public var steps: Int { episode.steps }
     /// Where the environment is in its episode.
-    @inlinable public var currentPhase: Phase { phase }
+    @inlinable public var currentPhase: Phase { episode.phase }
     /// Whether the episode has ended (terminated or truncated).
-    @inlinable public var isOver: Bool { phase == .over }
+    @inlinable public var isOver: Bool { episode.isOver }
 
     /// The current info record, with no afterstate and no spawn.
     @inlinable
-    public var info: StepInfo {
-        StepInfo(
-            actionMask: mask, score: totalScore, maxTile: Board.value(ofExponent: highestExponent),
-            steps: stepCount, afterstate: nil, spawn: nil, invalid: false, won: hasWon)
-    }
+    public var info: StepInfo { episode.info() }
 
     // MARK: Reset
 
@@ -137,7 +126,7 @@ public struct Environment: Sendable {
         if let seed { rng = Xoshiro256StarStar(seed: seed) }
         var board = Board(rules: rules)
         for _ in 0..<rules.initialTiles {
-            board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &rng)
         }
         return begin(board)
     }
@@ -174,13 +163,8 @@ public struct Environment: Sendable {
     }
 
     mutating func begin(_ board: Board) -> Reset {
-        highestExponent = board.maxExponent
-        state = Environment.representation(of: board, highestExponent: highestExponent)
-        mask = ceilingApplied(board.legalMoves, of: board, highest: highestExponent)
-        stepCount = 0
-        totalScore = 0
-        hasWon = rules.winExponent.map { highestExponent >= $0 } ?? false
-        phase = mask.isEmpty || hasWon ? .over : .running
+        episode = Episode(starting: board, limits: limits)
+        state = Environment.representation(of: board, highestExponent: episode.highest)
         return Reset(observation: board, info: info)
     }
 
@@ -202,8 +186,8 @@ public struct Environment: Sendable {
     @inlinable @inline(__always)
     public mutating func step(_ action: Direction) throws(StepError) -> Step {
         precondition(
-            phase == .running,
-            phase == .over
+            episode.phase == .running,
+            episode.phase == .over
                 ? "step(_:) after the episode ended: call reset() first"
                 : "step(_:) before reset(): call reset(seed:) first")
         switch state {
@@ -211,22 +195,27 @@ public struct Environment: Sendable {
             let outcome = packed.moved(action, table: rowTable)
             guard outcome.changed else { return try illegal(action) }
             var next = outcome.afterstate
-            let spawn = next.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
-            let highest = max(highestExponent, outcome.highestMerge)
+            let spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &rng)
+            let (terminated, truncated) = episode.advance(
+                to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
+                spawn: spawn, limits: limits)
             // A 32 768 tile: the next merge may need a fifth bit.
-            state = highest < 15 ? .packed(next) : .generic(Board(next))
-            return advance(
-                observation: Board(next), afterstate: Board(outcome.afterstate), mask: next.legalMoves,
-                reward: outcome.reward, highest: highest, spawn: spawn)
+            state = episode.highest < 15 ? .packed(next) : .generic(Board(next))
+            return Step(
+                observation: Board(next), reward: outcome.reward, terminated: terminated, truncated: truncated,
+                info: episode.info(afterstate: Board(outcome.afterstate), spawn: spawn))
         case .generic(let board):
             let outcome = board.moved(action)
-            guard outcome.changed, outcome.highestMerge <= largestExponent else { return try illegal(action) }
+            guard outcome.changed, outcome.highestMerge <= limits.largestExponent else { return try illegal(action) }
             var next = outcome.afterstate
-            let spawn = next.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            let spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &rng)
+            let (terminated, truncated) = episode.advance(
+                to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
+                spawn: spawn, limits: limits)
             state = .generic(next)
-            return advance(
-                observation: next, afterstate: outcome.afterstate, mask: next.legalMoves,
-                reward: outcome.reward, highest: max(highestExponent, outcome.highestMerge), spawn: spawn)
+            return Step(
+                observation: next, reward: outcome.reward, terminated: terminated, truncated: truncated,
+                info: episode.info(afterstate: outcome.afterstate, spawn: spawn))
         }
     }
 
@@ -241,66 +230,15 @@ public struct Environment: Sendable {
         return try step(direction)
     }
 
-    /// The bookkeeping shared by both representations after a legal move.
-    @inlinable
-    mutating func advance(
-        observation: Board, afterstate: Board, mask: ActionMask, reward: Int64, highest: UInt8, spawn: Spawn?
-    ) -> Step {
-        // A spawned 4 can be the largest tile on a nearly empty board.
-        highestExponent = max(highest, spawn?.exponent ?? 0)
-        // Everything below (termination, the reported mask) reads the mask with the ceiling applied.
-        let mask = ceilingApplied(mask, of: observation, highest: highestExponent)
-        self.mask = mask
-        stepCount += 1
-        totalScore &+= reward
-        if let win = rules.winExponent, highestExponent >= win { hasWon = true }
-        let terminated = mask.isEmpty || hasWon
-        let truncated = rules.maxSteps.map { stepCount >= $0 } ?? false
-        if terminated || truncated { phase = .over }
-        let info = StepInfo(
-            actionMask: mask, score: totalScore, maxTile: Board.value(ofExponent: highestExponent),
-            steps: stepCount, afterstate: afterstate, spawn: spawn, invalid: false, won: hasWon)
-        return Step(observation: observation, reward: reward, terminated: terminated, truncated: truncated, info: info)
-    }
-
     /// An action that would not change the board, handled by ``Rules/invalidAction``.
     @inline(never) @usableFromInline
     mutating func illegal(_ action: Direction) throws(StepError) -> Step {
+        if case .reject = limits.invalidAction { throw .illegalAction(action) }
         let current = board
-        var reward: Int64 = 0
-        var terminated = false
-        switch rules.invalidAction {
-        case .reject: throw .illegalAction(action)
-        case .noop: break
-        case .terminate(let penalty):
-            reward = -penalty
-            terminated = true
-        }
-        stepCount += 1
-        let truncated = rules.maxSteps.map { stepCount >= $0 } ?? false
-        if terminated || truncated { phase = .over }
-        var info = self.info
-        info.afterstate = current
-        info.invalid = true
-        return Step(observation: current, reward: reward, terminated: terminated, truncated: truncated, info: info)
-    }
-
-    /// `mask` (the moves that change `board`) less those that would merge two tiles
-    /// at ``Rules/largestExponent``; free unless `highest`, the board's largest tile, is there.
-    @inlinable @inline(__always)
-    func ceilingApplied(_ mask: ActionMask, of board: Board, highest: UInt8) -> ActionMask {
-        highest < largestExponent ? mask : Environment.withoutCeilingMerges(mask, of: board, largest: largestExponent)
-    }
-
-    /// `mask` less the moves that would merge two tiles at `largest`: the slow
-    /// path, taken only while such a tile is on the board.
-    @inline(never) @usableFromInline
-    static func withoutCeilingMerges(_ mask: ActionMask, of board: Board, largest: UInt8) -> ActionMask {
-        var legal = mask
-        for direction in Direction.allCases where mask.contains(direction) && board.moved(direction).highestMerge > largest {
-            legal.remove(ActionMask(direction))
-        }
-        return legal
+        let (reward, terminated, truncated) = episode.refuse(limits: limits)
+        return Step(
+            observation: current, reward: reward, terminated: terminated, truncated: truncated,
+            info: episode.info(afterstate: current, invalid: true))
     }
 
     // MARK: Lookahead
@@ -316,7 +254,7 @@ public struct Environment: Sendable {
             return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: Board(outcome.afterstate))
         case .generic(let board):
             let outcome = board.moved(direction)
-            let legal = outcome.changed && outcome.highestMerge <= largestExponent
+            let legal = outcome.changed && outcome.highestMerge <= limits.largestExponent
             return Afterstate(direction: direction, legal: legal, reward: outcome.reward, board: legal ? outcome.afterstate : board)
         }
     }

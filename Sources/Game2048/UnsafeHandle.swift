@@ -1,6 +1,6 @@
-// The one file in Game2048 that makes Unsafe*Pointers: the row table's memory,
-// allocated here, and a board's cells, lent by `withCells` / `withMutableCells` for
-// the length of one call. The moves, spawns and line-table checks take those lent
+// One of the two files in Game2048 that make Unsafe*Pointers (the other is VectorLanes.swift,
+// a vector environment's columns): the row table's memory, allocated here, and a board's
+// cells, lent by `withCells` / `withMutableCells` for the length of one call. The moves, spawns and line-table checks take those lent
 // pointers as parameters and never make or keep one.
 //
 // The bitboard's row table is read several times per move. A Swift array would

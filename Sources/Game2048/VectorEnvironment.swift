@@ -18,16 +18,22 @@ public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
 ///     envs.reset(seed: 42)
 ///     var actions = [Direction](repeating: .up, count: envs.count)
 ///     for _ in 0..<100 {
-///         for i in 0..<envs.count { actions[i] = envs.actionMasks[i].direction(at: 0) }
+///         for i in 0..<envs.count { actions[i] = envs.actionMask(at: i).direction(at: 0) }
 ///         try envs.step(actions)
 ///         // envs.rewards, envs.terminations, envs.observations …
 ///     }
 ///
-/// Results live in flat, reusable buffers (one entry per environment, and
-/// `count × rows × cols` exponents in ``observations``), so stepping allocates
-/// nothing. Seeding: `reset(seed: s)` seeds environment `i` with the `i + 1`-th
-/// output of `SplitMix64(seed: s)`, so every environment has its own stream and
-/// the whole batch is reproducible from one number; `reset()` continues each stream.
+/// The environments' state lives in flat columns (boards, generators, episode counters: a
+/// structure of arrays), and each step writes its results straight into flat buffers: the
+/// environment's own (``observations``, ``rewards``, ``terminations``, ``truncations``,
+/// ``info(at:)``), or the caller's (``step(_:into:)``, ``reset(seeds:board:into:)``), which an
+/// in-process binding hands over so that nothing is copied. Stepping allocates nothing.
+///
+/// Every environment plays exactly as a single ``Environment`` would with the same seed and
+/// actions (the tests check this for every autoreset mode and board size). Seeding:
+/// `reset(seed: s)` seeds environment `i` with the `i + 1`-th output of `SplitMix64(seed: s)`, so
+/// every environment has its own stream and the whole batch is reproducible from one number;
+/// `reset()` continues each stream.
 ///
 /// An environment can be over as soon as it is reset (a dead custom board, or a
 /// win tile a spawn already reached): its entry in ``terminations`` is then true
@@ -41,43 +47,30 @@ public struct VectorEnvironment: Sendable {
     public let count: Int
     /// What happens when an episode ends.
     public let autoresetMode: AutoresetMode
+    /// The info fields recorded in ``infoColumns`` (and read by ``info(at:)``) at each step: each
+    /// costs a write per environment. The buffers of ``step(_:into:)`` choose their own.
+    public let infoFields: Set<InfoField>
 
-    @usableFromInline var environments: [Environment]
-
-    /// The last observation of every environment: `count × rows × cols` exponents, environment-major.
-    public private(set) var observations: [UInt8]
-    /// The last reward of every environment.
-    public private(set) var rewards: [Int64]
-    /// Whether each environment's last step terminated its episode.
-    public private(set) var terminations: [Bool]
-    /// Whether each environment's last step truncated its episode.
-    public private(set) var truncations: [Bool]
-    /// The info of each environment's last reset or step.
-    public private(set) var infos: [StepInfo]
-    /// Under ``AutoresetMode/sameStep``: the final board of each environment reset
-    /// during the last step, `nil` for the others.
-    public private(set) var finalObservations: [Board?]
-    /// Under ``AutoresetMode/sameStep``: the info of the final step of each environment
-    /// reset during the last step (its final score, steps, …), `nil` for the others.
-    public private(set) var finalInfos: [StepInfo?]
+    let limits: StepLimits
+    var lanes: VectorLanes
+    var results: VectorResults
 
     /// Creates `count` environments. Call ``reset(seed:)`` before the first step.
     ///
+    /// - Parameter infoFields: the fields ``infoColumns`` records (all by default).
     /// - Precondition: `count >= 1`.
-    public init(rules: Rules = Rules(), count: Int, autoresetMode: AutoresetMode = .nextStep, seed: UInt64 = 0) {
+    public init(
+        rules: Rules = Rules(), count: Int, autoresetMode: AutoresetMode = .nextStep, seed: UInt64 = 0,
+        infoFields: Set<InfoField> = Set(InfoField.allCases)
+    ) {
         precondition(count >= 1, "a vector environment needs at least 1 environment, got \(count)")
         self.rules = rules
         self.count = count
         self.autoresetMode = autoresetMode
-        let seeds = VectorEnvironment.seeds(from: seed, count: count)
-        environments = seeds.map { Environment(rules: rules, seed: $0) }
-        observations = Array(repeating: 0, count: count * rules.cellCount)
-        rewards = Array(repeating: 0, count: count)
-        terminations = Array(repeating: false, count: count)
-        truncations = Array(repeating: false, count: count)
-        infos = environments.map(\.info)
-        finalObservations = Array(repeating: nil, count: count)
-        finalInfos = Array(repeating: nil, count: count)
+        self.infoFields = infoFields
+        limits = StepLimits(rules)
+        lanes = VectorLanes(rules: rules, generators: VectorEnvironment.seeds(from: seed, count: count).map(Xoshiro256StarStar.init(seed:)))
+        results = VectorResults(count: count, cells: rules.cellCount)
     }
 
     /// The per-environment seeds derived from one base seed.
@@ -86,26 +79,107 @@ public struct VectorEnvironment: Sendable {
         return (0..<count).map { _ in mixer.next() }
     }
 
-    /// The legal moves of each environment's current observation.
-    public var actionMasks: [ActionMask] { infos.map(\.actionMask) }
+    // MARK: Results
+
+    /// The last observation of every environment: `count × rows × cols` exponents, environment-major.
+    public var observations: [UInt8] { results.observations }
+    /// The last reward of every environment.
+    public var rewards: [Int64] { results.rewards }
+    /// Whether each environment's last step terminated its episode.
+    public var terminations: [Bool] { results.terminations }
+    /// Whether each environment's last step truncated its episode.
+    public var truncations: [Bool] { results.truncations }
+
+    /// The info of every environment's last reset or step, as columns.
+    public var infoColumns: VectorInfoColumns { results.info }
+    /// Under ``AutoresetMode/sameStep``: which environments ended and restarted during the last step.
+    public var finals: [Bool] { results.finals }
+    /// Under ``AutoresetMode/sameStep``: the final observations of the environments in ``finals``
+    /// (`count × rows × cols` exponents, zero for the others).
+    public var finalObservationExponents: [UInt8] { results.finalObservations }
+    /// Under ``AutoresetMode/sameStep``: the final steps' info of the environments in ``finals``.
+    public var finalInfoColumns: VectorInfoColumns { results.finalInfo }
+
+    /// Every environment's ``info(at:)``, as an array (built on each call: O(`count`)).
+    public var infos: [StepInfo] { (0..<count).map(info(at:)) }
+    /// Every environment's ``actionMask(at:)``, as an array (built on each call: O(`count`)).
+    public var actionMasks: [ActionMask] { (0..<count).map(actionMask(at:)) }
+    /// Every environment's ``finalObservation(at:)``, as an array (built on each call: O(`count`)).
+    public var finalObservations: [Board?] { (0..<count).map(finalObservation(at:)) }
+    /// Every environment's ``finalInfo(at:)``, as an array (built on each call: O(`count`)).
+    public var finalInfos: [StepInfo?] { (0..<count).map(finalInfo(at:)) }
 
     /// The last observation of environment `index` as a board.
     public func observation(at index: Int) -> Board {
+        VectorEnvironment.board(results.observations, at: index, rules: rules)
+    }
+
+    /// The info of environment `index`'s last reset or step. A field not in ``infoFields`` reads as
+    /// it would after a reset (empty mask, 0, `nil`, false).
+    public func info(at index: Int) -> StepInfo {
+        results.info.info(at: index, fields: infoFields, cells: rules.cellCount, rules: rules)
+    }
+
+    /// The legal moves of environment `index`'s current observation (empty while it waits for its
+    /// reset), whatever ``infoFields`` records.
+    public func actionMask(at index: Int) -> ActionMask {
+        precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
+        return lanes.episodes[index].mask
+    }
+
+    /// Under ``AutoresetMode/sameStep``: the final board of environment `index` if it was reset
+    /// during the last step, else `nil`.
+    public func finalObservation(at index: Int) -> Board? {
+        results.finals[index] ? VectorEnvironment.board(results.finalObservations, at: index, rules: rules) : nil
+    }
+
+    /// Under ``AutoresetMode/sameStep``: the info of environment `index`'s final step (its final
+    /// score, steps, …) if it was reset during the last step, else `nil`.
+    public func finalInfo(at index: Int) -> StepInfo? {
+        results.finals[index] ? results.finalInfo.info(at: index, fields: infoFields, cells: rules.cellCount, rules: rules) : nil
+    }
+
+    static func board(_ exponents: [UInt8], at index: Int, rules: Rules) -> Board {
         let cells = rules.cellCount
-        // The buffer only ever holds the exponents of boards the environments made.
+        // The buffers only ever hold the exponents of boards the environments made.
         var board = Board(rules: rules)
-        for cell in 0..<cells { board.storage[cell] = observations[index * cells + cell] }
+        for cell in 0..<cells { board.storage[cell] = exponents[index * cells + cell] }
         return board
     }
 
-    /// Environment `index` itself, for lookahead (`afterstates()`) or inspection.
-    public func environment(at index: Int) -> Environment { environments[index] }
+    // MARK: State
+
+    /// Environment `index` itself, for lookahead (`afterstates()`) or inspection: a copy, so
+    /// stepping it leaves the batch unchanged.
+    public func environment(at index: Int) -> Environment {
+        precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
+        return Environment(rules: rules, rng: lanes.generators[index], board: board(at: index), episode: lanes.episodes[index])
+    }
+
+    /// The current board of environment `index` (after a same-step reset: the new episode's).
+    func board(at index: Int) -> Board {
+        isPacked(index) ? Board(Bitboard(rawValue: lanes.packed[index])) : lanes.boards[index]
+    }
+
+    /// Whether lane `index` plays on the packed bitboard.
+    @inline(__always)
+    func isPacked(_ index: Int) -> Bool {
+        rules.rows == 4 && rules.cols == 4 && lanes.episodes[index].highest < 15
+    }
+
+    /// Whether every environment has been reset at least once (stepping needs it).
+    public var isReset: Bool { lanes.unstarted == 0 }
+
+    /// The environments whose episodes are over, waiting for a reset.
+    public var finishedIndices: [Int] { (0..<count).filter { lanes.episodes[$0].isOver } }
+
+    // MARK: Reset
 
     /// Resets every environment.
     ///
     /// - Parameter seed: seeds the batch (see the type's discussion); `nil` continues each stream.
     public mutating func reset(seed: UInt64? = nil) {
-        reset(seeds: seed.map { VectorEnvironment.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count))
+        reset(seeds: VectorEnvironment.perEnvironment(seed, count: count))
     }
 
     /// Resets every environment to the same given board (tests, curricula, search).
@@ -116,7 +190,7 @@ public struct VectorEnvironment: Sendable {
     /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
     ///   nothing changes then.
     public mutating func reset(seed: UInt64? = nil, board: Board) throws(RulesError) {
-        try reset(seeds: seed.map { VectorEnvironment.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count), board: board)
+        try reset(seeds: VectorEnvironment.perEnvironment(seed, count: count), board: board)
     }
 
     /// Resets every environment with its own seed: environment `i` starts exactly as a single
@@ -125,8 +199,8 @@ public struct VectorEnvironment: Sendable {
     ///
     /// - Precondition: `seeds.count == count`.
     public mutating func reset(seeds: [UInt64?]) {
-        precondition(seeds.count == count, "expected \(count) seeds, got \(seeds.count)")
-        for index in 0..<count { reset(index: index, seed: seeds[index]) }
+        // Without a board nothing can throw.
+        try? reset(seeds: seeds, board: nil)
     }
 
     /// Resets every environment to the same given board, each with its own seed as ``reset(seeds:)`` does.
@@ -134,32 +208,41 @@ public struct VectorEnvironment: Sendable {
     /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
     ///   nothing changes then.
     /// - Precondition: `seeds.count == count`.
-    public mutating func reset(seeds: [UInt64?], board: Board) throws(RulesError) {
-        precondition(seeds.count == count, "expected \(count) seeds, got \(seeds.count)")
-        try Environment.validate(board, for: rules)
-        for index in 0..<count {
+    public mutating func reset(seeds: [UInt64?], board: Board?) throws(RulesError) {
+        if let board { try Environment.validate(board, for: rules) }
+        withOwnedBuffers { environments, buffers in
             // Validated above, so this cannot throw.
-            begin(index, try environments[index].reset(seed: seeds[index], board: board))
+            try? environments.reset(seeds: seeds, board: board, into: buffers)
         }
     }
 
     /// Resets one environment, the way to restart episodes under ``AutoresetMode/disabled``.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
-        begin(index, environments[index].reset(seed: seed))
+        precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
+        withOwnedBuffers { environments, buffers in
+            environments.makeLanesUnique()
+            environments.restart(index, seed: seed, board: nil, into: buffers, reportsFlags: true)
+        }
     }
 
-    /// Records the first observation of environment `index`'s new episode, with
-    /// `terminated` set when that episode is over at once.
-    mutating func begin(_ index: Int, _ start: Reset) {
-        record(
-            index, observation: start.observation, reward: 0,
-            terminated: environments[index].isOver, truncated: false, info: start.info)
-        finalObservations[index] = nil
-        finalInfos[index] = nil
+    /// ``reset(seeds:board:)`` into the caller's buffers.
+    ///
+    /// - Throws: what ``Environment/reset(seed:board:)`` throws for a board that doesn't fit the rules;
+    ///   nothing changes then.
+    /// - Precondition: `seeds.count == count`; `buffers` as ``VectorStepBuffers`` describes.
+    public mutating func reset(seeds: [UInt64?], board: Board?, into buffers: VectorStepBuffers) throws(RulesError) {
+        precondition(seeds.count == count, "expected \(count) seeds, got \(seeds.count)")
+        if let board { try Environment.validate(board, for: rules) }
+        makeLanesUnique()
+        clearFinals(buffers)
+        for index in 0..<count { restart(index, seed: seeds[index], board: board, into: buffers, reportsFlags: true) }
     }
 
-    /// The environments whose episodes are over, waiting for a reset.
-    public var finishedIndices: [Int] { environments.indices.filter { environments[$0].isOver } }
+    static func perEnvironment(_ seed: UInt64?, count: Int) -> [UInt64?] {
+        seed.map { VectorEnvironment.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count)
+    }
+
+    // MARK: Step
 
     /// Steps every environment with its action.
     ///
@@ -177,48 +260,59 @@ public struct VectorEnvironment: Sendable {
     /// - Precondition: `actions.count == count`, and the batch was reset.
     public mutating func step(_ actions: [Direction]) throws(VectorStepError) {
         precondition(actions.count == count, "expected \(count) actions, got \(actions.count)")
+        // A direction is stored as its raw value (see `Direction.init(unchecked:)`): the array is
+        // already the bytes the step loop reads.
+        try actions.withUnsafeBufferPointer { actions throws(VectorStepError) in
+            try actions.withMemoryRebound(to: UInt8.self) { codes throws(VectorStepError) in
+                try withOwnedBuffers { environments, buffers throws(VectorStepError) in try environments.step(codes, into: buffers) }
+            }
+        }
+    }
+
+    /// ``step(_:)`` with actions as bytes `0…3`, into the caller's buffers: an in-process
+    /// binding's step, which copies nothing.
+    ///
+    /// - Throws: as ``step(_:)``; nothing changes then (the buffers included).
+    /// - Precondition: `actions.count == count`, every action is `0…3`, the batch was reset, and
+    ///   `buffers` is as ``VectorStepBuffers`` describes.
+    public mutating func step(_ actions: UnsafeBufferPointer<UInt8>, into buffers: VectorStepBuffers) throws(VectorStepError) {
+        precondition(actions.count == count, "expected \(count) actions, got \(actions.count)")
+        precondition(isReset, "step(_:) before reset(): call reset(seed:) first")
+        let codes = actions.baseAddress.unsafelyUnwrapped
+        for index in 0..<count { precondition(codes[index] < 4, "action \(codes[index]) of environment \(index) is not 0...3") }
+        try check(codes)
+        makeLanesUnique()
+        run(codes, into: buffers)
+    }
+
+    /// Runs `body` with the owned result buffers lent out (so that `body` may mutate `self`).
+    mutating func withOwnedBuffers<R, E: Error>(_ body: (inout VectorEnvironment, VectorStepBuffers) throws(E) -> R) throws(E) -> R {
+        var owned = VectorResults(count: 0, cells: 0)
+        swap(&owned, &results)
+        defer { swap(&owned, &results) }
+        return try owned.withBuffers(fields: infoFields) { buffers in Result { () throws(E) in try body(&self, buffers) } }.get()
+    }
+
+    /// Copies the lane columns when another value shares them (value semantics).
+    mutating func makeLanesUnique() {
+        if !isKnownUniquelyReferenced(&lanes) { lanes = VectorLanes(copying: lanes) }
+    }
+
+    /// The checks a step makes before it changes anything.
+    func check(_ actions: UnsafePointer<UInt8>) throws(VectorStepError) {
         if autoresetMode == .disabled {
             let finished = finishedIndices
             if !finished.isEmpty { throw .episodesOver(indices: finished) }
         }
         if case .reject = rules.invalidAction {
-            for index in 0..<count where !environments[index].isOver && !infos[index].actionMask.contains(actions[index]) {
-                throw .illegalAction(index: index, direction: actions[index])
+            for index in 0..<count {
+                let episode = lanes.episodes[index]
+                let direction = Direction(unchecked: actions[index])
+                if !episode.isOver && !episode.mask.contains(direction) {
+                    throw .illegalAction(index: index, direction: direction)
+                }
             }
         }
-        for index in 0..<count {
-            finalObservations[index] = nil
-            finalInfos[index] = nil
-            if environments[index].isOver {
-                reset(index: index)
-                continue
-            }
-            let step: Step
-            do {
-                step = try environments[index].step(actions[index])
-            } catch {
-                // Only `.reject` throws, and every action was checked above.
-                preconditionFailure("environment \(index): \(error)")
-            }
-            record(
-                index, observation: step.observation, reward: step.reward,
-                terminated: step.terminated, truncated: step.truncated, info: step.info)
-            if (step.terminated || step.truncated) && autoresetMode == .sameStep {
-                let start = environments[index].reset()
-                finalObservations[index] = step.observation
-                finalInfos[index] = step.info
-                start.observation.copyExponents(into: &observations, at: index * rules.cellCount)
-                infos[index] = start.info
-            }
-        }
-    }
-
-    mutating func record(_ index: Int, observation: Board, reward: Int64, terminated: Bool, truncated: Bool, info: StepInfo) {
-        observation.copyExponents(into: &observations, at: index * rules.cellCount)
-        rewards[index] = reward
-        terminations[index] = terminated
-        truncations[index] = truncated
-        infos[index] = info
     }
 }
 

@@ -204,7 +204,7 @@ struct ResultEncoder {
             w.punctuation("[")
             for index in 0..<vector.count {
                 if index > 0 { w.punctuation(",") }
-                write(info: vector.infos[index], moves: moves?[index], to: &w)
+                write(info: vector.info(at: index), moves: moves?[index], to: &w)
             }
             w.punctuation("]")
         case .columns:
@@ -214,14 +214,14 @@ struct ResultEncoder {
                 w.key(field)
                 if field == "action_mask" && config.encoding.wire != .json {
                     // One byte per environment, bit i = action i.
-                    vector.infos.map(\.actionMask.rawValue).withUnsafeBytes { write(base64: $0, to: &w) }
+                    vector.infoColumns.actionMasks.withUnsafeBytes { write(base64: $0, to: &w) }
                     continue
                 }
                 if batchesColumns, write(batchedField: field, of: vector, to: &w) { continue }
                 w.punctuation("[")
                 for index in 0..<vector.count {
                     if index > 0 { w.punctuation(",") }
-                    write(field: field, of: vector.infos[index], moves: moves?[index], to: &w)
+                    write(field: field, of: vector.info(at: index), moves: moves?[index], to: &w)
                 }
                 w.punctuation("]")
             }
@@ -232,18 +232,23 @@ struct ResultEncoder {
     /// Under ``batchesColumns``, the numeric info column `field` as one base64 string;
     /// false (nothing written) for the fields that stay JSON lists (`spawn`, `moves`).
     func write(batchedField field: String, of vector: VectorEnvironment, to w: inout JSONWriter) -> Bool {
-        let count = vector.count, infos = vector.infos
+        let count = vector.count, columns = vector.infoColumns
         switch field {
-        case "score": write(integers: count, to: &w) { infos[$0].score }
-        case "max_tile": write(integers: count, to: &w) { Int64(infos[$0].maxTile) }
-        case "steps": write(integers: count, to: &w) { Int64(infos[$0].steps) }
-        case "invalid": write(flags: count, to: &w) { infos[$0].invalid }
-        case "won": write(flags: count, to: &w) { infos[$0].won }
+        case "score": write(integers: count, to: &w) { columns.scores[$0] }
+        case "max_tile": write(integers: count, to: &w) { columns.maxTiles[$0] }
+        case "steps": write(integers: count, to: &w) { columns.steps[$0] }
+        case "invalid": write(flags: count, to: &w) { columns.invalid[$0] }
+        case "won": write(flags: count, to: &w) { columns.won[$0] }
         case "afterstate":
             // An empty board where there is none (after a reset): all zero in every byte encoding but one-hot.
+            // The columns hold exponents already; other encodings are made from the boards.
+            guard config.observation != .exponents else {
+                columns.afterstates.withUnsafeBytes { write(base64: $0, to: &w) }
+                return true
+            }
             var bytes: [UInt8] = []
             let empty = Board(rules: vector.rules)
-            for index in 0..<count { config.observation.appendBytes(of: infos[index].afterstate ?? empty, to: &bytes) }
+            for index in 0..<count { config.observation.appendBytes(of: vector.info(at: index).afterstate ?? empty, to: &bytes) }
             bytes.withUnsafeBytes { write(base64: $0, to: &w) }
         default: return false
         }
@@ -276,15 +281,15 @@ struct ResultEncoder {
         write(infos: vector, moves: moves, to: &w)
         if stepped && vector.autoresetMode == .sameStep {
             w.raw(",\"final_observation\":[")
-            for (index, board) in vector.finalObservations.enumerated() {
+            for index in 0..<vector.count {
                 if index > 0 { w.punctuation(",") }
-                if let board { write(observation: board, to: &w) } else { w.raw("null") }
+                if let board = vector.finalObservation(at: index) { write(observation: board, to: &w) } else { w.raw("null") }
             }
             // The final step's info (its score, steps, …): `info` already holds the new episode's.
             w.raw("],\"final_info\":[")
-            for (index, info) in vector.finalInfos.enumerated() {
+            for index in 0..<vector.count {
                 if index > 0 { w.punctuation(",") }
-                if let info { write(info: info, moves: nil, to: &w) } else { w.raw("null") }
+                if let info = vector.finalInfo(at: index) { write(info: info, moves: nil, to: &w) } else { w.raw("null") }
             }
             w.punctuation("]")
         }

@@ -93,7 +93,10 @@ struct VectorSession: ServedEnvironments {
     var vector: VectorEnvironment
 
     init(config: ServerConfig) {
-        vector = VectorEnvironment(rules: config.rules, count: config.numEnvs, autoresetMode: config.autoresetMode)
+        // Only the info the session reports is recorded: each field costs a write per environment per step.
+        vector = VectorEnvironment(
+            rules: config.rules, count: config.numEnvs, autoresetMode: config.autoresetMode,
+            infoFields: Set(config.info.compactMap(InfoField.init(rawValue:))))
     }
 
     static let actionParameter = "actions"

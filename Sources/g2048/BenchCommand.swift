@@ -126,7 +126,8 @@ struct BenchRecord: Equatable {
 
     /// A `VectorEnvironment` of `envs` environments with next-step autoreset.
     static func measureVector(rules: Rules, envs: Int, seconds: Double, seed: UInt64) -> BenchRecord {
-        var vector = VectorEnvironment(rules: rules, count: envs)
+        // The fields a learner reads: what gym2048's make_vec asks for by default.
+        var vector = VectorEnvironment(rules: rules, count: envs, infoFields: [.actionMask, .score])
         var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)
         vector.reset(seed: seed)
         var actions = [Direction](repeating: .up, count: envs)
@@ -135,15 +136,19 @@ struct BenchRecord: Equatable {
         let clock = Stopwatch()
         repeat {
             for _ in 0..<16 {
-                for index in 0..<envs {
-                    let mask = vector.infos[index].actionMask
-                    // An environment waiting for its autoreset has an empty mask; its action is ignored.
-                    actions[index] = mask.isEmpty ? .up : mask.direction(at: agent.uniform(below: mask.count))
+                let masks = vector.infoColumns.actionMasks
+                actions.withUnsafeMutableBufferPointer { actions in
+                    for index in 0..<envs {
+                        let mask = ActionMask(rawValue: masks[index])
+                        // An environment waiting for its autoreset has an empty mask; its action is ignored.
+                        actions[index] = mask.isEmpty ? .up : mask.direction(at: agent.uniform(below: mask.count))
+                    }
                 }
                 try! vector.step(actions)
+                let rewards = vector.rewards, terminations = vector.terminations, truncations = vector.truncations
                 for index in 0..<envs {
-                    checksum &+= vector.rewards[index]
-                    if vector.terminations[index] || vector.truncations[index] { episodes += 1 }
+                    checksum &+= rewards[index]
+                    if terminations[index] || truncations[index] { episodes += 1 }
                 }
                 checksum &+= Int64(vector.observations[0])
             }
