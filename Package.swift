@@ -35,6 +35,8 @@ let package = Package(
         .library(name: "Game2048Learning", targets: ["Game2048Learning"]),
         .library(name: "Game2048JSON", targets: ["Game2048JSON"]),
         .executable(name: "g2048", targets: ["g2048"]),
+        // The engine for C and any FFI (libgym2048.so; its header is Sources/CGym2048/include/gym2048.h).
+        .library(name: "gym2048", type: .dynamic, targets: ["Gym2048C"]),
     ],
     targets: [
         .target(name: "Game2048"),
@@ -42,6 +44,8 @@ let package = Package(
         .target(name: "Game2048System"),
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
         .target(name: "CPrefetch"),
+        .target(name: "CGym2048"),
+        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "CGym2048"]),
         .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System", "CPrefetch"]),
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
         .executableTarget(

@@ -28,8 +28,14 @@ if [ -n "$left" ]; then
     exit 1
 fi
 
-echo "== swift build -c release (the binary the examples start)"
+echo "== swift build -c release (the binary the examples start, and libgym2048 they load)"
 swift build -c release
+swift build -c release --product gym2048
+
+echo "== the C example, against libgym2048 (warnings are errors)"
+cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/random_agent.c -L .build/release -lgym2048 \
+    -Wl,-rpath,"$PWD/.build/release" -o "$scratch/random_agent"
+"$scratch/random_agent"
 
 echo "== Python and Node.js examples"
 if [ ! -x .venv/bin/python ]; then

@@ -1,21 +1,32 @@
-"""The build step of gym2048: compile the Swift server (`swift build -c release --product g2048`) and put the
-binary inside the package as gym2048/bin/g2048. Everything else is in pyproject.toml.
+"""The build step of gym2048: compile the Swift engine, the server (`g2048`) and the library (`libgym2048.so`), and
+put them inside the package as gym2048/bin/g2048 and gym2048/lib/libgym2048.so. Everything else is in pyproject.toml.
 
-`G2048_BIN` set to a built g2048 skips the compilation and installs that binary.
+A wheel needs no Swift toolchain where it is installed: both files link the Swift runtime statically
+(`-Xswiftc -static-stdlib`, built in .build/wheel so as not to fight the normal .build/release), and the wheel is
+tagged manylinux_2_X for the newest glibc symbol version they need. An editable install (`pip install -e`) builds
+and uses the repository's .build/release, with the toolchain's shared runtime.
+
+`G2048_BIN` (a built g2048) and `G2048_LIB` (a built libgym2048.so) each skip that compilation and install that file.
 """
 
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 
 from setuptools import setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NO_TOOLCHAIN = ("gym2048 needs the Swift 6.3 toolchain to build its server: install it from swift.org "
-                "(or set G2048_BIN to a built g2048) and run pip again")
+                "(or set G2048_BIN to a built g2048 and G2048_LIB to a built libgym2048.so) and run pip again")
+# Each product: its override, the file SwiftPM writes, where it goes in the package.
+PRODUCTS = {"g2048": ("G2048_BIN", "g2048", "bin/g2048"),
+            "gym2048": ("G2048_LIB", "libgym2048.so", "lib/libgym2048.so")}
 
 
 def repository_root():
@@ -30,42 +41,102 @@ def repository_root():
         folder = parent
 
 
-def build_server():
-    """The path of a release g2048: G2048_BIN if set, else built from the repository."""
-    override = os.environ.get("G2048_BIN")
-    if override:
-        if not (os.path.isfile(override) and os.access(override, os.X_OK)):
-            sys.exit(f"error: G2048_BIN is {override!r}, which is not an executable file")
-        return override
+def build_engine(editable):
+    """{product: path of its release build}: the overrides as given, the rest built from the repository."""
+    built = {}
+    for product, (variable, _, _) in PRODUCTS.items():
+        override = os.environ.get(variable)
+        if override:
+            runs = product == "g2048"
+            if not os.path.isfile(override) or (runs and not os.access(override, os.X_OK)):
+                sys.exit(f"error: {variable} is {override!r}, which is not {'an executable' if runs else 'a'} file")
+            built[product] = override
+    missing = [product for product in PRODUCTS if product not in built]
+    if not missing:
+        return built
     root = repository_root()
     swift = shutil.which("swift")
     if root is None or swift is None:
         sys.exit("error: " + NO_TOOLCHAIN)
-    print(f"gym2048: swift build -c release --product g2048 in {root}", flush=True)
-    completed = subprocess.run([swift, "build", "-c", "release", "--product", "g2048"], cwd=root)
-    if completed.returncode != 0:
-        sys.exit(f"error: `swift build -c release --product g2048` failed in {root} (exit {completed.returncode}); "
-                 "its output is above")
-    return os.path.join(root, ".build", "release", "g2048")
+    # Editable: the repository's own .build/release, as `swift build -c release` makes it. A wheel: its own scratch
+    # folder, with the Swift runtime linked in, so the files run where no toolchain is installed.
+    scratch = os.path.join(root, ".build") if editable else os.path.join(root, ".build", "wheel")
+    flags = [] if editable else ["-Xswiftc", "-static-stdlib", "--scratch-path", scratch]
+    # pip shows a build's output only with -v: this line says why it takes a while.
+    print(f"gym2048: compiling the Swift engine ({', '.join(missing)}) with `swift build -c release` into {scratch} "
+          "(about a minute or two)", file=sys.stderr, flush=True)
+    for product in missing:
+        command = [swift, "build", "-c", "release", "--product", product, *flags]
+        completed = subprocess.run(command, cwd=root)
+        if completed.returncode != 0:
+            sys.exit(f"error: `{' '.join(command[1:])}` failed in {root} (exit {completed.returncode}); "
+                     "its output is above")
+        built[product] = os.path.join(scratch, "release", PRODUCTS[product][1])
+    return built
 
 
-class BuildWithServer(build_py):
-    """build_py that also builds the server; an editable install uses the repository's build folder instead."""
+def glibc_needed(path):
+    """The newest GLIBC_2.x symbol version the ELF64 file `path` needs, as x (from .gnu.version_r), or None."""
+    with open(path, "rb") as file:
+        data = file.read()
+    if data[:6] != b"\x7fELF\x02\x01":  # a 64-bit little-endian ELF file, or not Linux
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQII", data, shoff + i * shentsize) for i in range(shnum)]
+    minors = []
+    for _, kind, _, _, offset, _, link, count in sections:
+        if kind != 0x6FFFFFFE:  # SHT_GNU_verneed: per needed library, the symbol versions needed from it
+            continue
+        strings = sections[link][4]
+        for _ in range(count):
+            _, vn_cnt, _, vn_aux, vn_next = struct.unpack_from("<HHIII", data, offset)
+            aux = offset + vn_aux
+            for _ in range(vn_cnt):
+                _, _, _, vna_name, vna_next = struct.unpack_from("<IHHII", data, aux)
+                name = data[strings + vna_name:data.index(b"\0", strings + vna_name)]
+                match = re.fullmatch(rb"GLIBC_2\.(\d+)(\.\d+)?", name)
+                if match:
+                    minors.append(int(match.group(1)))
+                aux += vna_next
+            offset += vn_next
+    return max(minors, default=None)
+
+
+class BuildWithEngine(build_py):
+    """build_py that also builds the engine; an editable install uses the repository's build folder instead."""
 
     def run(self):
-        binary = build_server()
+        editable = getattr(self, "editable_mode", False)
+        built = build_engine(editable)
         super().run()
-        if not getattr(self, "editable_mode", False):
-            target = os.path.join(self.build_lib, "gym2048", "bin")
-            os.makedirs(target, exist_ok=True)
-            shutil.copy2(binary, os.path.join(target, "g2048"))
+        if not editable:
+            for product, path in built.items():
+                target = os.path.join(self.build_lib, "gym2048", PRODUCTS[product][2])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copy2(path, target)
 
 
 class PlatformDistribution(Distribution):
-    """The wheel holds a native executable: tag it for the platform, not as pure Python."""
+    """The wheel holds native files: not pure Python (installed to platlib, Root-Is-Purelib false)."""
 
     def has_ext_modules(self):
         return True
 
 
-setup(cmdclass={"build_py": BuildWithServer}, distclass=PlatformDistribution)
+class PlatformWheel(bdist_wheel):
+    """The wheel holds native files but no Python extension: py3-none-<platform>, the platform being
+    manylinux_2_X (PEP 600) for the newest glibc the bundled files need."""
+
+    def get_tag(self):
+        _, _, platform = super().get_tag()
+        package = os.path.join(self.get_finalized_command("build_py").build_lib, "gym2048")
+        files = [os.path.join(package, PRODUCTS[p][2]) for p in PRODUCTS]
+        minors = [glibc_needed(path) for path in files if os.path.isfile(path)]
+        # Not for an editable wheel (its files stay in the repository), nor off glibc: the plain platform tag.
+        if platform.startswith("linux_") and len(minors) == len(files) and None not in minors:
+            platform = platform.replace("linux", f"manylinux_2_{max(minors)}", 1)
+        return "py3", "none", platform
+
+
+setup(cmdclass={"build_py": BuildWithEngine, "bdist_wheel": PlatformWheel}, distclass=PlatformDistribution)

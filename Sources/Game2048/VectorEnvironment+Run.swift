@@ -39,7 +39,17 @@ extension VectorEnvironment {
                         let board = Bitboard(rawValue: packed[index])
                         let outcome = board.moved(direction, rows: lookups[index - start])
                         guard outcome.changed else {
-                            refuse(index, into: out)
+                            // Uniformly random agents make many: kept on the packed board.
+                            let (reward, terminated, truncated) = episodes[index].refuse(limits: limits)
+                            if (terminated || truncated) && sameStep {
+                                refuse(index, into: out, refused: (reward, terminated, truncated))
+                                continue
+                            }
+                            board.storeExponents(at: out.observations + index &* cells)
+                            write(episodes[index], index, afterstate: board, spawn: nil, invalid: true, cells: cells, to: out.info)
+                            out.rewards[index] = reward
+                            out.terminations[index] = terminated
+                            out.truncations[index] = truncated
                             continue
                         }
                         var next = outcome.afterstate
@@ -112,11 +122,15 @@ extension VectorEnvironment {
 
     /// An action that would not change lane `index`'s board (``InvalidActionPolicy/reject`` was
     /// checked before the loop).
+    ///
+    /// - Parameter refused: what ``Episode/refuse(limits:)`` returned when the caller already called it.
     @inline(never)
-    mutating func refuse(_ index: Int, into out: VectorStepBuffers) {
+    mutating func refuse(
+        _ index: Int, into out: VectorStepBuffers, refused: (reward: Int64, terminated: Bool, truncated: Bool)? = nil
+    ) {
         let cells = rules.cellCount
         let current = board(at: index)
-        let (reward, terminated, truncated) = lanes.episodes[index].refuse(limits: limits)
+        let (reward, terminated, truncated) = refused ?? lanes.episodes[index].refuse(limits: limits)
         let final = (terminated || truncated) && autoresetMode == .sameStep
         current.storeExponents(at: (final ? out.finalObservations : out.observations).map { $0 + index * cells })
         write(lanes.episodes[index], index, afterstate: current, spawn: nil, invalid: true, cells: cells, to: final ? out.finalInfo : out.info)

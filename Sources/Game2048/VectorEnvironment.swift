@@ -219,10 +219,14 @@ public struct VectorEnvironment: Sendable {
     /// Resets one environment, the way to restart episodes under ``AutoresetMode/disabled``.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
         precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
-        withOwnedBuffers { environments, buffers in
-            environments.makeLanesUnique()
-            environments.restart(index, seed: seed, board: nil, into: buffers, reportsFlags: true)
-        }
+        withOwnedBuffers { environments, buffers in environments.reset(index: index, seed: seed, into: buffers) }
+    }
+
+    /// ``reset(index:seed:)`` into the caller's buffers: writes only entry `index` of each column.
+    public mutating func reset(index: Int, seed: UInt64? = nil, into buffers: VectorStepBuffers) {
+        precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
+        makeLanesUnique()
+        restart(index, seed: seed, board: nil, into: buffers, reportsFlags: true)
     }
 
     /// ``reset(seeds:board:)`` into the caller's buffers.

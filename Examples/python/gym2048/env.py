@@ -10,12 +10,50 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .client import G2048, G2048ParamsError
+from .native import NativeBatch
 from .render import parse_text, render_board
 from .wire import Decoder
+
+#: Where the environment runs: "inprocess" (the library, called directly) or "server" (a `g2048 serve` child).
+BACKENDS = ("inprocess", "server")
 
 #: The info keys the environments ask for unless `info=[...]` is given (the server also offers `afterstate`,
 #: `spawn` and `moves`).
 DEFAULT_INFO = ("action_mask", "score", "max_tile", "steps", "invalid", "won")
+
+
+def check_backend(backend: str) -> str:
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
+    return backend
+
+
+def native_spec(native: NativeBatch) -> dict[str, Any]:
+    """The parts of a server `spec` the environments read, for the in-process backend."""
+    shape = [native.rows, native.cols] if native.encoding != "onehot" else [native.channels, native.rows, native.cols]
+    dtype = "int64" if native.encoding == "values" else "uint8"
+    return {"rows": native.rows, "cols": native.cols, "num_envs": native.num_envs,
+            "observation": {"encoding": native.encoding, "shape": shape, "dtype": dtype, "low": 0, "high": native.high},
+            "config": {"autoreset_mode": native.autoreset_mode, "info": list(native.info_fields)}}
+
+
+def single_action(action: Any) -> int:
+    """An action as Python users pass it (an int, a numpy integer, a 0-d or one-element integer array), checked
+    against Discrete(4); anything else is a TypeError or ValueError naming what it got."""
+    if isinstance(action, np.ndarray):
+        if action.size != 1:
+            raise ValueError(f"action must be one integer 0..3 (the action space is Discrete(4)), got an array of "
+                             f"shape {action.shape}")
+        if action.dtype.kind not in "iu":
+            raise TypeError(f"action must be an integer 0..3 (the action space is Discrete(4)), got an array of "
+                            f"dtype {action.dtype}")
+        action = action.reshape(()).item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action must be an integer 0..3 (the action space is Discrete(4)), got "
+                        f"{type(action).__name__} {action!r}")
+    if not 0 <= int(action) <= 3:
+        raise ValueError(f"action must be 0..3 (up, right, down, left; the action space is Discrete(4)), got {action}")
+    return int(action)
 
 
 def observation_space(spec: dict[str, Any]) -> spaces.Box:
@@ -58,7 +96,8 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, render_mode: Optional[str] = None, *, binary: Optional[str] = None, **options: Any) -> None:
+    def __init__(self, render_mode: Optional[str] = None, *, binary: Optional[str] = None, backend: str = "inprocess",
+                 **options: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if options.get("num_envs", 1) != 1:
@@ -66,9 +105,17 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
                              "num_envs=N) or Gym2048VectorEnv")
         self.render_mode = render_mode
         self._client: Optional[G2048] = None
+        self._native: Optional[NativeBatch] = None
+        self.backend = check_backend(backend)
         options = {"observation": "base64", "info": list(DEFAULT_INFO), **options}
-        self._client = G2048(binary=binary, **options)
-        self.spec_info: dict[str, Any] = self._client.spec_info
+        if self.backend == "inprocess":
+            # A batch of one whose autoreset is off: stepping a finished episode is an error, as with the server.
+            self._native = NativeBatch(autoreset_mode="disabled", **options)
+            self._actions = np.zeros(1, np.uint8)
+            self.spec_info: dict[str, Any] = native_spec(self._native)
+        else:
+            self._client = G2048(binary=binary, **options)
+            self.spec_info = self._client.spec_info
         self._decoder = Decoder(self.spec_info)
         self.observation_space = observation_space(self.spec_info)
         self.action_space = spaces.Discrete(4)
@@ -86,6 +133,15 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
             seed = int(self.np_random.integers(0, 2**63))
         board = (options or {}).get("board")
+        if self._native is not None:
+            native = self._native
+            native.reset(seeds=[seed], board=board)
+            self._reset_once = True
+            info = native.info(0)
+            if native.terminations[0]:
+                info["terminated"] = True
+            self._mask = info.get("action_mask")
+            return native.encode(native.observations[0]), info
         result = self._server().reset(seed=seed, board=board)
         self._reset_once = True
         info = self._decoder.info(result["info"])
@@ -97,7 +153,15 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
     def step(self, action: Any) -> tuple[npt.NDArray[Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Play `action` (0 up, 1 right, 2 down, 3 left). An action outside 0..3 raises G2048ParamsError (a
         ValueError) with the server's message."""
-        result = self._server().step(action.item() if isinstance(action, np.generic) else action)
+        if self._native is not None:
+            native, actions = self._native, self._actions
+            actions[0] = single_action(action)
+            native.step(actions)
+            info = native.info(0)
+            self._mask = info.get("action_mask")
+            return (native.encode(native.observations[0]), float(native.rewards[0]), bool(native.terminations[0]),
+                    bool(native.truncations[0]), info)
+        result = self._server().step(single_action(action))
         info = self._decoder.info(result["info"])
         self._mask = info.get("action_mask")
         return (self._decoder.observation(result["observation"]), float(result["reward"]),
@@ -106,15 +170,23 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
     def render(self) -> Any:
         """"ansi": the board as text; "rgb_array": an RGB image (height, width, 3) uint8; None without a mode."""
         if self.render_mode == "ansi":
-            return self._server().render() + "\n"
+            return self._text() + "\n"
         if self.render_mode == "rgb_array":
-            return render_board(parse_text(self._server().render())[0])
+            return render_board(parse_text(self._text())[0])
         return None
+
+    def _text(self) -> str:
+        if self._native is not None:
+            return self._native.render()
+        return self._server().render()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal moves of the current state, as bool (for maskable-policy libraries such as sb3-contrib)."""
         if self._mask is not None:
             return self._mask.astype(bool)
+        if self._native is not None:
+            legal: npt.NDArray[np.bool_] = self._native.afterstates()[0][0]
+            return legal
         return np.array([a["legal"] for a in self._server().afterstates()], dtype=bool)
 
     def close(self) -> None:
@@ -122,7 +194,10 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         if self._client is not None:
             self._client.close()
             self._client = None
+        if self._native is not None:
+            self._native.close()
+            self._native = None
         super().close()
 
 
-__all__ = ["Gym2048Env", "DEFAULT_INFO", "observation_space", "G2048ParamsError"]
+__all__ = ["Gym2048Env", "BACKENDS", "DEFAULT_INFO", "observation_space", "single_action", "G2048ParamsError"]

@@ -11,7 +11,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import G2048, G2048ParamsError, splitmix64
-from .env import ServerOwner, observation_space
+from .env import ServerOwner, check_backend, native_spec, observation_space
+from .native import NativeBatch
 from .render import parse_text, render_board
 from .wire import Decoder
 
@@ -58,7 +59,7 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, render_mode: Optional[str] = None, *, binary: Optional[str] = None,
-                 max_episode_steps: Optional[int] = None, **options: Any) -> None:
+                 backend: str = "inprocess", max_episode_steps: Optional[int] = None, **options: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if max_episode_steps is not None:
@@ -68,9 +69,20 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
             options["max_steps"] = max_episode_steps
         self.render_mode = render_mode
         self._client: Optional[G2048] = None
+        self._native: Optional[NativeBatch] = None
+        self.backend = check_backend(backend)
+        if isinstance(options.get("autoreset_mode"), AutoresetMode):
+            options["autoreset_mode"] = {mode: name for name, mode in _AUTORESET_MODES.items()}[options["autoreset_mode"]]
         settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(VECTOR_DEFAULT_INFO), **options}
-        self._client = G2048(binary=binary, num_envs=num_envs, **settings)
-        self.spec_info: dict[str, Any] = self._client.spec_info
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool):
+            raise TypeError(f"num_envs must be an integer, got {type(num_envs).__name__}")
+        if self.backend == "inprocess":
+            self._native = NativeBatch(num_envs=int(num_envs), **settings)
+            self.spec_info: dict[str, Any] = native_spec(self._native)
+            self._actions = np.zeros(int(num_envs), np.uint8)
+        else:
+            self._client = G2048(binary=binary, num_envs=num_envs, **settings)
+            self.spec_info = self._client.spec_info
         self.num_envs = num_envs
         self._decoder = Decoder(self.spec_info)
         self.single_observation_space = observation_space(self.spec_info)
@@ -80,7 +92,7 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
         self.autoreset_mode = _AUTORESET_MODES[self.spec_info["config"]["autoreset_mode"]]
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         # With one environment the server runs in single mode (no autoreset): the env does what vector mode does.
-        self._single = num_envs == 1
+        self._single = num_envs == 1 and self._native is None
         self._finished = False
         self._reset_once = False
 
@@ -107,6 +119,11 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
             base = int(self.np_random.integers(0, 2**63))
         board = (options or {}).get("board")
+        if self._native is not None:
+            native = self._native
+            native.reset(seed=base, seeds=seeds, board=board)
+            self._reset_once = True
+            return native.encode(native.observations), native.infos(native.columns)
         server = self._server()
         if self._single:
             if seeds is not None:
@@ -126,14 +143,13 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
                                           npt.NDArray[np.bool_], dict[str, Any]]:
         """Step every environment with `actions` (num_envs entries, 0..3). A bad entry raises G2048ParamsError
         (a ValueError) with the server's message, naming the entry."""
-        array = np.asarray(actions)
+        array = self._checked(actions)
+        if self._native is not None:
+            return self._step_native(array)
         if self._single:
             return self._step_single(array)
         server = self._server()
-        if array.dtype.kind in "iu" and array.shape == (self.num_envs,) and ((array >= 0) & (array <= 3)).all():
-            result = server.step_vector((array.astype(np.uint8) + 48).tobytes().decode("ascii"))
-        else:  # let the server name what is wrong
-            result = server.step_vector(array.reshape(-1).tolist() if array.ndim else [array.item()])
+        result = server.step_vector((array.astype(np.uint8) + 48).tobytes().decode("ascii"))
         decoder = self._decoder
         infos = decoder.infos(result["info"])
         if "final_observation" in result:
@@ -145,6 +161,41 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
             infos["_final_info"] = done.copy()
         return (decoder.observations(result["observation"]), decoder.rewards(result["reward"]),
                 decoder.flags(result["terminated"]), decoder.flags(result["truncated"]), infos)
+
+    def _checked(self, actions: Any) -> npt.NDArray[Any]:
+        """`actions` as an integer array of num_envs entries 0..3 (any integer dtype, or a list of ints); anything
+        else is a TypeError or ValueError naming what it got and the action space."""
+        array = np.asarray(actions)
+        space = f"the action space is MultiDiscrete([4] * {self.num_envs})"
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers 0..3 ({space}), got dtype {array.dtype}")
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},) ({space}), got shape {array.shape}")
+        if array.dtype != np.uint8 and (array.min() < 0 or array.max() > 3) or array.dtype == np.uint8 and array.max() > 3:
+            index = int(np.flatnonzero((array < 0) | (array > 3))[0])
+            raise ValueError(f"actions[{index}] must be 0..3 (up, right, down, left; {space}), got {array[index]}")
+        return array
+
+    def _step_native(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
+                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                                              dict[str, Any]]:
+        native, codes = self._native, self._actions
+        assert native is not None
+        np.copyto(codes, array, casting="unsafe")
+        native.step(codes)
+        infos = native.infos(native.columns)
+        if native.finals is not None:
+            finals = native.finals.copy()
+            final = np.full(self.num_envs, None, dtype=object)
+            assert native.final_observations is not None
+            for index in np.flatnonzero(finals):
+                final[index] = native.encode(native.final_observations[index])
+            infos["final_obs"], infos["_final_obs"] = final, finals
+            # As the server backend decodes it: no keys at all when no episode ended.
+            infos["final_info"] = native.infos(native.final_columns, present=finals) if finals.any() else {}
+            infos["_final_info"] = finals.copy()
+        return (native.encode(native.observations), native.rewards.astype(np.float64), native.terminations.copy(),
+                native.truncations.copy(), infos)
 
     def _step_single(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
@@ -181,14 +232,18 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
     def render(self) -> Any:
         """"ansi": the boards as text, separated by blank lines; "rgb_array": a tuple of one RGB uint8 image per
         environment; None without a render mode."""
+        text = self._native.render() if self._native is not None else None
         if self.render_mode == "ansi":
-            return self._server().render() + "\n"
+            return (text if text is not None else self._server().render()) + "\n"
         if self.render_mode == "rgb_array":
-            return tuple(render_board(board) for board in parse_text(self._server().render()))
+            return tuple(render_board(board) for board in parse_text(text if text is not None else self._server().render()))
         return None
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Stop the server (once)."""
+        """Stop the server, or release the in-process environments (once)."""
         if self._client is not None:
             self._client.close()
             self._client = None
+        if self._native is not None:
+            self._native.close()
+            self._native = None

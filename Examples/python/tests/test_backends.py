@@ -1,0 +1,92 @@
+"""The in-process backend against the server backend: the same seeds, options and actions give identical
+observations, rewards, flags and infos (arrays equal in dtype, shape and value), for every autoreset mode and
+three board sizes; and actions are checked the same way by both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import gym2048  # noqa: F401  (registers Gym2048-v0)
+
+
+def same(x: Any, y: Any) -> bool:
+    if isinstance(x, dict):
+        return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, (tuple, list)):
+        return len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
+    if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+        if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.shape == y.shape):
+            return False
+        if x.dtype == object or y.dtype == object:
+            return x.dtype == y.dtype and all(same(p, q) for p, q in zip(x.ravel(), y.ravel()))
+        return bool(x.dtype == y.dtype and (x == y).all())
+    return type(x) is type(y) and x == y
+
+
+def run_vector(backend: str, steps: int, **options: Any) -> list[Any]:
+    envs = gymnasium.make_vec("Gym2048-v0", vectorization_mode="vector_entry_point", backend=backend, **options)
+    out: list[Any] = [envs.reset(seed=11)]
+    rng = np.random.default_rng(3)
+    for _ in range(steps):
+        out.append(envs.step(rng.integers(0, 4, size=envs.num_envs)))
+        if options.get("autoreset_mode") == "disabled" and (out[-1][2] | out[-1][3]).any():
+            out.append(envs.reset())
+    envs.close()
+    return out
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize("size", [(4, 4), (3, 3), (2, 5)])
+def test_vector_backends_give_identical_trajectories(mode: str, size: tuple[int, int]) -> None:
+    options = {"num_envs": 6, "rows": size[0], "cols": size[1], "autoreset_mode": mode, "max_steps": 60,
+               "info": ["action_mask", "score", "max_tile", "steps", "afterstate", "spawn", "invalid", "won"]}
+    native, server = run_vector("inprocess", 150, **options), run_vector("server", 150, **options)
+    assert len(native) == len(server)
+    for index, (a, b) in enumerate(zip(native, server)):
+        assert same(a, b), f"result {index} differs:\n{a}\n{b}"
+    ends = sum(int((r[2] | r[3]).sum()) for r in native if len(r) == 5)
+    assert ends >= 3
+
+
+@pytest.mark.parametrize("observation", ["exponents", "values", "onehot"])
+def test_vector_encodings_match(observation: str) -> None:
+    native = run_vector("inprocess", 40, num_envs=4, observation=observation)
+    server = run_vector("server", 40, num_envs=4, observation=observation)
+    assert same(native, server)
+
+
+@pytest.mark.parametrize("backend", ["inprocess", "server"])
+def test_actions_as_python_users_pass_them(backend: str) -> None:
+    env = gymnasium.make("Gym2048-v0", backend=backend)
+    env.reset(seed=1)
+    for action in (2, np.int64(1), np.array(3), np.array([0]), np.uint8(2)):
+        env.step(action)
+    for bad, error in (("left", TypeError), (1.0, TypeError), (np.float32(2.0), TypeError), (1 + 0j, TypeError),
+                       (np.array([1, 2]), ValueError), (np.array([1.0]), TypeError), (7, ValueError),
+                       (-1, ValueError), (True, TypeError)):
+        with pytest.raises(error, match="Discrete\\(4\\)"):
+            env.step(bad)
+    env.close()
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=4, vectorization_mode="vector_entry_point", backend=backend,
+                              autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    envs.reset(seed=2)
+    envs.step([0, 1, 2, 3])
+    for bad, error in ((np.zeros((2, 2), int), ValueError), (np.zeros((4, 1), int), ValueError),
+                       (np.zeros(4), TypeError), (np.array([0, 1, 2, 9]), ValueError), (["up"] * 4, TypeError)):
+        with pytest.raises(error, match="MultiDiscrete"):
+            envs.step(bad)
+    envs.close()
+
+
+def test_an_unknown_option_is_a_type_error_and_moves_points_to_the_server() -> None:
+    with pytest.raises(TypeError, match="unknown option"):
+        gymnasium.make("Gym2048-v0", colour=3)
+    with pytest.raises(ValueError, match="rows must be between 2 and 8, got 9"):
+        gymnasium.make("Gym2048-v0", rows=9)
+    with pytest.raises(ValueError, match="backend=\"server\""):
+        gymnasium.make_vec("Gym2048-v0", num_envs=2, vectorization_mode="vector_entry_point", info=["moves"])
