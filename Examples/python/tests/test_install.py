@@ -24,7 +24,7 @@ USER_SCRIPT = textwrap.dedent("""
     assert binary.startswith(sys.prefix), f"the server should come from the installed package, not {binary}"
     obs, info = gymnasium.make("Gym2048-v0").reset(seed=1)
     assert obs.shape == (4, 4) and int((obs > 0).sum()) == 2
-    envs = gymnasium.make_vec("Gym2048-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=8, vectorization_mode="vector_entry_point", backend="server")
     obs, infos = envs.reset(seed=3)
     assert obs.shape == (8, 4, 4)
     servers = subprocess.run(["pgrep", "-P", str(os.getpid()), "-f", "g2048 serve"],
