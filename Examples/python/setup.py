@@ -132,10 +132,11 @@ class PlatformWheel(bdist_wheel):
         _, _, platform = super().get_tag()
         package = os.path.join(self.get_finalized_command("build_py").build_lib, "gym2048")
         files = [os.path.join(package, PRODUCTS[p][2]) for p in PRODUCTS]
-        minors = [glibc_needed(path) for path in files if os.path.isfile(path)]
-        # Not for an editable wheel (its files stay in the repository), nor off glibc: the plain platform tag.
-        if platform.startswith("linux_") and len(minors) == len(files) and None not in minors:
-            platform = platform.replace("linux", f"manylinux_2_{max(minors)}", 1)
+        # An editable wheel (its engine stays in the repository) and files without glibc keep the plain tag.
+        if platform.startswith("linux_") and "editable_wheel" not in self.distribution.command_obj:
+            minors = [glibc_needed(path) for path in files]
+            if None not in minors:
+                platform = platform.replace("linux", f"manylinux_2_{max(minors)}", 1)
         return "py3", "none", platform
 
 
