@@ -7,8 +7,6 @@
 extension VectorEnvironment {
     /// Steps every lane with its action (checked: `0…3`, and the checks of ``check(_:)`` passed).
     mutating func run(_ actions: UnsafePointer<UInt8>, into out: VectorStepBuffers) {
-        let cells = rules.cellCount
-        let sameStep = autoresetMode == .sameStep
         clearFinals(out)
         let episodes = lanes.episodes, packed = lanes.packed, generators = lanes.generators
         let packs = rules.rows == 4 && rules.cols == 4
@@ -34,22 +32,15 @@ extension VectorEnvironment {
                         restart(index, seed: nil, board: nil, into: out, reportsFlags: true)
                         continue
                     }
-                    let ended: Bool
                     if packs && episodes[index].highest < 15 {
                         let board = Bitboard(rawValue: packed[index])
                         let outcome = board.moved(direction, rows: lookups[index - start])
                         guard outcome.changed else {
                             // Uniformly random agents make many: kept on the packed board.
                             let (reward, terminated, truncated) = episodes[index].refuse(limits: limits)
-                            if (terminated || truncated) && sameStep {
-                                refuse(index, into: out, refused: (reward, terminated, truncated))
-                                continue
-                            }
-                            board.storeExponents(at: out.observations + index &* cells)
-                            write(episodes[index], index, afterstate: board, spawn: nil, invalid: true, cells: cells, to: out.info)
-                            out.rewards[index] = reward
-                            out.terminations[index] = terminated
-                            out.truncations[index] = truncated
+                            report(
+                                index, observation: board, afterstate: board, spawn: nil, invalid: true, reward: reward,
+                                terminated: terminated, truncated: truncated, into: out)
                             continue
                         }
                         var next = outcome.afterstate
@@ -59,32 +50,11 @@ extension VectorEnvironment {
                             spawn: spawn, limits: limits)
                         // A 32 768 tile: the next merge may need a fifth bit.
                         if episodes[index].highest < 15 { packed[index] = next.rawValue } else { lanes.boards[index] = Board(next) }
-                        ended = terminated || truncated
-                        // Under same-step autoreset an ended episode's results are its final ones.
-                        if ended && sameStep {
-                            next.storeExponents(at: out.finalObservations.map { $0 + index &* cells })
-                            write(
-                                episodes[index], index, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
-                                cells: cells, to: out.finalInfo)
-                        } else {
-                            next.storeExponents(at: out.observations + index &* cells)
-                            write(
-                                episodes[index], index, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
-                                cells: cells, to: out.info)
-                        }
-                        out.rewards[index] = outcome.reward
-                        out.terminations[index] = terminated
-                        out.truncations[index] = truncated
-                    } else {
-                        guard let result = stepGeneric(index, direction, into: out, sameStep: sameStep) else {
-                            refuse(index, into: out)
-                            continue
-                        }
-                        ended = result
-                    }
-                    if ended && sameStep {
-                        out.finals?[index] = true
-                        restart(index, seed: nil, board: nil, into: out, reportsFlags: false)
+                        report(
+                            index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
+                            reward: outcome.reward, terminated: terminated, truncated: truncated, into: out)
+                    } else if !stepGeneric(index, direction, into: out) {
+                        refuse(index, into: out)
                     }
                 }
                 start = end
@@ -95,51 +65,52 @@ extension VectorEnvironment {
     /// The lanes whose row lookups go out together.
     static let block = 64
 
-    /// A legal move of a lane on the generic board: whether the episode ended, or `nil` (nothing
-    /// changed) when the move is illegal.
-    mutating func stepGeneric(_ index: Int, _ direction: Direction, into out: VectorStepBuffers, sameStep: Bool) -> Bool? {
-        let cells = rules.cellCount
-        let board = board(at: index)
-        let outcome = board.moved(direction)
-        guard outcome.changed, outcome.highestMerge <= limits.largestExponent else { return nil }
+    /// A legal move of a lane on the generic board, reported; false (nothing changed) when the move is illegal.
+    mutating func stepGeneric(_ index: Int, _ direction: Direction, into out: VectorStepBuffers) -> Bool {
+        let outcome = board(at: index).moved(direction)
+        guard outcome.changed, outcome.highestMerge <= limits.largestExponent else { return false }
         var next = outcome.afterstate
         let spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index])
         let (terminated, truncated) = lanes.episodes[index].advance(
             to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
             spawn: spawn, limits: limits)
         lanes.boards[index] = next
-        let ended = terminated || truncated
-        let observations = ended && sameStep ? out.finalObservations : out.observations
-        next.storeExponents(at: observations.map { $0 + index &* cells })
-        write(
-            lanes.episodes[index], index, afterstate: outcome.afterstate, spawn: spawn, invalid: false, cells: cells,
-            to: ended && sameStep ? out.finalInfo : out.info)
-        out.rewards[index] = outcome.reward
-        out.terminations[index] = terminated
-        out.truncations[index] = truncated
-        return ended
+        report(
+            index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false, reward: outcome.reward,
+            terminated: terminated, truncated: truncated, into: out)
+        return true
     }
 
-    /// An action that would not change lane `index`'s board (``InvalidActionPolicy/reject`` was
+    /// An action that would not change lane `index`'s generic board (``InvalidActionPolicy/reject`` was
     /// checked before the loop).
-    ///
-    /// - Parameter refused: what ``Episode/refuse(limits:)`` returned when the caller already called it.
     @inline(never)
-    mutating func refuse(
-        _ index: Int, into out: VectorStepBuffers, refused: (reward: Int64, terminated: Bool, truncated: Bool)? = nil
+    mutating func refuse(_ index: Int, into out: VectorStepBuffers) {
+        let current = board(at: index)
+        let (reward, terminated, truncated) = lanes.episodes[index].refuse(limits: limits)
+        report(
+            index, observation: current, afterstate: current, spawn: nil, invalid: true, reward: reward,
+            terminated: terminated, truncated: truncated, into: out)
+    }
+
+    /// Writes what lane `index`'s step made: its observation and info, or under same-step autoreset
+    /// for an episode that ended, its final observation and info, and then the new episode's start.
+    @inline(__always)
+    mutating func report(
+        _ index: Int, observation: some ExponentStoring, afterstate: some ExponentStoring, spawn: Spawn?, invalid: Bool,
+        reward: Int64, terminated: Bool, truncated: Bool, into out: VectorStepBuffers
     ) {
         let cells = rules.cellCount
-        let current = board(at: index)
-        let (reward, terminated, truncated) = refused ?? lanes.episodes[index].refuse(limits: limits)
-        let final = (terminated || truncated) && autoresetMode == .sameStep
-        current.storeExponents(at: (final ? out.finalObservations : out.observations).map { $0 + index * cells })
-        write(lanes.episodes[index], index, afterstate: current, spawn: nil, invalid: true, cells: cells, to: final ? out.finalInfo : out.info)
         out.rewards[index] = reward
         out.terminations[index] = terminated
         out.truncations[index] = truncated
-        if final {
+        if (terminated || truncated) && autoresetMode == .sameStep {
+            observation.storeExponents(at: out.finalObservations.map { $0 + index &* cells })
+            write(lanes.episodes[index], index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.finalInfo)
             out.finals?[index] = true
             restart(index, seed: nil, board: nil, into: out, reportsFlags: false)
+        } else {
+            observation.storeExponents(at: out.observations + index &* cells)
+            write(lanes.episodes[index], index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.info)
         }
     }
 

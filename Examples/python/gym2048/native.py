@@ -33,6 +33,10 @@ _OK, _INVALID_ARGUMENT, _INVALID_HANDLE, _NOT_RESET, _ILLEGAL_ACTION, _EPISODE_O
 # The protocol's codes for the same failures, so an error reads the same from either backend.
 _PROTOCOL_CODES = {_INVALID_ARGUMENT: INVALID_PARAMS, _NOT_RESET: -32001, _EPISODE_OVER: -32002,
                    _ILLEGAL_ACTION: -32003, _INVALID_HANDLE: -32000, _TOO_SMALL: -32000}
+#: The info fields kept in one column each: the column's name in g2048_info_buffers and its dtype.
+_SCALAR_COLUMNS = {"action_mask": ("action_masks", np.uint8), "score": ("scores", np.int64),
+                   "max_tile": ("max_tiles", np.int64), "steps": ("steps", np.int64),
+                   "invalid": ("invalid", np.bool_), "won": ("won", np.bool_)}
 #: Row b is the action mask of mask byte b (bit i = action i).
 _MASKS = ((np.arange(256)[:, None] >> np.arange(4)) & 1).astype(np.int8)
 
@@ -195,10 +199,7 @@ class NativeBatch:
     def _columns(self) -> dict[str, npt.NDArray[Any]]:
         n, fields = self.num_envs, self.info_fields
         columns: dict[str, npt.NDArray[Any]] = {}
-        kinds = {"action_mask": ("action_masks", np.uint8), "score": ("scores", np.int64),
-                 "max_tile": ("max_tiles", np.int64), "steps": ("steps", np.int64), "invalid": ("invalid", np.bool_),
-                 "won": ("won", np.bool_)}
-        for field, (column, dtype) in kinds.items():
+        for field, (column, dtype) in _SCALAR_COLUMNS.items():
             if field in fields:
                 columns[column] = np.zeros(n, dtype)
         if "afterstate" in fields:
@@ -301,10 +302,8 @@ class NativeBatch:
             mark = given
             if field == "action_mask":
                 value: Any = _MASKS.take(columns["action_masks"], axis=0)
-            elif field in ("score", "max_tile", "steps"):
-                value = columns[{"score": "scores", "max_tile": "max_tiles", "steps": "steps"}[field]].copy()
-            elif field in ("invalid", "won"):
-                value = columns[field].copy()
+            elif field in _SCALAR_COLUMNS:
+                value = columns[_SCALAR_COLUMNS[field][0]].copy()
             elif field == "afterstate":
                 boards = columns["afterstates"]
                 mark = given & boards.reshape(n, -1).any(axis=1)
@@ -326,10 +325,8 @@ class NativeBatch:
         for field in self.info_fields:
             if field == "action_mask":
                 out[field] = _MASKS[columns["action_masks"][index]].copy()
-            elif field in ("score", "max_tile", "steps"):
-                out[field] = int(columns[{"score": "scores", "max_tile": "max_tiles", "steps": "steps"}[field]][index])
-            elif field in ("invalid", "won"):
-                out[field] = bool(columns[field][index])
+            elif field in _SCALAR_COLUMNS:
+                out[field] = columns[_SCALAR_COLUMNS[field][0]][index].item()
             elif field == "afterstate":
                 board = columns["afterstates"][index]
                 out[field] = self.encode(board) if board.any() else None

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import G2048, G2048ParamsError, splitmix64
+from .client import G2048, splitmix64
 from .env import ServerOwner, check_backend, native_spec, observation_space
 from .native import NativeBatch
 from .render import parse_text, render_board
@@ -141,8 +141,8 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
     # -- step ---------------------------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.bool_],
                                           npt.NDArray[np.bool_], dict[str, Any]]:
-        """Step every environment with `actions` (num_envs entries, 0..3). A bad entry raises G2048ParamsError
-        (a ValueError) with the server's message, naming the entry."""
+        """Step every environment with `actions` (num_envs integers 0..3). Anything else raises TypeError or
+        ValueError naming what it got and the action space, before either backend sees it."""
         array = self._checked(actions)
         if self._native is not None:
             return self._step_native(array)
@@ -171,7 +171,7 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
             raise TypeError(f"actions must be integers 0..3 ({space}), got dtype {array.dtype}")
         if array.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},) ({space}), got shape {array.shape}")
-        if array.dtype != np.uint8 and (array.min() < 0 or array.max() > 3) or array.dtype == np.uint8 and array.max() > 3:
+        if array.min() < 0 or array.max() > 3:
             index = int(np.flatnonzero((array < 0) | (array > 3))[0])
             raise ValueError(f"actions[{index}] must be 0..3 (up, right, down, left; {space}), got {array[index]}")
         return array
@@ -200,16 +200,13 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
     def _step_single(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                                              dict[str, Any]]:
-        entries = array.reshape(-1).tolist() if array.ndim else [array.item()]
-        if len(entries) != 1:
-            raise G2048ParamsError(-32602, f"invalid params: actions must have 1 entry, got {len(entries)}")
         server = self._server()
         if self._finished and self.autoreset_mode == AutoresetMode.NEXT_STEP:
             result = server.reset()  # no seed: the environment's stream goes on, as in vector mode
             self._finished = bool(result.get("terminated"))
             obs, infos = self._one(result)
             return obs, np.zeros(1), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), infos
-        result = server.step(entries[0])
+        result = server.step(int(array[0]))
         terminated, truncated = bool(result["terminated"]), bool(result["truncated"])
         obs, infos = self._one(result)
         self._finished = terminated or truncated
