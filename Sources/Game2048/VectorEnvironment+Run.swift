@@ -1,8 +1,14 @@
 // The step loop of a vector environment: each lane's transition, written into the result
 // buffers. The transition itself is `Episode`'s (shared with `Environment`); what is here is
 // where the boards live (a packed `UInt64` column on 4×4, a `Board` column otherwise) and what
-// each step writes. Independent lanes, one after the other, keep the core busy: the next lane's
-// table lookups start while the last one's spawn is still drawing.
+// each step writes.
+//
+// On 4×4 a block of lanes goes through the move in stages (row lookups, then the moves, then
+// the spawns, then the rest), each a short loop over the block. One lane's whole step is a chain
+// of a few hundred instructions, longer than the core's reorder window, so lane after lane would
+// run one chain at a time; a stage's loop body is short enough that several lanes' chains are
+// in flight at once. Lanes are independent, so the order of the stages across lanes changes
+// nothing in the results.
 
 extension VectorEnvironment {
     /// Steps every lane with its action (checked: `0…3`, and the checks of ``check(_:)`` passed).
@@ -12,57 +18,66 @@ extension VectorEnvironment {
         let packs = rules.rows == 4 && rules.cols == 4
         let table = Bitboard.rowTable
         let limits = self.limits
-        // Blocks of lanes: first every packed lane's row lookups, then the rest of each move.
-        // The lookups are independent loads, so a short loop keeps dozens in flight; inside one
-        // lane's whole step the next lane's loads would wait behind a few hundred instructions.
-        withUnsafeTemporaryAllocation(of: RowLookup.self, capacity: VectorEnvironment.block) { lookups in
+        withUnsafeTemporaryAllocation(of: PackedMove.self, capacity: VectorEnvironment.block) { moves in
             var start = 0
             while start < count {
                 let end = min(start + VectorEnvironment.block, count)
                 if packs {
+                    // The row lookups: independent loads, dozens in flight.
                     for index in start..<end {
                         let direction = Direction(unchecked: actions[index])
-                        lookups[index - start] = Bitboard(rawValue: packed[index]).rowLookup(direction, table: table)
+                        moves[index &- start].rows = Bitboard(rawValue: packed[index]).rowLookup(direction, table: table)
+                    }
+                    for index in start..<end {
+                        let direction = Direction(unchecked: actions[index])
+                        moves[index &- start].outcome = Bitboard(rawValue: packed[index]).moved(direction, rows: moves[index &- start].rows)
+                    }
+                    // The spawns, of exactly the lanes that take the packed legal move below.
+                    for index in start..<end where episodes[index].takesPackedMove && moves[index &- start].outcome.changed {
+                        var next = moves[index &- start].outcome.afterstate
+                        moves[index &- start].spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &generators[index])
+                        moves[index &- start].next = next
                     }
                 }
                 for index in start..<end {
-                    let direction = Direction(unchecked: actions[index])
                     guard episodes[index].phase == .running else {
                         // Ended at the last step or at its reset: the action is ignored, a new episode starts.
                         restart(index, seed: nil, board: nil, into: out, reportsFlags: true)
                         continue
                     }
-                    if packs && episodes[index].highest < 15 {
-                        let board = Bitboard(rawValue: packed[index])
-                        let outcome = board.moved(direction, rows: lookups[index - start])
-                        guard outcome.changed else {
+                    if packs && episodes[index].takesPackedMove {
+                        let move = moves[index &- start]
+                        guard move.outcome.changed else {
                             // Uniformly random agents make many: kept on the packed board.
+                            let board = Bitboard(rawValue: packed[index])
                             let (reward, terminated, truncated) = episodes[index].refuse(limits: limits)
                             report(
                                 index, observation: board, afterstate: board, spawn: nil, invalid: true, reward: reward,
                                 terminated: terminated, truncated: truncated, into: out)
                             continue
                         }
-                        var next = outcome.afterstate
-                        let spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &generators[index])
+                        let next = move.next, outcome = move.outcome
                         let (terminated, truncated) = episodes[index].advance(
                             to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
-                            spawn: spawn, limits: limits)
+                            spawn: move.spawn, limits: limits)
                         // A 32 768 tile: the next merge may need a fifth bit.
                         if episodes[index].highest < 15 { packed[index] = next.rawValue } else { lanes.boards[index] = Board(next) }
                         report(
-                            index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
+                            index, observation: next, afterstate: outcome.afterstate, spawn: move.spawn, invalid: false,
                             reward: outcome.reward, terminated: terminated, truncated: truncated, into: out)
-                    } else if !stepGeneric(index, direction, into: out) {
+                    } else if !stepGeneric(index, Direction(unchecked: actions[index]), into: out) {
                         refuse(index, into: out)
                     }
                 }
+                // The columns that follow from the episode counters, a column at a time: one test of
+                // each column a block instead of one a lane (a learner asks for two or three of them).
+                writeEpisodeColumns(start..<end, to: out.info)
                 start = end
             }
         }
     }
 
-    /// The lanes whose row lookups go out together.
+    /// The lanes that go through a stage of the packed move together.
     static let block = 64
 
     /// A legal move of a lane on the generic board, reported; false (nothing changed) when the move is illegal.
@@ -110,7 +125,10 @@ extension VectorEnvironment {
             restart(index, seed: nil, board: nil, into: out, reportsFlags: false)
         } else {
             observation.storeExponents(at: out.observations + index &* cells)
-            write(lanes.episodes[index], index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.info)
+            // The episode's columns are written after the block (`writeEpisodeColumns`).
+            if out.info.recordsStepColumns {
+                writeStepColumns(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.info)
+            }
         }
     }
 
@@ -154,8 +172,27 @@ extension VectorEnvironment {
         info.scores?[index] = episode.score
         info.maxTiles?[index] = Int64(episode.maxTile)
         info.steps?[index] = Int64(episode.steps)
-        info.invalid?[index] = invalid
         info.won?[index] = episode.won
+        writeStepColumns(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: info)
+    }
+
+    /// Writes the episode counters of lanes `range` into the columns that are there.
+    @inline(__always)
+    func writeEpisodeColumns(_ range: Range<Int>, to info: VectorInfoBuffers) {
+        let episodes = lanes.episodes
+        if let masks = info.actionMasks { for index in range { masks[index] = episodes[index].mask.rawValue } }
+        if let scores = info.scores { for index in range { scores[index] = episodes[index].score } }
+        if let maxTiles = info.maxTiles { for index in range { maxTiles[index] = Int64(episodes[index].maxTile) } }
+        if let steps = info.steps { for index in range { steps[index] = Int64(episodes[index].steps) } }
+        if let won = info.won { for index in range { won[index] = episodes[index].won } }
+    }
+
+    /// Writes what one lane's step did (illegal or not, its afterstate, its spawn) into the columns that are there.
+    @inline(__always)
+    func writeStepColumns<B: ExponentStoring>(
+        _ index: Int, afterstate: B?, spawn: Spawn?, invalid: Bool, cells: Int, to info: VectorInfoBuffers
+    ) {
+        info.invalid?[index] = invalid
         if let afterstates = info.afterstates {
             if let afterstate {
                 afterstate.storeExponents(at: afterstates + index &* cells)
@@ -182,6 +219,27 @@ extension VectorEnvironment {
         info.spawnCells?.initialize(repeating: -1, count: count)
         info.spawnExponents?.initialize(repeating: 0, count: count)
     }
+}
+
+/// One packed lane's move in a block, stage by stage: its row lookups, the move, and (when the
+/// move is legal) the board after the spawn and the spawn.
+struct PackedMove {
+    var rows: RowLookup
+    var outcome: MoveOutcome<Bitboard>
+    var next: Bitboard
+    var spawn: Spawn?
+}
+
+extension Episode {
+    /// Whether a running 4×4 lane's move goes the packed way: its largest tile is below 2^15.
+    @inline(__always)
+    var takesPackedMove: Bool { phase == .running && highest < 15 }
+}
+
+extension VectorInfoBuffers {
+    /// Whether any column describes the step itself rather than the episode (invalid, afterstate, spawn).
+    @inline(__always)
+    var recordsStepColumns: Bool { invalid != nil || afterstates != nil || spawnCells != nil || spawnExponents != nil }
 }
 
 /// A board that can write its exponents, row-major, as bytes.

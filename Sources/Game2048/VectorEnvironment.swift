@@ -294,7 +294,8 @@ public struct VectorEnvironment: Sendable {
         var owned = VectorResults(count: 0, cells: 0)
         swap(&owned, &results)
         defer { swap(&owned, &results) }
-        return try owned.withBuffers(fields: infoFields) { buffers in Result { () throws(E) in try body(&self, buffers) } }.get()
+        return try owned.withBuffers(fields: infoFields, finals: autoresetMode == .sameStep) { buffers in Result { () throws(E) in try body(&self, buffers) } }
+            .get()
     }
 
     /// Copies the lane columns when another value shares them (value semantics).

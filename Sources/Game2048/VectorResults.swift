@@ -21,8 +21,10 @@ struct VectorResults: Sendable {
         finalInfo = VectorInfoColumns(count: count, cells: cells)
     }
 
-    /// Lends every column to `body` as ``VectorStepBuffers``, the info columns of `fields` only.
-    mutating func withBuffers<R>(fields: Set<InfoField>, _ body: (VectorStepBuffers) -> R) -> R {
+    /// Lends every column to `body` as ``VectorStepBuffers``, the info columns of `fields` only, and
+    /// the final columns only when `finals` is true: outside same-step autoreset they stay as
+    /// they are (all false and zero), and a step does not spend a pass over each to say so.
+    mutating func withBuffers<R>(fields: Set<InfoField>, finals keepsFinals: Bool, _ body: (VectorStepBuffers) -> R) -> R {
         observations.withUnsafeMutableBufferPointer { observations in
             rewards.withUnsafeMutableBufferPointer { rewards in
                 terminations.withUnsafeMutableBufferPointer { terminations in
@@ -30,15 +32,16 @@ struct VectorResults: Sendable {
                         finals.withUnsafeMutableBufferPointer { finals in
                             finalObservations.withUnsafeMutableBufferPointer { finalObservations in
                                 info.withBuffers(fields: fields) { info in
-                                    finalInfo.withBuffers(fields: fields) { finalInfo in
+                                    finalInfo.withBuffers(fields: keepsFinals ? fields : []) { finalInfo in
                                         body(
                                             VectorStepBuffers(
                                                 observations: observations.baseAddress.unsafelyUnwrapped,
                                                 rewards: rewards.baseAddress.unsafelyUnwrapped,
                                                 terminations: terminations.baseAddress.unsafelyUnwrapped,
                                                 truncations: truncations.baseAddress.unsafelyUnwrapped,
-                                                info: info, finals: finals.baseAddress,
-                                                finalObservations: finalObservations.baseAddress, finalInfo: finalInfo))
+                                                info: info, finals: keepsFinals ? finals.baseAddress : nil,
+                                                finalObservations: keepsFinals ? finalObservations.baseAddress : nil,
+                                                finalInfo: finalInfo))
                                     }
                                 }
                             }

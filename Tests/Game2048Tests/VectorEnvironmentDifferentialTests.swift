@@ -29,8 +29,18 @@ struct VectorEnvironmentDifferentialTests {
 
     @Test(arguments: [AutoresetMode.nextStep, .sameStep, .disabled], 0..<6)
     func everyColumnEqualsSingleEnvironments(mode: AutoresetMode, caseIndex: Int) throws {
+        try checkEveryColumn(mode: mode, caseIndex: caseIndex, count: 7, steps: 400)
+    }
+
+    /// More lanes than one block of the packed step's stages (`VectorEnvironment.block`), and a
+    /// last block cut short: lanes at a block's edges play as single environments too.
+    @Test(arguments: [AutoresetMode.nextStep, .sameStep], [0, 1, 5])
+    func lanesAcrossBlocksEqualSingleEnvironments(mode: AutoresetMode, caseIndex: Int) throws {
+        try checkEveryColumn(mode: mode, caseIndex: caseIndex, count: 2 * VectorEnvironment.block + 11, steps: 150)
+    }
+
+    func checkEveryColumn(mode: AutoresetMode, caseIndex: Int, count: Int, steps: Int) throws {
         let (rules, board) = Self.cases[caseIndex]
-        let count = 7
         var envs = VectorEnvironment(rules: rules, count: count, autoresetMode: mode)
         let seeds = VectorEnvironment.seeds(from: 99, count: count)
         var singles = seeds.map { _ in Environment(rules: rules) }
@@ -43,7 +53,7 @@ struct VectorEnvironmentDifferentialTests {
         }
         var agent = Xoshiro256StarStar(seed: UInt64(caseIndex))
         var endings = 0, invalid = 0, generic = 0
-        for t in 0..<400 {
+        for t in 0..<steps {
             if mode == .disabled {
                 for i in envs.finishedIndices {
                     envs.reset(index: i)
