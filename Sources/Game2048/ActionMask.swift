@@ -55,6 +55,15 @@ public struct ActionMask: OptionSet, Hashable, Sendable {
     /// Four booleans in action order (`up, right, down, left`), as Gymnasium's `action_mask`.
     public var booleans: [Bool] { Direction.allCases.map(contains) }
 
+    /// Writes the mask as four bytes at `target`, in action order: 1 where the action is legal, 0 elsewhere.
+    @inlinable @inline(__always)
+    public func storeBytes(at target: UnsafeMutablePointer<UInt8>) {
+        // Bit i moves to the low bit of byte i: one multiply spreads the four bits, one mask keeps them.
+        let m = UInt32(rawValue & 0xF)
+        let spread = (m &* 0x0020_4081) & 0x0101_0101
+        UnsafeMutableRawPointer(target).storeBytes(of: spread.littleEndian, as: UInt32.self)
+    }
+
     /// The `index`-th legal direction in action order.
     ///
     ///     let mask: ActionMask = [.right, .left]

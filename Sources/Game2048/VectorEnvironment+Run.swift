@@ -173,6 +173,7 @@ extension VectorEnvironment {
         info.maxTiles?[index] = Int64(episode.maxTile)
         info.steps?[index] = Int64(episode.steps)
         info.won?[index] = episode.won
+        if let legal = info.legalActions { episode.mask.storeBytes(at: legal + index &* 4) }
         writeStepColumns(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: info)
     }
 
@@ -185,6 +186,9 @@ extension VectorEnvironment {
         if let maxTiles = info.maxTiles { for index in range { maxTiles[index] = Int64(episodes[index].maxTile) } }
         if let steps = info.steps { for index in range { steps[index] = Int64(episodes[index].steps) } }
         if let won = info.won { for index in range { won[index] = episodes[index].won } }
+        if let legal = info.legalActions {
+            for index in range { episodes[index].mask.storeBytes(at: legal + index &* 4) }
+        }
     }
 
     /// Writes what one lane's step did (illegal or not, its afterstate, its spawn) into the columns that are there.
@@ -218,6 +222,7 @@ extension VectorEnvironment {
         info.afterstates?.initialize(repeating: 0, count: count * rules.cellCount)
         info.spawnCells?.initialize(repeating: -1, count: count)
         info.spawnExponents?.initialize(repeating: 0, count: count)
+        info.legalActions?.initialize(repeating: 0, count: count * 4)
     }
 }
 

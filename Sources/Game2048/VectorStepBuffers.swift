@@ -25,6 +25,9 @@ public struct VectorInfoBuffers {
     public var spawnCells: UnsafeMutablePointer<Int8>?
     /// ``StepInfo/spawn``'s exponent (1 for a 2, 2 for a 4), 0 when nothing spawned.
     public var spawnExponents: UnsafeMutablePointer<UInt8>?
+    /// ``StepInfo/actionMask`` as `count × 4` bytes, 1 where the action is legal: the layout an
+    /// action-masking policy reads (a numpy `(count, 4)` array), written without a pass to unpack bits.
+    public var legalActions: UnsafeMutablePointer<UInt8>?
 
     /// Columns for the fields given; the others are not written.
     @inlinable
@@ -33,7 +36,7 @@ public struct VectorInfoBuffers {
         maxTiles: UnsafeMutablePointer<Int64>? = nil, steps: UnsafeMutablePointer<Int64>? = nil,
         invalid: UnsafeMutablePointer<Bool>? = nil, won: UnsafeMutablePointer<Bool>? = nil,
         afterstates: UnsafeMutablePointer<UInt8>? = nil, spawnCells: UnsafeMutablePointer<Int8>? = nil,
-        spawnExponents: UnsafeMutablePointer<UInt8>? = nil
+        spawnExponents: UnsafeMutablePointer<UInt8>? = nil, legalActions: UnsafeMutablePointer<UInt8>? = nil
     ) {
         self.actionMasks = actionMasks
         self.scores = scores
@@ -44,6 +47,7 @@ public struct VectorInfoBuffers {
         self.afterstates = afterstates
         self.spawnCells = spawnCells
         self.spawnExponents = spawnExponents
+        self.legalActions = legalActions
     }
 }
 

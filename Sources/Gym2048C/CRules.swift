@@ -72,6 +72,6 @@ enum CBuffers {
         VectorInfoBuffers(
             actionMasks: c.action_masks, scores: c.scores, maxTiles: c.max_tiles, steps: c.steps,
             invalid: flags(c.invalid), won: flags(c.won), afterstates: c.afterstates, spawnCells: c.spawn_cells,
-            spawnExponents: c.spawn_exponents)
+            spawnExponents: c.spawn_exponents, legalActions: c.legal_actions)
     }
 }

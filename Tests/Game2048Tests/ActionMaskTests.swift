@@ -24,6 +24,13 @@ struct ActionMaskTests {
         #expect(mask.isEmpty == naive.isEmpty)
     }
 
+    @Test(arguments: UInt8(0)...UInt8(15))
+    func storeBytesWritesOneByteAnAction(raw: UInt8) {
+        var bytes: [UInt8] = [0xEE, 0xEE, 0xEE, 0xEE, 0xEE]
+        bytes.withUnsafeMutableBufferPointer { ActionMask(rawValue: raw).storeBytes(at: $0.baseAddress!) }
+        #expect(bytes == ActionMask(rawValue: raw).booleans.map { $0 ? 1 : 0 } + [0xEE])
+    }
+
     @Test func documentationExampleHolds() {
         let mask: ActionMask = [.left, .down]
         #expect(mask.contains(.left))

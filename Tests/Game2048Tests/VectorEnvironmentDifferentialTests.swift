@@ -121,7 +121,7 @@ struct VectorEnvironmentDifferentialTests {
         var observations = [UInt8](repeating: 0xEE, count: count * cells), finalObservations = observations
         var rewards = [Int64](repeating: -1, count: count), scores = rewards, finalScores = rewards
         var terminations = [Bool](repeating: true, count: count), truncations = terminations, finals = terminations
-        var masks = [UInt8](repeating: 0xEE, count: count)
+        var masks = [UInt8](repeating: 0xEE, count: count), legal = [UInt8](repeating: 0xEE, count: count * 4)
         func buffers(_ body: (VectorStepBuffers) throws -> Void) rethrows {
             try observations.withUnsafeMutableBufferPointer { o in
                 try finalObservations.withUnsafeMutableBufferPointer { fo in
@@ -132,13 +132,16 @@ struct VectorEnvironmentDifferentialTests {
                                     try truncations.withUnsafeMutableBufferPointer { tr in
                                         try finals.withUnsafeMutableBufferPointer { f in
                                             try masks.withUnsafeMutableBufferPointer { m in
-                                                try body(
-                                                    VectorStepBuffers(
-                                                        observations: o.baseAddress!, rewards: r.baseAddress!,
-                                                        terminations: te.baseAddress!, truncations: tr.baseAddress!,
-                                                        info: VectorInfoBuffers(actionMasks: m.baseAddress, scores: s.baseAddress),
-                                                        finals: f.baseAddress, finalObservations: fo.baseAddress,
-                                                        finalInfo: VectorInfoBuffers(scores: fs.baseAddress)))
+                                                try legal.withUnsafeMutableBufferPointer { l in
+                                                    try body(
+                                                        VectorStepBuffers(
+                                                            observations: o.baseAddress!, rewards: r.baseAddress!,
+                                                            terminations: te.baseAddress!, truncations: tr.baseAddress!,
+                                                            info: VectorInfoBuffers(
+                                                                actionMasks: m.baseAddress, scores: s.baseAddress, legalActions: l.baseAddress),
+                                                            finals: f.baseAddress, finalObservations: fo.baseAddress,
+                                                            finalInfo: VectorInfoBuffers(scores: fs.baseAddress)))
+                                                }
                                             }
                                         }
                                     }
@@ -158,6 +161,7 @@ struct VectorEnvironmentDifferentialTests {
             #expect(observations == owned.observations && rewards == owned.rewards)
             #expect(terminations == owned.terminations && truncations == owned.truncations)
             #expect(masks == owned.infoColumns.actionMasks && scores == owned.infoColumns.scores)
+            #expect(legal == owned.infoColumns.actionMasks.flatMap { mask in (0..<4).map { (mask >> $0) & 1 } })
             #expect(finals == owned.finals && finalObservations == owned.finalObservationExponents)
             #expect(finalScores == owned.finalInfoColumns.scores || mode == .nextStep)
             let codes = (0..<count).map { _ in UInt8(agent.uniform(below: 4)) }

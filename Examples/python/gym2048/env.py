@@ -111,7 +111,6 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         if self.backend == "inprocess":
             # A batch of one whose autoreset is off: stepping a finished episode is an error, as with the server.
             self._native = NativeBatch(autoreset_mode="disabled", **options)
-            self._actions = np.zeros(1, np.uint8)
             self.spec_info: dict[str, Any] = native_spec(self._native)
         else:
             self._client = G2048(binary=binary, **options)
@@ -154,9 +153,9 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         """Play `action` (0 up, 1 right, 2 down, 3 left). An action outside 0..3 raises G2048ParamsError (a
         ValueError) with the server's message."""
         if self._native is not None:
-            native, actions = self._native, self._actions
-            actions[0] = single_action(action)
-            native.step(actions)
+            native = self._native
+            native.actions[0] = single_action(action)
+            native.step()
             info = native.info(0)
             self._mask = info.get("action_mask")
             return (native.encode(native.observations[0]), float(native.rewards[0]), bool(native.terminations[0]),

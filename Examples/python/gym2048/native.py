@@ -33,12 +33,11 @@ _OK, _INVALID_ARGUMENT, _INVALID_HANDLE, _NOT_RESET, _ILLEGAL_ACTION, _EPISODE_O
 # The protocol's codes for the same failures, so an error reads the same from either backend.
 _PROTOCOL_CODES = {_INVALID_ARGUMENT: INVALID_PARAMS, _NOT_RESET: -32001, _EPISODE_OVER: -32002,
                    _ILLEGAL_ACTION: -32003, _INVALID_HANDLE: -32000, _TOO_SMALL: -32000}
-#: The info fields kept in one column each: the column's name in g2048_info_buffers and its dtype.
-_SCALAR_COLUMNS = {"action_mask": ("action_masks", np.uint8), "score": ("scores", np.int64),
+#: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
+#: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
+_SCALAR_COLUMNS = {"score": ("scores", np.int64),
                    "max_tile": ("max_tiles", np.int64), "steps": ("steps", np.int64),
                    "invalid": ("invalid", np.bool_), "won": ("won", np.bool_)}
-#: Row b is the action mask of mask byte b (bit i = action i).
-_MASKS = ((np.arange(256)[:, None] >> np.arange(4)) & 1).astype(np.int8)
 
 
 def find_library() -> str:
@@ -67,7 +66,7 @@ class _Rules(ctypes.Structure):
 
 
 _INFO_COLUMNS = ("action_masks", "scores", "max_tiles", "steps", "invalid", "won", "afterstates", "spawn_cells",
-                 "spawn_exponents")
+                 "spawn_exponents", "legal_actions")
 
 
 class _InfoBuffers(ctypes.Structure):
@@ -187,6 +186,10 @@ class NativeBatch:
                                  _pointer(self.truncations), self._info_buffers(self.columns), _pointer(self.finals),
                                  _pointer(self.final_observations), self._info_buffers(self.final_columns))
         self._buffers_ref = ctypes.byref(self._buffers)
+        # The step's own action buffer, and its address, found once (`.ctypes.data` costs a microsecond).
+        self.actions = np.zeros(n, np.uint8)
+        self._actions_pointer = _pointer(self.actions)
+        self._all = np.ones(n, np.bool_)
 
     @staticmethod
     def _choice(options: Mapping[str, Any], name: str, default: str, choices: Sequence[str]) -> str:
@@ -199,6 +202,9 @@ class NativeBatch:
     def _columns(self) -> dict[str, npt.NDArray[Any]]:
         n, fields = self.num_envs, self.info_fields
         columns: dict[str, npt.NDArray[Any]] = {}
+        if "action_mask" in fields:
+            # int8 0/1, the dtype of the server backend's masks; the library writes the bytes.
+            columns["legal_actions"] = np.zeros((n, 4), np.int8)
         for field, (column, dtype) in _SCALAR_COLUMNS.items():
             if field in fields:
                 columns[column] = np.zeros(n, dtype)
@@ -243,9 +249,14 @@ class NativeBatch:
         seed_value = None if seed is None else ctypes.byref(ctypes.c_uint64(int(seed) & (2**64 - 1)))
         _check(library().g2048_reset_one(self._live(), index, seed_value, self._buffers_ref))
 
-    def step(self, actions: npt.NDArray[np.uint8]) -> None:
-        """Step every environment: `actions` is a C-contiguous uint8 array of num_envs entries 0..3."""
-        _check(library().g2048_step(self._live(), actions.ctypes.data, actions.size, self._buffers_ref))
+    def step(self, actions: Optional[npt.NDArray[np.uint8]] = None) -> None:
+        """Step every environment with `actions` (a C-contiguous uint8 array of num_envs entries 0..3), by default
+        with `self.actions`, which the caller fills."""
+        if actions is None:
+            status = library().g2048_step(self._live(), self._actions_pointer, self.num_envs, self._buffers_ref)
+        else:
+            status = library().g2048_step(self._live(), actions.ctypes.data, actions.size, self._buffers_ref)
+        _check(status)
 
     def afterstates(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
         n = self.num_envs
@@ -296,12 +307,12 @@ class NativeBatch:
               ) -> dict[str, Any]:
         """A vector info dictionary (Gymnasium's form, with `_key` arrays), the fields in the configured order."""
         n = self.num_envs
-        given = np.ones(n, np.bool_) if present is None else present
+        given = self._all.copy() if present is None else present
         out: dict[str, Any] = {}
         for field in self.info_fields:
             mark = given
             if field == "action_mask":
-                value: Any = _MASKS.take(columns["action_masks"], axis=0)
+                value: Any = columns["legal_actions"].copy()
             elif field in _SCALAR_COLUMNS:
                 value = columns[_SCALAR_COLUMNS[field][0]].copy()
             elif field == "afterstate":
@@ -324,7 +335,7 @@ class NativeBatch:
         columns = self.columns
         for field in self.info_fields:
             if field == "action_mask":
-                out[field] = _MASKS[columns["action_masks"][index]].copy()
+                out[field] = columns["legal_actions"][index].copy()
             elif field in _SCALAR_COLUMNS:
                 out[field] = columns[_SCALAR_COLUMNS[field][0]][index].item()
             elif field == "afterstate":

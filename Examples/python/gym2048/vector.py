@@ -79,7 +79,6 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
         if self.backend == "inprocess":
             self._native = NativeBatch(num_envs=int(num_envs), **settings)
             self.spec_info: dict[str, Any] = native_spec(self._native)
-            self._actions = np.zeros(int(num_envs), np.uint8)
         else:
             self._client = G2048(binary=binary, num_envs=num_envs, **settings)
             self.spec_info = self._client.spec_info
@@ -167,11 +166,14 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
         else is a TypeError or ValueError naming what it got and the action space."""
         array = np.asarray(actions)
         space = f"the action space is MultiDiscrete([4] * {self.num_envs})"
-        if array.dtype.kind not in "iu":
+        kind = array.dtype.kind
+        if kind not in "iu":
             raise TypeError(f"actions must be integers 0..3 ({space}), got dtype {array.dtype}")
         if array.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},) ({space}), got shape {array.shape}")
-        if array.min() < 0 or array.max() > 3:
+        # One pass over the batch: read as unsigned, a negative action is a huge one.
+        unsigned = array.view(array.dtype.str.replace("i", "u")) if kind == "i" else array
+        if unsigned.max() > 3:
             index = int(np.flatnonzero((array < 0) | (array > 3))[0])
             raise ValueError(f"actions[{index}] must be 0..3 (up, right, down, left; {space}), got {array[index]}")
         return array
@@ -179,10 +181,10 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
     def _step_native(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                               npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                                               dict[str, Any]]:
-        native, codes = self._native, self._actions
+        native = self._native
         assert native is not None
-        np.copyto(codes, array, casting="unsafe")
-        native.step(codes)
+        np.copyto(native.actions, array, casting="unsafe")
+        native.step()
         infos = native.infos(native.columns)
         if native.finals is not None:
             finals = native.finals.copy()

@@ -89,6 +89,8 @@ typedef struct {
                                  all zero after a reset */
     int8_t *spawn_cells;      /* the spawned tile's cell, -1 when none */
     uint8_t *spawn_exponents; /* 1 for a 2, 2 for a 4, 0 when none */
+    uint8_t *legal_actions;   /* num_envs * 4 bytes: 1 where action i is legal, 0 elsewhere (action_masks
+                                 as bytes, the shape an action-masking policy reads) */
 } g2048_info_buffers;
 
 /* Where a reset or a step writes. The first four columns are required. */
