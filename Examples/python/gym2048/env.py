@@ -154,12 +154,12 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         ValueError) with the server's message."""
         if self._native is not None:
             native = self._native
-            native.actions[0] = single_action(action)
+            native.actions[0] = action if type(action) is int and 0 <= action <= 3 else single_action(action)
             native.step()
             info = native.info(0)
             self._mask = info.get("action_mask")
-            return (native.encode(native.observations[0]), float(native.rewards[0]), bool(native.terminations[0]),
-                    bool(native.truncations[0]), info)
+            return (native.encode(native.observations[0]), float(native.rewards.item(0)),
+                    bool(native.terminations.item(0)), bool(native.truncations.item(0)), info)
         result = self._server().step(single_action(action))
         info = self._decoder.info(result["info"])
         self._mask = info.get("action_mask")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -125,6 +125,19 @@ def _check(status: int) -> None:
     raise G2048Error(code, message)
 
 
+def _encode(boards: npt.NDArray[np.uint8], encoding: str, channels: int) -> npt.NDArray[Any]:
+    """Exponent boards (..., rows, cols) in `encoding` (a new array)."""
+    if encoding == "values":
+        values: npt.NDArray[np.int64] = np.where(boards > 0, np.left_shift(1, boards.astype(np.int64)), 0)
+        return values
+    if encoding == "onehot":
+        planes = np.minimum(boards, channels - 1)
+        onehot: npt.NDArray[np.uint8] = (planes[..., None, :, :] == np.arange(channels)[:, None, None]).astype(np.uint8)
+        return onehot
+    copied: npt.NDArray[np.uint8] = boards.copy()
+    return copied
+
+
 def _pointer(array: Optional[npt.NDArray[Any]]) -> Optional[int]:
     return None if array is None else int(array.ctypes.data)
 
@@ -190,6 +203,14 @@ class NativeBatch:
         self.actions = np.zeros(n, np.uint8)
         self._actions_pointer = _pointer(self.actions)
         self._all = np.ones(n, np.bool_)
+        self._step_function = lib.g2048_step
+        # The step with the batch's own action buffer, its arguments made once as ctypes values: a call through
+        # argtypes converts each argument anew, half of a one-environment step's call.
+        self._step_own = lib["g2048_step"]
+        self._step_own.restype = ctypes.c_int32
+        self._step_own_arguments = (ctypes.c_int64(self.handle), ctypes.c_void_p(self._actions_pointer),
+                                    ctypes.c_int64(n), self._buffers_ref)
+        self._readers = self._field_readers(self.columns)
 
     @staticmethod
     def _choice(options: Mapping[str, Any], name: str, default: str, choices: Sequence[str]) -> str:
@@ -253,10 +274,12 @@ class NativeBatch:
         """Step every environment with `actions` (a C-contiguous uint8 array of num_envs entries 0..3), by default
         with `self.actions`, which the caller fills."""
         if actions is None:
-            status = library().g2048_step(self._live(), self._actions_pointer, self.num_envs, self._buffers_ref)
+            self._live()
+            status = self._step_own(*self._step_own_arguments)
         else:
-            status = library().g2048_step(self._live(), actions.ctypes.data, actions.size, self._buffers_ref)
-        _check(status)
+            status = self._step_function(self._live(), actions.ctypes.data, actions.size, self._buffers_ref)
+        if status != _OK:
+            _check(status)
 
     def afterstates(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
         n = self.num_envs
@@ -292,16 +315,7 @@ class NativeBatch:
 
     def encode(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[Any]:
         """Exponent boards (..., rows, cols) in the configured encoding (a new array)."""
-        if self.encoding == "values":
-            values: npt.NDArray[np.int64] = np.where(boards > 0, np.left_shift(1, boards.astype(np.int64)), 0)
-            return values
-        if self.encoding == "onehot":
-            planes = np.minimum(boards, self.channels - 1)
-            onehot: npt.NDArray[np.uint8] = (planes[..., None, :, :] == np.arange(self.channels)[:, None, None]
-                                             ).astype(np.uint8)
-            return onehot
-        copied: npt.NDArray[np.uint8] = boards.copy()
-        return copied
+        return _encode(boards, self.encoding, self.channels)
 
     def infos(self, columns: Mapping[str, npt.NDArray[Any]], present: Optional[npt.NDArray[np.bool_]] = None
               ) -> dict[str, Any]:
@@ -331,18 +345,25 @@ class NativeBatch:
 
     def info(self, index: int) -> dict[str, Any]:
         """One environment's info, as the single environment's server backend gives it."""
-        out: dict[str, Any] = {}
-        columns = self.columns
+        return {field: read(index) for field, read in self._readers}
+
+    def _field_readers(self, columns: Mapping[str, npt.NDArray[Any]]) -> list[tuple[str, Callable[[int], Any]]]:
+        """For each info field in order, a function of an environment's index that reads its value, worked out once
+        (a single environment's step reads them all, and every branch and lookup there costs)."""
+        readers: list[tuple[str, Callable[[int], Any]]] = []
         for field in self.info_fields:
             if field == "action_mask":
-                out[field] = columns["legal_actions"][index].copy()
+                masks = columns["legal_actions"]
+                readers.append((field, lambda index: masks[index].copy()))
             elif field in _SCALAR_COLUMNS:
-                out[field] = columns[_SCALAR_COLUMNS[field][0]][index].item()
+                readers.append((field, columns[_SCALAR_COLUMNS[field][0]].item))
             elif field == "afterstate":
-                board = columns["afterstates"][index]
-                out[field] = self.encode(board) if board.any() else None
+                # Not self.encode: a reader that holds the batch would keep it (and its handle) alive in a cycle.
+                boards, encoding, channels = columns["afterstates"], self.encoding, self.channels
+                readers.append((field, lambda index: _encode(boards[index], encoding, channels)
+                                if boards[index].any() else None))
             else:
-                cell = int(columns["spawn_cells"][index])
-                out[field] = None if cell < 0 else {"cell": cell,
-                                                    "value": 1 << int(columns["spawn_exponents"][index])}
-        return out
+                cells, exponents = columns["spawn_cells"], columns["spawn_exponents"]
+                readers.append((field, lambda index: None if cells[index] < 0 else
+                                {"cell": int(cells[index]), "value": 1 << int(exponents[index])}))
+        return readers
