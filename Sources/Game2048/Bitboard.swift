@@ -60,13 +60,36 @@ public struct Bitboard: Hashable, Sendable {
 
     /// The board mirrored over its main diagonal: cell (r, c) moves to (c, r).
     ///
-    /// - Complexity: O(1), three masked shifts per level.
+    /// Two swaps of bit groups: the 2×2 blocks' off-diagonal cells 12 bits apart, then the
+    /// off-diagonal 2×2 blocks 24 bits apart. Each swap is a "delta swap" (`t = (x ^ x >> d) & m;
+    /// x ^= t ^ t << d`): six operations and one constant, where masking both groups and the rest
+    /// takes seven and three.
+    ///
+    /// - Complexity: O(1), six operations per level.
     @inlinable @inline(__always)
     public var transposed: Bitboard {
         let x = rawValue
         let a = (x & 0xF0F0_0F0F_F0F0_0F0F) | ((x & 0x0000_F0F0_0000_F0F0) << 12) | ((x & 0x0F0F_0000_0F0F_0000) >> 12)
         let b = (a & 0xFF00_FF00_00FF_00FF) | ((a & 0x00FF_00FF_0000_0000) >> 24) | ((a & 0x0000_0000_FF00_FF00) << 24)
         return Bitboard(rawValue: b)
+    }
+
+    /// ``transposed`` in fewer operations along a longer chain, for many independent boards.
+    ///
+    /// Two "delta swaps" (`t = (x ^ x >> d) & m; x ^= t ^ t << d`): the 2×2 blocks' off-diagonal
+    /// cells, 12 bits apart, then the off-diagonal 2×2 blocks, 24 bits apart. Six operations and
+    /// one constant a level against ``transposed``'s seven and three, but each operation waits
+    /// for the one before. A vector step, whose lanes are independent, runs out of execution
+    /// units before it runs out of parallel work, and takes this form; one game's step waits on
+    /// its chain, and takes ``transposed``'s (measured both ways in `g2048 bench`).
+    @inlinable @inline(__always)
+    var transposedBySwaps: Bitboard {
+        var x = rawValue
+        let t = (x ^ (x >> 12)) & 0x0000_F0F0_0000_F0F0
+        x ^= t ^ (t << 12)
+        let u = (x ^ (x >> 24)) & 0x0000_0000_FF00_FF00
+        x ^= u ^ (u << 24)
+        return Bitboard(rawValue: x)
     }
 
     /// The board after a move, its reward, and whether it changed.
@@ -95,19 +118,22 @@ public struct Bitboard: Hashable, Sendable {
     ///
     /// Split from the second half (``moved(_:rows:)``) so that a loop over many boards can issue
     /// the lookups of a whole block before it waits on any of them.
+    ///
+    /// `manyBoards`: the caller moves many independent boards (see ``transposedBySwaps``).
     @inlinable @inline(__always)
-    func rowLookup(_ direction: Direction, table: RowTableHandle) -> RowLookup {
+    func rowLookup(_ direction: Direction, table: RowTableHandle, manyBoards: Bool = false) -> RowLookup {
         // All ones for up (0) and down (2), zero for right and left. Both boards computed, then one
         // picked by the mask: a conditional transpose compiles to a branch that a random
         // direction mispredicts half the time.
         let vertical = (UInt64(truncatingIfNeeded: direction.rawValue) & 1) &- 1
-        let source = (transposed.rawValue & vertical) | (rawValue & ~vertical)
+        let flipped = manyBoards ? transposedBySwaps : transposed
+        let source = (flipped.rawValue & vertical) | (rawValue & ~vertical)
         return RowLookup(table[source], table[source >> 16], table[source >> 32], table[source >> 48], vertical: vertical)
     }
 
     /// The board after a move in `direction` whose row-table entries are `rows`: the second half of a move.
     @inlinable @inline(__always)
-    func moved(_ direction: Direction, rows entries: RowLookup) -> MoveOutcome<Bitboard> {
+    func moved(_ direction: Direction, rows entries: RowLookup, manyBoards: Bool = false) -> MoveOutcome<Bitboard> {
         let raw = UInt64(truncatingIfNeeded: direction.rawValue)
         let shift = ((raw &+ 1) >> 1 & 1) &* 16  // right = 1, down = 2 read bits 16–31
         let e0 = entries.e0, e1 = entries.e1, e2 = entries.e2, e3 = entries.e3
@@ -117,19 +143,24 @@ public struct Bitboard: Hashable, Sendable {
             | ((e2 &>> shift) & 0xFFFF) << 32 | ((e3 &>> shift) & 0xFFFF) << 48
         // The mask comes from the lookup: where that went through memory (a vector step's blocks)
         // the compiler cannot turn this back into a branch on the direction.
-        let after = (Bitboard(rawValue: rows).transposed.rawValue & entries.vertical) | (rows & ~entries.vertical)
-        let reward = Int64(
-            truncatingIfNeeded: ((e0 >> 32) & 0xFF_FFFF) &+ ((e1 >> 32) & 0xFF_FFFF)
-                &+ ((e2 >> 32) & 0xFF_FFFF) &+ ((e3 >> 32) & 0xFF_FFFF))
+        let flipped = manyBoards ? Bitboard(rawValue: rows).transposedBySwaps : Bitboard(rawValue: rows).transposed
+        let after = (flipped.rawValue & entries.vertical) | (rows & ~entries.vertical)
+        // A row's reward is below 2^18 (two merges of at most 2^16 each), so the four 24-bit fields
+        // add without a carry into the bits above them, and one mask after the sum does.
+        let reward = Int64(truncatingIfNeeded: ((e0 >> 32) &+ (e1 >> 32) &+ (e2 >> 32) &+ (e3 >> 32)) & 0xFF_FFFF)
         let highest = UInt8(truncatingIfNeeded: max(max(e0 >> 56, e1 >> 56), max(e2 >> 56, e3 >> 56)))
         return MoveOutcome(afterstate: Bitboard(rawValue: after), reward: reward, changed: after != rawValue, highestMerge: highest)
     }
 
     /// One bit (the low bit of each nibble) set for every non-empty cell.
     @inlinable @inline(__always)
-    var occupiedBits: UInt64 {
-        let x = rawValue
-        return (x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111
+    var occupiedBits: UInt64 { Bitboard.anyBit(rawValue) }
+
+    /// The low bit of each nibble set when any bit of that nibble of `x` is (the other bits are cleared).
+    @inlinable @inline(__always)
+    static func anyBit(_ x: UInt64) -> UInt64 {
+        let pairs = x | x >> 2
+        return (pairs | pairs >> 1) & 0x1111_1111_1111_1111
     }
 
     /// The directions that change the board, by bit-parallel comparison of neighbours.
@@ -147,20 +178,22 @@ public struct Bitboard: Hashable, Sendable {
         let horizontal: UInt64 = 0x0111_0111_0111_0111
         // Pairs (cell i, cell i+4): rows 0–2 only.
         let vertical: UInt64 = 0x0000_1111_1111_1111
-        let dh = x ^ (x >> 4), dv = x ^ (x >> 16)
-        let sameH = ~(dh | dh >> 1 | dh >> 2 | dh >> 3) & occupied & horizontal
-        let sameV = ~(dv | dv >> 1 | dv >> 2 | dv >> 3) & occupied & vertical
+        let sameH = ~Bitboard.anyBit(x ^ (x >> 4)) & occupied & horizontal
+        let sameV = ~Bitboard.anyBit(x ^ (x >> 16)) & occupied & vertical
         // `|` rather than `||`: no branches to mispredict.
         let left = sameH | (empty & (occupied >> 4) & horizontal)
         let right = sameH | (occupied & (empty >> 4) & horizontal)
         let up = sameV | (empty & (occupied >> 16) & vertical)
         let down = sameV | (occupied & (empty >> 16) & vertical)
-        // `(x | -x) >> 63` is 1 exactly when x is not 0: arithmetic, where a comparison per
-        // direction compiled to a tree of branches in some callers.
-        @inline(__always) func bit(_ x: UInt64, _ direction: Direction) -> UInt8 {
-            UInt8(truncatingIfNeeded: (x | (0 &- x)) >> 63) &<< UInt8(direction.rawValue)
-        }
-        return ActionMask(rawValue: bit(up, .up) | bit(right, .right) | bit(down, .down) | bit(left, .left))
+        // Each direction's pairs are low bits of nibbles: moved to bit `direction` of the nibbles,
+        // the four fold into one nibble with four shifts, where a test of each direction (arithmetic,
+        // as a comparison compiled to branches in some callers) took twice as many operations.
+        var any = up | right << 1 | down << 2 | left << 3
+        any |= any >> 32
+        any |= any >> 16
+        any |= any >> 8
+        any |= any >> 4
+        return ActionMask(rawValue: UInt8(truncatingIfNeeded: any))
     }
 
     /// Number of empty cells.
@@ -266,6 +299,27 @@ extension Board {
 }
 
 extension Bitboard {
+    /// The sixteen exponents as bytes, cell `k` in element `k`.
+    ///
+    /// The even cells are the low nibbles of the word's bytes and the odd cells the high ones:
+    /// interleaving the two halves' bytes is one instruction in vector registers (`punpcklbw` on
+    /// x86-64), where spreading each nibble into its own byte word-wise takes about twenty.
+    @inlinable @inline(__always)
+    var exponentBytes: SIMD16<UInt8> {
+        #if _endian(little)
+        let even = unsafeBitCast(rawValue & 0x0F0F_0F0F_0F0F_0F0F, to: SIMD8<UInt8>.self)
+        let odd = unsafeBitCast((rawValue >> 4) & 0x0F0F_0F0F_0F0F_0F0F, to: SIMD8<UInt8>.self)
+        return SIMD16(
+            even[0], odd[0], even[1], odd[1], even[2], odd[2], even[3], odd[3],
+            even[4], odd[4], even[5], odd[5], even[6], odd[6], even[7], odd[7])
+        #else
+        let low = Bitboard.spread(rawValue), high = Bitboard.spread(rawValue >> 32)
+        return SIMD16(
+            lowHalf: unsafeBitCast(low.littleEndian, to: SIMD8<UInt8>.self),
+            highHalf: unsafeBitCast(high.littleEndian, to: SIMD8<UInt8>.self))
+        #endif
+    }
+
     /// The eight nibbles in the low half of `half` spread into the eight bytes of a word: the
     /// exponents of eight cells, byte `k` of the little-endian word holding cell `k`.
     @inlinable @inline(__always)

@@ -20,3 +20,17 @@ public enum InfoField: String, Hashable, Sendable, CaseIterable {
     /// ``StepInfo/won``.
     case won
 }
+
+/// A set of info fields as one bit each: what a step tests, where a `Set`'s lookups cost a hash each.
+struct InfoFieldFlags: Sendable {
+    private var bits: UInt16 = 0
+
+    init(_ fields: Set<InfoField>) {
+        for (bit, field) in InfoField.allCases.enumerated() where fields.contains(field) { bits |= 1 << bit }
+    }
+
+    /// Whether `field` is in the set.
+    subscript(field: InfoField) -> Bool {
+        bits & (1 << InfoField.allCases.firstIndex(of: field).unsafelyUnwrapped) != 0
+    }
+}

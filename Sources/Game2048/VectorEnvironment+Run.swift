@@ -18,6 +18,7 @@ extension VectorEnvironment {
         let packs = rules.rows == 4 && rules.cols == 4
         let table = Bitboard.rowTable
         let limits = self.limits
+        let recordsSteps = out.info.recordsStepColumns
         withUnsafeTemporaryAllocation(of: PackedMove.self, capacity: VectorEnvironment.block) { moves in
             var start = 0
             while start < count {
@@ -26,11 +27,12 @@ extension VectorEnvironment {
                     // The row lookups: independent loads, dozens in flight.
                     for index in start..<end {
                         let direction = Direction(unchecked: actions[index])
-                        moves[index &- start].rows = Bitboard(rawValue: packed[index]).rowLookup(direction, table: table)
+                        moves[index &- start].rows = Bitboard(rawValue: packed[index]).rowLookup(direction, table: table, manyBoards: true)
                     }
                     for index in start..<end {
                         let direction = Direction(unchecked: actions[index])
-                        moves[index &- start].outcome = Bitboard(rawValue: packed[index]).moved(direction, rows: moves[index &- start].rows)
+                        moves[index &- start].outcome = Bitboard(rawValue: packed[index]).moved(
+                            direction, rows: moves[index &- start].rows, manyBoards: true)
                     }
                     // The spawns, of exactly the lanes that take the packed legal move below.
                     for index in start..<end where episodes[index].takesPackedMove && moves[index &- start].outcome.changed {
@@ -46,25 +48,26 @@ extension VectorEnvironment {
                         continue
                     }
                     if packs && episodes[index].takesPackedMove {
-                        let move = moves[index &- start]
-                        guard move.outcome.changed else {
+                        let move = moves.baseAddress.unsafelyUnwrapped + (index &- start)
+                        guard move.pointee.outcome.changed else {
                             // Uniformly random agents make many: kept on the packed board.
                             let board = Bitboard(rawValue: packed[index])
                             let (reward, terminated, truncated) = episodes[index].refuse(limits: limits)
                             report(
                                 index, observation: board, afterstate: board, spawn: nil, invalid: true, reward: reward,
-                                terminated: terminated, truncated: truncated, into: out)
+                                terminated: terminated, truncated: truncated, into: out, recordsSteps: recordsSteps)
                             continue
                         }
-                        let next = move.next, outcome = move.outcome
+                        let next = move.pointee.next, outcome = move.pointee.outcome, spawn = move.pointee.spawn
                         let (terminated, truncated) = episodes[index].advance(
                             to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
-                            spawn: move.spawn, limits: limits)
+                            spawn: spawn, limits: limits)
                         // A 32 768 tile: the next merge may need a fifth bit.
                         if episodes[index].highest < 15 { packed[index] = next.rawValue } else { lanes.boards[index] = Board(next) }
                         report(
-                            index, observation: next, afterstate: outcome.afterstate, spawn: move.spawn, invalid: false,
-                            reward: outcome.reward, terminated: terminated, truncated: truncated, into: out)
+                            index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
+                            reward: outcome.reward, terminated: terminated, truncated: truncated, into: out,
+                            recordsSteps: recordsSteps)
                     } else if !stepGeneric(index, Direction(unchecked: actions[index]), into: out) {
                         refuse(index, into: out)
                     }
@@ -92,7 +95,7 @@ extension VectorEnvironment {
         lanes.boards[index] = next
         report(
             index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false, reward: outcome.reward,
-            terminated: terminated, truncated: truncated, into: out)
+            terminated: terminated, truncated: truncated, into: out, recordsSteps: out.info.recordsStepColumns)
         return true
     }
 
@@ -104,7 +107,7 @@ extension VectorEnvironment {
         let (reward, terminated, truncated) = lanes.episodes[index].refuse(limits: limits)
         report(
             index, observation: current, afterstate: current, spawn: nil, invalid: true, reward: reward,
-            terminated: terminated, truncated: truncated, into: out)
+            terminated: terminated, truncated: truncated, into: out, recordsSteps: out.info.recordsStepColumns)
     }
 
     /// Writes what lane `index`'s step made: its observation and info, or under same-step autoreset
@@ -112,7 +115,7 @@ extension VectorEnvironment {
     @inline(__always)
     mutating func report(
         _ index: Int, observation: some ExponentStoring, afterstate: some ExponentStoring, spawn: Spawn?, invalid: Bool,
-        reward: Int64, terminated: Bool, truncated: Bool, into out: VectorStepBuffers
+        reward: Int64, terminated: Bool, truncated: Bool, into out: VectorStepBuffers, recordsSteps: Bool
     ) {
         let cells = rules.cellCount
         out.rewards[index] = reward
@@ -126,7 +129,7 @@ extension VectorEnvironment {
         } else {
             observation.storeExponents(at: out.observations + index &* cells)
             // The episode's columns are written after the block (`writeEpisodeColumns`).
-            if out.info.recordsStepColumns {
+            if recordsSteps {
                 writeStepColumns(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.info)
             }
         }
@@ -138,22 +141,35 @@ extension VectorEnvironment {
     /// same-step restart keeps the flags of the step that ended the episode).
     mutating func restart(_ index: Int, seed: UInt64?, board given: Board?, into out: VectorStepBuffers, reportsFlags: Bool) {
         if let seed { lanes.generators[index] = Xoshiro256StarStar(seed: seed) }
-        var board: Board
-        if let given {
-            board = given
-        } else {
-            board = Board(rules: rules)
+        if lanes.episodes[index].phase == .needsReset { lanes.unstarted -= 1 }
+        let episode: Episode
+        let cells = rules.cellCount
+        if given == nil && rules.rows == 4 && rules.cols == 4 {
+            // A new 4×4 game (every 120 steps or so under a random agent) starts on the packed board,
+            // which draws its tiles exactly as `Board` does, at a tenth of the cost.
+            var board = Bitboard(rawValue: 0)
             for _ in 0..<rules.initialTiles {
                 board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index])
             }
+            episode = Episode(starting: board, limits: limits)
+            lanes.packed[index] = board.rawValue
+            board.storeExponents(at: out.observations + index &* cells)
+        } else {
+            var board: Board
+            if let given {
+                board = given
+            } else {
+                board = Board(rules: rules)
+                for _ in 0..<rules.initialTiles {
+                    board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index])
+                }
+            }
+            episode = Episode(starting: board, limits: limits)
+            if let packed = Bitboard(board), episode.highest < 15 { lanes.packed[index] = packed.rawValue }
+            lanes.boards[index] = board
+            board.storeExponents(at: out.observations + index &* cells)
         }
-        if lanes.episodes[index].phase == .needsReset { lanes.unstarted -= 1 }
-        let episode = Episode(starting: board, limits: limits)
         lanes.episodes[index] = episode
-        if let packed = Bitboard(board), episode.highest < 15 { lanes.packed[index] = packed.rawValue }
-        lanes.boards[index] = board
-        let cells = rules.cellCount
-        board.storeExponents(at: out.observations + index * cells)
         write(episode, index, afterstate: Board?.none, spawn: nil, invalid: false, cells: cells, to: out.info)
         if reportsFlags {
             out.rewards[index] = 0
@@ -257,10 +273,7 @@ extension Bitboard: ExponentStoring {
     @inline(__always)
     func storeExponents(at target: UnsafeMutablePointer<UInt8>?) {
         guard let target else { return }
-        let raw = UnsafeMutableRawPointer(target)
-        // Byte k of a little-endian word is cell k.
-        raw.storeBytes(of: Bitboard.spread(rawValue).littleEndian, as: UInt64.self)
-        raw.storeBytes(of: Bitboard.spread(rawValue >> 32).littleEndian, toByteOffset: 8, as: UInt64.self)
+        UnsafeMutableRawPointer(target).storeBytes(of: exponentBytes, as: SIMD16<UInt8>.self)
     }
 }
 

@@ -50,6 +50,8 @@ public struct VectorEnvironment: Sendable {
     /// The info fields recorded in ``infoColumns`` (and read by ``info(at:)``) at each step: each
     /// costs a write per environment. The buffers of ``step(_:into:)`` choose their own.
     public let infoFields: Set<InfoField>
+    /// ``infoFields``, as a step tests them.
+    let recordedFields: InfoFieldFlags
 
     let limits: StepLimits
     var lanes: VectorLanes
@@ -68,6 +70,7 @@ public struct VectorEnvironment: Sendable {
         self.count = count
         self.autoresetMode = autoresetMode
         self.infoFields = infoFields
+        recordedFields = InfoFieldFlags(infoFields)
         limits = StepLimits(rules)
         lanes = VectorLanes(rules: rules, generators: VectorEnvironment.seeds(from: seed, count: count).map(Xoshiro256StarStar.init(seed:)))
         results = VectorResults(count: count, cells: rules.cellCount)
@@ -283,7 +286,12 @@ public struct VectorEnvironment: Sendable {
         precondition(actions.count == count, "expected \(count) actions, got \(actions.count)")
         precondition(isReset, "step(_:) before reset(): call reset(seed:) first")
         let codes = actions.baseAddress.unsafelyUnwrapped
-        for index in 0..<count { precondition(codes[index] < 4, "action \(codes[index]) of environment \(index) is not 0...3") }
+        // One OR over the batch (it vectorizes); the index only when some action is out of range.
+        var any: UInt8 = 0
+        for index in 0..<count { any |= codes[index] }
+        if any >= 4, let index = (0..<count).first(where: { codes[$0] >= 4 }) {
+            preconditionFailure("action \(codes[index]) of environment \(index) is not 0...3")
+        }
         try check(codes)
         makeLanesUnique()
         run(codes, into: buffers)
@@ -291,11 +299,13 @@ public struct VectorEnvironment: Sendable {
 
     /// Runs `body` with the owned result buffers lent out (so that `body` may mutate `self`).
     mutating func withOwnedBuffers<R, E: Error>(_ body: (inout VectorEnvironment, VectorStepBuffers) throws(E) -> R) throws(E) -> R {
-        var owned = VectorResults(count: 0, cells: 0)
+        var owned = VectorResults.none
         swap(&owned, &results)
         defer { swap(&owned, &results) }
-        return try owned.withBuffers(fields: infoFields, finals: autoresetMode == .sameStep) { buffers in Result { () throws(E) in try body(&self, buffers) } }
-            .get()
+        return try owned.withBuffers(fields: recordedFields, finals: autoresetMode == .sameStep) { buffers in
+            Result { () throws(E) in try body(&self, buffers) }
+        }
+        .get()
     }
 
     /// Copies the lane columns when another value shares them (value semantics).

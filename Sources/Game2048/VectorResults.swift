@@ -9,6 +9,9 @@ struct VectorResults: Sendable {
     var finalObservations: [UInt8]
     var finalInfo: VectorInfoColumns
 
+    /// No buffers: what an environment holds while it lends its own out.
+    static let none = VectorResults(count: 0, cells: 0)
+
     /// Buffers for `count` environments of `cells` cells, holding the state before any reset.
     init(count: Int, cells: Int) {
         observations = Array(repeating: 0, count: count * cells)
@@ -24,7 +27,7 @@ struct VectorResults: Sendable {
     /// Lends every column to `body` as ``VectorStepBuffers``, the info columns of `fields` only, and
     /// the final columns only when `finals` is true: outside same-step autoreset they stay as
     /// they are (all false and zero), and a step does not spend a pass over each to say so.
-    mutating func withBuffers<R>(fields: Set<InfoField>, finals keepsFinals: Bool, _ body: (VectorStepBuffers) -> R) -> R {
+    mutating func withBuffers<R>(fields: InfoFieldFlags, finals keepsFinals: Bool, _ body: (VectorStepBuffers) -> R) -> R {
         observations.withUnsafeMutableBufferPointer { observations in
             rewards.withUnsafeMutableBufferPointer { rewards in
                 terminations.withUnsafeMutableBufferPointer { terminations in
@@ -32,7 +35,7 @@ struct VectorResults: Sendable {
                         finals.withUnsafeMutableBufferPointer { finals in
                             finalObservations.withUnsafeMutableBufferPointer { finalObservations in
                                 info.withBuffers(fields: fields) { info in
-                                    finalInfo.withBuffers(fields: keepsFinals ? fields : []) { finalInfo in
+                                    finalInfo.withBuffers(fields: keepsFinals ? fields : InfoFieldFlags([])) { finalInfo in
                                         body(
                                             VectorStepBuffers(
                                                 observations: observations.baseAddress.unsafelyUnwrapped,
@@ -107,7 +110,7 @@ public struct VectorInfoColumns: Sendable {
     }
 
     /// Lends the columns of `fields` to `body` as ``VectorInfoBuffers`` (`nil` for the others).
-    mutating func withBuffers<R>(fields: Set<InfoField>, _ body: (VectorInfoBuffers) -> R) -> R {
+    mutating func withBuffers<R>(fields: InfoFieldFlags, _ body: (VectorInfoBuffers) -> R) -> R {
         actionMasks.withUnsafeMutableBufferPointer { actionMasks in
             scores.withUnsafeMutableBufferPointer { scores in
                 maxTiles.withUnsafeMutableBufferPointer { maxTiles in
@@ -117,16 +120,16 @@ public struct VectorInfoColumns: Sendable {
                                 afterstates.withUnsafeMutableBufferPointer { afterstates in
                                     spawnCells.withUnsafeMutableBufferPointer { spawnCells in
                                         spawnExponents.withUnsafeMutableBufferPointer { spawnExponents in
-                                            let spawns = fields.contains(.spawn)
+                                            let spawns = fields[.spawn]
                                             return body(
                                                 VectorInfoBuffers(
-                                                    actionMasks: fields.contains(.actionMask) ? actionMasks.baseAddress : nil,
-                                                    scores: fields.contains(.score) ? scores.baseAddress : nil,
-                                                    maxTiles: fields.contains(.maxTile) ? maxTiles.baseAddress : nil,
-                                                    steps: fields.contains(.steps) ? steps.baseAddress : nil,
-                                                    invalid: fields.contains(.invalid) ? invalid.baseAddress : nil,
-                                                    won: fields.contains(.won) ? won.baseAddress : nil,
-                                                    afterstates: fields.contains(.afterstate) ? afterstates.baseAddress : nil,
+                                                    actionMasks: fields[.actionMask] ? actionMasks.baseAddress : nil,
+                                                    scores: fields[.score] ? scores.baseAddress : nil,
+                                                    maxTiles: fields[.maxTile] ? maxTiles.baseAddress : nil,
+                                                    steps: fields[.steps] ? steps.baseAddress : nil,
+                                                    invalid: fields[.invalid] ? invalid.baseAddress : nil,
+                                                    won: fields[.won] ? won.baseAddress : nil,
+                                                    afterstates: fields[.afterstate] ? afterstates.baseAddress : nil,
                                                     spawnCells: spawns ? spawnCells.baseAddress : nil,
                                                     spawnExponents: spawns ? spawnExponents.baseAddress : nil))
                                         }

@@ -133,24 +133,33 @@ struct BenchRecord: Equatable {
         var actions = [Direction](repeating: .up, count: envs)
         var steps = 0, episodes = 0
         var checksum: Int64 = 0
+        // One pass over the lanes a step: the last step's results into the checksum, and the next actions.
+        func visitResults(counting: Bool) {
+            let masks = vector.infoColumns.actionMasks, rewards = vector.rewards
+            let terminations = vector.terminations, truncations = vector.truncations
+            masks.withUnsafeBufferPointer { masks in
+                rewards.withUnsafeBufferPointer { rewards in
+                    actions.withUnsafeMutableBufferPointer { actions in
+                        for index in 0..<envs {
+                            if counting {
+                                checksum &+= rewards[index]
+                                if terminations[index] || truncations[index] { episodes += 1 }
+                            }
+                            let mask = ActionMask(rawValue: masks[index])
+                            // An environment waiting for its autoreset has an empty mask; its action is ignored.
+                            actions[index] = mask.isEmpty ? .up : mask.direction(at: agent.uniform(below: mask.count))
+                        }
+                    }
+                }
+            }
+            if counting { checksum &+= Int64(vector.observations[0]) }
+        }
+        visitResults(counting: false)
         let clock = Stopwatch()
         repeat {
             for _ in 0..<16 {
-                let masks = vector.infoColumns.actionMasks
-                actions.withUnsafeMutableBufferPointer { actions in
-                    for index in 0..<envs {
-                        let mask = ActionMask(rawValue: masks[index])
-                        // An environment waiting for its autoreset has an empty mask; its action is ignored.
-                        actions[index] = mask.isEmpty ? .up : mask.direction(at: agent.uniform(below: mask.count))
-                    }
-                }
                 try! vector.step(actions)
-                let rewards = vector.rewards, terminations = vector.terminations, truncations = vector.truncations
-                for index in 0..<envs {
-                    checksum &+= rewards[index]
-                    if terminations[index] || truncations[index] { episodes += 1 }
-                }
-                checksum &+= Int64(vector.observations[0])
+                visitResults(counting: true)
             }
             steps += 16 * envs
         } while clock.wall < seconds
