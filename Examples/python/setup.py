@@ -41,6 +41,19 @@ def repository_root():
         folder = parent
 
 
+def say(line):
+    """Print `line` where the person running pip sees it. pip keeps a build's output to itself unless run with -v,
+    so the line goes to the terminal (/dev/tty) when there is one, and to stderr (pip's log, and -v) always."""
+    print(line, file=sys.stderr, flush=True)
+    if sys.stderr.isatty():  # already on the terminal
+        return
+    try:
+        with open("/dev/tty", "w") as terminal:
+            terminal.write(line + "\n")
+    except OSError:  # no controlling terminal (CI, a pipe): stderr is all there is
+        pass
+
+
 def build_engine(editable):
     """{product: path of its release build}: the overrides as given, the rest built from the repository."""
     built = {}
@@ -62,9 +75,8 @@ def build_engine(editable):
     # folder, with the Swift runtime linked in, so the files run where no toolchain is installed.
     scratch = os.path.join(root, ".build") if editable else os.path.join(root, ".build", "wheel")
     flags = [] if editable else ["-Xswiftc", "-static-stdlib", "--scratch-path", scratch]
-    # pip shows a build's output only with -v: this line says why it takes a while.
-    print(f"gym2048: compiling the Swift engine ({', '.join(missing)}) with `swift build -c release` into {scratch} "
-          "(about a minute or two)", file=sys.stderr, flush=True)
+    say(f"gym2048: compiling the Swift engine ({', '.join(missing)}) with `swift build -c release` into {scratch}: "
+        "about 2 minutes on 2 cores, less on more")
     for product in missing:
         command = [swift, "build", "-c", "release", "--product", product, *flags]
         completed = subprocess.run(command, cwd=root)
