@@ -75,9 +75,16 @@ def test_actions_as_python_users_pass_them(backend: str) -> None:
                               autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     envs.reset(seed=2)
-    envs.step([0, 1, 2, 3])
+    # Lists, any integer width and byte order, and strided views are all read as the values they hold.
+    for good in ([0, 1, 2, 3], np.array([3, 2, 1, 0], np.int8), np.array([0, 1, 2, 3], ">i4"),
+                 np.arange(8, dtype=np.int64)[::2] % 4, np.array([1, 1, 0, 0], np.uint64)):
+        envs.step(good)
+    # Negative and wrapping values (256 is 0 as a byte) are refused, not cast.
     for bad, error in ((np.zeros((2, 2), int), ValueError), (np.zeros((4, 1), int), ValueError),
-                       (np.zeros(4), TypeError), (np.array([0, 1, 2, 9]), ValueError), (["up"] * 4, TypeError)):
+                       (np.zeros(4), TypeError), (np.array([0, 1, 2, 9]), ValueError), (["up"] * 4, TypeError),
+                       (np.array([0, 1, 2, -1]), ValueError), (np.array([0, 1, 2, 256]), ValueError),
+                       (np.array([0, -1, 2, 3], np.int8), ValueError), (np.array([0, 1, 2, 2**63], np.uint64), ValueError),
+                       (np.array([0, 1, 2, -(2**63)]), ValueError)):
         with pytest.raises(error, match="MultiDiscrete"):
             envs.step(bad)
     envs.close()

@@ -26,10 +26,12 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
         kind = rng.integers(6)
         handle = int(rng.choice(handles)) if handles else 0
         n = int(rng.choice([0, 1, 2, 3, 7, 64]))
-        # Buffers as large as any handle needs for n environments (8x8): C cannot see a pointer's size, so the
-        # size the caller declares (num_envs, fuzzed below) is what the library checks.
+        # Buffers as large as any handle needs for the most environments declared below (n + 1, 8x8): C cannot
+        # see a pointer's size, so the count the caller declares (num_envs, fuzzed below) is what the library
+        # checks, and the memory behind it is the caller's promise. (Sized for n, a declared n + 1 let the
+        # library write past them: seed 11 corrupted the heap, found at the arrays' release.)
         cells = 64
-        arrays = [np.zeros(n * cells + 1, np.uint8), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint8),
+        arrays = [np.zeros((n + 1) * cells, np.uint8), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint8),
                   np.zeros(n + 1, np.uint8)]
         keep.append(arrays)
         pointers = [None if rng.random() < 0.1 else a.ctypes.data for a in arrays]
