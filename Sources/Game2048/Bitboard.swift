@@ -116,7 +116,7 @@ public struct Bitboard: Hashable, Sendable {
 
     /// The four row-table entries a move in `direction` reads: the first half of a move.
     ///
-    /// Split from the second half (``moved(_:rows:)``) so that a loop over many boards can issue
+    /// Split from the second half (``moved(_:rows:manyBoards:)``) so that a loop over many boards can issue
     /// the lookups of a whole block before it waits on any of them.
     ///
     /// `manyBoards`: the caller moves many independent boards (see ``transposedBySwaps``).
@@ -265,7 +265,7 @@ public struct Bitboard: Hashable, Sendable {
 
 extension Bitboard: GameBoard {}
 
-/// The four row-table entries of one move (see ``Bitboard/rowLookup(_:table:)``).
+/// The four row-table entries of one move (see ``Bitboard/rowLookup(_:table:manyBoards:)``).
 @frozen @usableFromInline
 struct RowLookup: Sendable {
     /// The entries of the four rows (or columns, for a vertical move).

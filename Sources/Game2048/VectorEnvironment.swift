@@ -59,7 +59,12 @@ public struct VectorEnvironment: Sendable {
 
     /// Creates `count` environments. Call ``reset(seed:)`` before the first step.
     ///
-    /// - Parameter infoFields: the fields ``infoColumns`` records (all by default).
+    /// - Parameters:
+    ///   - rules: the rules every environment plays by.
+    ///   - count: how many environments.
+    ///   - autoresetMode: what a step does with an environment whose episode ended.
+    ///   - seed: seeds the generators as ``reset(seed:)`` does; a first reset with a seed replaces them.
+    ///   - infoFields: the fields ``infoColumns`` records (all by default).
     /// - Precondition: `count >= 1`.
     public init(
         rules: Rules = Rules(), count: Int, autoresetMode: AutoresetMode = .nextStep, seed: UInt64 = 0,
