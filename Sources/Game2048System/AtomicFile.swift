@@ -14,6 +14,11 @@ import Darwin
 /// a crash; on any failure the temporary file is removed and the target is as
 /// it was. Temporary files of killed saves are removed by the next save, and
 /// only regular files are replaced (see ``target(of:)``).
+///
+/// The temporary file is always a new file (`O_CREAT | O_EXCL | O_NOFOLLOW`): a
+/// name someone else holds (a symbolic link planted to redirect the save, a
+/// file, a directory) is never opened, written or removed; the save takes the
+/// next free name instead.
 package enum AtomicFile {
     /// Where ``write(to:_:)``'s body writes.
     package struct Sink {
@@ -35,8 +40,29 @@ package enum AtomicFile {
         package func failure(_ reason: String) -> FileError { FileError("write", path, reason: reason) }
     }
 
-    /// The temporary name used while `path` is written.
-    package static func temporaryPath(for path: String) -> String { "\(path).tmp-\(getpid())" }
+    /// The first temporary name tried while `path` is written: `<path>.tmp-<pid>`; when that is
+    /// taken, `<path>.tmp-<pid>-1`, `-2`, and so on.
+    package static func temporaryPath(for path: String, attempt: Int = 0) -> String {
+        attempt == 0 ? "\(path).tmp-\(getpid())" : "\(path).tmp-\(getpid())-\(attempt)"
+    }
+
+    /// How many temporary names a save tries before it gives up.
+    static let temporaryAttempts = 64
+
+    /// Creates a new temporary file for `path`, never opening one that exists.
+    ///
+    /// - Throws: ``FileError`` "cannot write `requestedPath`: reason", or when every name tried is taken.
+    static func createTemporary(for path: String, requestedPath: String) throws(FileError) -> (descriptor: Int32, path: String) {
+        for attempt in 0..<temporaryAttempts {
+            let temporary = temporaryPath(for: path, attempt: attempt)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { return (descriptor, temporary) }
+            guard errno == EEXIST else { throw FileError("write", requestedPath) }
+        }
+        throw FileError(
+            "write", requestedPath,
+            reason: "\(temporaryAttempts) temporary names beside it (\(temporaryPath(for: path)) and on) are taken")
+    }
 
     /// Removes `<path>.tmp-<pid>` files left by processes that no longer exist.
     ///
@@ -53,7 +79,9 @@ package enum AtomicFile {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            // `<pid>` or `<pid>-<attempt>`.
+            let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            guard name.hasPrefix(prefix), let pid = Int32(owner), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 _ = unlink(directory == "." && !path.hasPrefix("./") ? name : directory + "/" + name)
             }
@@ -94,9 +122,7 @@ package enum AtomicFile {
     package static func write(to requestedPath: String, _ body: (inout Sink) throws(FileError) -> Void) throws(FileError) {
         let path = try target(of: requestedPath)
         removeAbandonedTemporaries(of: path)
-        let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError("write", requestedPath) }
+        let (descriptor, temporary) = try createTemporary(for: path, requestedPath: requestedPath)
         var isOpen = true
         do throws(FileError) {
             var sink = Sink(descriptor: descriptor, path: requestedPath)

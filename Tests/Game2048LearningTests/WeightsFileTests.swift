@@ -791,14 +791,27 @@ struct WeightsFileTests {
     @Test func failedSaveLeavesTheExistingFileByteIdentical() throws {
         let directory = TemporaryDirectory()
         let (path, before) = try Self.savedTinyFile(in: directory)
-        // Something already holds the temporary name, so the new file cannot be created.
-        let blocker = AtomicFile.temporaryPath(for: path)
-        #expect(mkdir(blocker, 0o755) == 0)
-        #expect(throws: WeightsFileError.cannotWrite(file: path, reason: "Is a directory")) {
+        // Every temporary name is already taken (by directories), so the new file cannot be created.
+        for attempt in 0..<64 { #expect(mkdir(AtomicFile.temporaryPath(for: path, attempt: attempt), 0o755) == 0) }
+        #expect(
+            throws: WeightsFileError.cannotWrite(
+                file: path, reason: "64 temporary names beside it (\(AtomicFile.temporaryPath(for: path)) and on) are taken")
+        ) {
             try WeightsFile.save(Self.makeNetwork(Self.networks[1], seed: 4), metadata: TrainingMetadata(), to: path)
         }
         #expect(readBytes(path) == before)
-        rmdir(blocker)
+        for attempt in 0..<64 { rmdir(AtomicFile.temporaryPath(for: path, attempt: attempt)) }
+        #expect(directory.names == ["tiny.bin"])
+    }
+
+    @Test func aTakenTemporaryNameIsSkippedAndLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        let (path, _) = try Self.savedTinyFile(in: directory)
+        let blocker = AtomicFile.temporaryPath(for: path)
+        #expect(mkdir(blocker, 0o755) == 0)
+        try WeightsFile.save(Self.tinyNetwork(), metadata: TrainingMetadata(games: 5), to: path)
+        #expect(try WeightsFile.load(from: path).metadata.games == 5)
+        #expect(rmdir(blocker) == 0)
         #expect(directory.names == ["tiny.bin"])
     }
 
