@@ -23,6 +23,8 @@ import Game2048System
 ///   the command runs: a second command writing the same file stops at once and
 ///   names the lock and the process holding it. The lock file is removed at the end
 ///   (one left by a killed process is harmless: the kernel released its lock).
+///   A `<file>.lock` that is not a lock file of this program (a regular file with
+///   other contents, a FIFO, a link) is refused and left exactly as it is.
 enum OutputFiles {
     /// How a command writes an output.
     enum Mode: Equatable {
@@ -134,6 +136,9 @@ final class OutputClaim {
 
     deinit { release() }
 
+    /// How a lock file's note starts: what makes a `.lock` file this program's to use and remove.
+    static let signature = "g2048 "
+
     /// The lock file of an output: beside the file it names, after following symbolic links.
     static func lockPath(for path: String) -> String {
         (SystemIO.resolvedPath(path) ?? path) + ".lock"
@@ -155,7 +160,17 @@ final class OutputClaim {
                         + (holder.isEmpty ? "" : " (\(holder))") + "; it holds the lock file \(path)")
             }
             if let held = FileStatus(path: path)?.identity, held == FileStatus(descriptor: descriptor)?.identity {
-                SystemIO.overwrite(descriptor, with: Array("g2048 \(command), pid \(SystemProcess.id)\n".utf8))
+                // Opening the name changed nothing in it; a file that is someone else's stays that way.
+                let existing = SystemIO.readPrefix(of: path, limit: OutputClaim.signature.utf8.count) ?? []
+                guard FileStatus(descriptor: descriptor)?.isRegularFile == true,
+                    existing.isEmpty || existing.elementsEqual(OutputClaim.signature.utf8)
+                else {
+                    SystemIO.closeFile(descriptor)
+                    throw OutputFileError(
+                        "--\(output.flag) \(output.path): \(path) exists and is not a lock file of g2048; it is left "
+                            + "as it is (move it away, or write the output elsewhere)")
+                }
+                SystemIO.overwrite(descriptor, with: Array("\(OutputClaim.signature)\(command), pid \(SystemProcess.id)\n".utf8))
                 locks.append((path, descriptor))
                 return
             }

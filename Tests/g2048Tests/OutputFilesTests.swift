@@ -1,5 +1,6 @@
 import Foundation
 import Game2048Learning
+import Game2048System
 import Testing
 @testable import g2048
 import TestSupport
@@ -106,6 +107,32 @@ struct OutputFilesTests {
         first.release()
         #expect(folder.names.isEmpty)
         #expect(Self.refusal([.init(flag: "out", path: out)]) == nil)
+    }
+
+    /// `echo notes > notes.lock; g2048 train --out notes`: a file of the user's that happens to
+    /// have a lock file's name is neither truncated, nor written, nor removed; nor is a FIFO.
+    @Test func aUsersFileNamedLikeTheLockIsLeftAlone() throws {
+        let folder = Folder()
+        let out = folder.file("notes")
+        let notes = folder.file("notes.lock", contents: "my notes\n")
+        let expected =
+            "--out \(out): \(notes) exists and is not a lock file of g2048; it is left as it is (move it away, or write the output elsewhere)"
+        #expect(Self.refusal([.init(flag: "out", path: out)]) == expected)
+        let train = try G2048Tests.run(["train", "--rows", "2", "--games", "5", "--out", out])
+        #expect(train.status == 1)
+        #expect(train.stderr == "error: \(expected)\n")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
+        #expect(folder.names == ["notes.lock"])
+        #expect(unlink(notes) == 0)
+        #expect(mkfifo(notes, 0o644) == 0)
+        #expect(Self.refusal([.init(flag: "out", path: out)]) == expected)
+        #expect(FileStatus(path: notes)?.kindDescription == "a FIFO")
+        // An empty file, or one a killed g2048 left, is a lock file to use (and remove).
+        #expect(unlink(notes) == 0)
+        _ = folder.file("notes.lock", contents: "g2048 train, pid 4194305\n")
+        let claim = try OutputFiles.claim([.init(flag: "out", path: out)], inputs: [], force: false, command: "train")
+        claim.release()
+        #expect(folder.names.isEmpty)
     }
 
     // MARK: The commands
