@@ -49,8 +49,16 @@ extension BestScores {
     /// The largest best-score file read (far more than every size's score).
     static let sizeLimit = 1 << 20
 
-    /// Where a corrupted file is moved before a new one is written.
-    var corruptedCopyPath: String { path + ".corrupted" }
+    /// Where a corrupted file is moved before a new one is written: `best-scores.json.corrupted`,
+    /// or `.corrupted-2`, `-3`, … when that is taken, so that every set-aside copy is kept.
+    func corruptedCopyPath(_ number: Int) -> String { path + ".corrupted" + (number == 1 ? "" : "-\(number)") }
+
+    /// The first name ``corruptedCopyPath(_:)`` gives that is free now.
+    var freeCorruptedCopyPath: String {
+        var number = 1
+        while SystemIO.entryExists(corruptedCopyPath(number)) { number += 1 }
+        return corruptedCopyPath(number)
+    }
     /// The lock file that serializes saves.
     var lockPath: String { path + ".lock" }
 
@@ -78,7 +86,7 @@ extension BestScores {
             return Loaded(
                 scores: table,
                 problem: "best-score file \(table.path) is corrupted (\(error)); starting a new one "
-                    + "(the old file is kept as \(table.corruptedCopyPath))", isCorrupted: true)
+                    + "(the old file is kept as \(table.freeCorruptedCopyPath))", isCorrupted: true)
         }
     }
 
@@ -170,7 +178,7 @@ extension BestScores {
     /// know are kept); then the file is replaced atomically (temporary file in the
     /// same directory, `fsync`, `rename`, `fsync` of the directory; leftovers of
     /// killed saves are removed, and only a regular file is replaced). A corrupted file is moved to
-    /// ``corruptedCopyPath`` first; a file of a newer version is not touched.
+    /// the first free ``corruptedCopyPath(_:)`` first; a file of a newer version is not touched.
     ///
     /// - Throws: ``SaveError`` naming the file when it cannot be locked, read or
     ///   written, or when it is of a newer version.
@@ -187,7 +195,8 @@ extension BestScores {
                 } catch let error where error.isNewerVersion {
                     throw SaveError(description: "best-score file \(path) \(error); not replaced")
                 } catch {
-                    try SystemIO.rename(path, to: corruptedCopyPath)
+                    var number = 1
+                    while try !SystemIO.moveWithoutReplacing(path, to: corruptedCopyPath(number)) { number += 1 }
                 }
             }
             try AtomicFile.write(Array(fileContents.utf8), to: path)

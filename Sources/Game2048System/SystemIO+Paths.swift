@@ -47,6 +47,18 @@ extension SystemIO {
         guard result == 0 else { throw FileError("rename", path) }
     }
 
+    /// Moves `path` to `target` unless `target` exists: `false`, and nothing moved, when it does.
+    ///
+    /// A hard link, then the old name's removal: a rename would replace `target`.
+    package static func moveWithoutReplacing(_ path: String, to target: String) throws(FileError) -> Bool {
+        guard link(path, target) == 0 else {
+            if errno == EEXIST { return false }
+            throw FileError("move", path)
+        }
+        guard unlink(path) == 0 else { throw FileError("move", path) }
+        return true
+    }
+
     /// Whether `path` itself is a symbolic link (not followed).
     package static func isSymbolicLink(_ path: String) -> Bool {
         var link = stat()

@@ -82,6 +82,25 @@ struct BestScoresStorageTests {
         #expect(try String(contentsOfFile: path + ".corrupted", encoding: .utf8) == contents)
     }
 
+    /// A second corruption once replaced the first set-aside copy.
+    @Test func everyCorruptedCopyIsKept() throws {
+        let temporary = TemporaryDirectory()
+        let path = temporary.path + "/best-scores.json"
+        for (round, contents) in ["first {", "second [", "third ]"].enumerated() {
+            try contents.write(toFile: path, atomically: false, encoding: .utf8)
+            let loaded = BestScores.load(directory: temporary.path)
+            let copy = path + ".corrupted" + (round == 0 ? "" : "-\(round + 1)")
+            #expect(loaded.problem?.hasSuffix("(the old file is kept as \(copy))") == true)
+            var scores = loaded.scores
+            scores.record(4 << round, rows: 2, cols: 2)
+            try scores.save()
+        }
+        #expect(try String(contentsOfFile: path + ".corrupted", encoding: .utf8) == "first {")
+        #expect(try String(contentsOfFile: path + ".corrupted-2", encoding: .utf8) == "second [")
+        #expect(try String(contentsOfFile: path + ".corrupted-3", encoding: .utf8) == "third ]")
+        #expect(BestScores.load(directory: temporary.path).scores.scores == ["2x2": 16])
+    }
+
     @Test func invalidUTF8IsCorruptionNotACrash() throws {
         let temporary = TemporaryDirectory()
         try Data([0xFF, 0xFE, 0x00, 0x7B]).write(to: URL(fileURLWithPath: temporary.path + "/best-scores.json"))
