@@ -101,6 +101,9 @@ struct TrainCommand: Command {
     var seedGiven: Bool
     var checkpointEvery: Int?
     var resume: String?
+    /// The flag the user typed for the weights' destination: `out`, or `resume` when `--out` was
+    /// left to default to the resumed file (so an error names what was typed).
+    var outFlag: String
     var metricsPath: String?
     var plotPath: String?
     var metricsEvery: Int
@@ -119,6 +122,7 @@ struct TrainCommand: Command {
         do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(flag: "--\(error.field)", error) }
         // A resumed run writes back to its file: that is where its counters continue.
         out = arguments.string("out") ?? resume ?? "weights-\(rules.sizeLabel).bin"
+        outFlag = arguments.string("out") == nil && resume != nil ? "resume" : "out"
         games = try arguments.optionalInt("games", in: 1...Int.max)
         seconds = arguments.string("seconds") == nil ? (games == nil ? 600 : nil) : try arguments.double("seconds", default: 600, in: 0.001...1e9)
         alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...10)
@@ -202,7 +206,7 @@ struct TrainCommand: Command {
 
     /// The files this run writes, for the output policy (see ``OutputFiles``).
     var outputs: [OutputFiles.Output] {
-        var outputs = [OutputFiles.Output(flag: "out", path: out, mayReplace: "resume")]
+        var outputs = [OutputFiles.Output(flag: outFlag, path: out, mayReplace: "resume")]
         if let metricsPath {
             // A resumed run continues the learning curve of the runs before it.
             outputs.append(.init(flag: "metrics", path: metricsPath, mode: resume == nil ? .replace : .append(header: TrainingMetrics.csvHeader)))

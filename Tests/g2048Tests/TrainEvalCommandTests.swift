@@ -94,6 +94,15 @@ struct TrainEvalCommandTests {
         #expect(try Self.train(["--resume", "w3.bin", "--out", "next.bin"]).out == "next.bin")
     }
 
+    /// `train --resume /dev/zero` once said "--out /dev/zero is …" though no --out was typed.
+    @Test func aWrongResumedFileIsNamedByTheFlagTyped() throws {
+        let run = try G2048Tests.run(["train", "--resume", "/dev/zero"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "error: --resume /dev/zero is a character device, not a regular file; refusing to write to it\n")
+        let named = try G2048Tests.run(["train", "--resume", "/dev/zero", "--out", "/dev/null"])
+        #expect(named.stderr == "error: --out /dev/null is a character device, not a regular file; refusing to write to it\n")
+    }
+
     @Test func stagesAndLearningParse() throws {
         let command = try Self.train(["--stages", "16384,32768", "--learning", "otd+tc", "--tc-from", "0.25", "--tc-alpha", "0.5"])
         #expect(command.stages == [14, 15] && command.learning == .otdThenTC && command.coherenceFrom == 0.25 && command.coherenceAlpha == 0.5)
