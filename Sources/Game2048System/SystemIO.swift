@@ -26,13 +26,22 @@ package enum SystemIO {
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written < 0 { return errno }
             // Nothing written for a non-empty buffer: a device that takes no more.
-            if written == 0 { return EIO }
+            let failure = written < 0 ? errno : written == 0 ? EIO : nil
+            if let failure {
+                if descriptor == standardOutput && standardOutputFailure == nil { standardOutputFailure = failure }
+                return failure
+            }
             offset += written
         }
         return nil
     }
+
+    /// The first write to standard output that failed in this process (its `errno`), if any.
+    ///
+    /// Results go to standard output; a command that printed them to a full disk or a closed
+    /// pipe has lost them, and its exit status must say so (the CLI checks this at its end).
+    nonisolated(unsafe) package static var standardOutputFailure: Int32?
 
     /// Writes all of `bytes` (see ``writeAll(_:_:)-(_,UnsafeRawBufferPointer)``).
     @discardableResult

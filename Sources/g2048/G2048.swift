@@ -41,7 +41,15 @@ enum G2048 {
     }
 
     static func main() {
-        SystemProcess.exit(run(Array(CommandLine.arguments.dropFirst())))
+        SystemProcess.exit(checkedOutput(run(Array(CommandLine.arguments.dropFirst()))))
+    }
+
+    /// `code`, or a failure when something written to standard output was lost (a full disk, a closed
+    /// pipe): the results are not where the user asked for them, whatever the command thought.
+    static func checkedOutput(_ code: Int32) -> Int32 {
+        guard let failure = SystemIO.standardOutputFailure else { return code }
+        Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
+        return code == ExitCode.success ? ExitCode.failure : code
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.

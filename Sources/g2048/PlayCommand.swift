@@ -18,7 +18,7 @@ struct PlayCommand: Command {
             k, l, r, q) and the end of input quits; when stdout is not a terminal every board is printed
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
             board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
-            saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted.
+            saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted (then -2, -3, ...).
             The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
             recorded with --record is shown again by 'g2048 replay <file>'; an existing record is
             replaced only with --force.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import g2048
+import TestSupport
 
 /// Runs the built `g2048` binary and checks stdout, stderr and the exit code.
 struct G2048Tests {
@@ -22,13 +23,18 @@ struct G2048Tests {
     }
 
     /// Runs the binary with `arguments`, `input` on stdin and `environment` added to the process's.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary; `stdoutPath` sends its standard output to that file (such as `/dev/full`)
+    /// instead of the returned text.
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], stdoutPath: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
+        if let stdoutPath { process.standardOutput = FileHandle(forWritingAtPath: stdoutPath) }
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
@@ -38,12 +44,31 @@ struct G2048Tests {
         nonisolated(unsafe) var stderr = Data()
         let reader = Thread { stderr = err.fileHandleForReading.readDataToEndOfFile() }
         reader.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stdout = stdoutPath == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `g2048 eval … > /dev/full; echo $?` printed 0: the results were lost without a word.
+    @Test(arguments: [
+        ["bench", "--seconds", "0.01", "--rows", "2", "--envs", "2", "--json"], ["--version"], ["--help"], ["train", "--help"],
+    ])
+    func aLostStandardOutputIsAnError(arguments: [String]) throws {
+        let result = try Self.run(arguments, stdoutPath: "/dev/full")
+        #expect(result.status == 1, "\(arguments)")
+        #expect(result.stderr.hasSuffix("error: cannot write standard output: No space left on device; the results printed there are lost\n"))
+    }
+
+    @Test func aWatchedGameToAFullDiskIsAnError() throws {
+        let data = TemporaryDirectory()
+        let result = try Self.run(
+            ["play", "--agent", "random", "--rows", "2", "--seed", "1", "--delay", "0"], environment: ["XDG_DATA_HOME": data.path],
+            stdoutPath: "/dev/full")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("error: cannot write standard output: No space left on device; the results printed there are lost\n"))
     }
 
     @Test func outOfRangeRowsPrintsOneLineReasonAndExits64() throws {
