@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
+import signal
 import subprocess
+import threading
+import time
 import weakref
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -28,6 +32,14 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 #: The JSON-RPC code of "invalid params": a bad option, action, seed or board.
 INVALID_PARAMS = -32602
+
+#: Seconds a request waits for the server before the client gives up on it (`G2048(timeout=...)`): generous, since
+#: a `make` of 65 536 environments or a vector step of them takes well under a second.
+DEFAULT_TIMEOUT = 60.0
+#: The longest reply read (bytes): the server refuses configurations whose results could exceed 256 MiB.
+MAX_REPLY_BYTES = 512 << 20
+#: Seconds close() gives a server to exit politely before it is terminated, then killed.
+_CLOSE_GRACE = 2.0
 
 
 class G2048Error(Exception):
@@ -107,19 +119,44 @@ def find_binary() -> str:
                            "or set G2048_BIN to a built g2048")
 
 
-def _stop(process: "subprocess.Popen[bytes]") -> None:
-    """End a server process: close its input (the server exits at end of input), then wait; kill if it hangs.
+def server_state(pid: int) -> str:
+    """What the process is doing, from /proc (Linux), for an error message: "running", "stopped", ..."""
+    names = {"R": "running", "S": "sleeping", "D": "waiting on a device", "T": "stopped (SIGSTOP?)",
+             "t": "stopped by a debugger", "Z": "a zombie (it exited)", "X": "dead"}
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "in an unknown state"
+    return names.get(state, f"in state {state}")
+
+
+def _stop(process: "subprocess.Popen[bytes]", owner: int) -> None:
+    """End a server process: close its input (the server exits at end of input) and wait a moment; then
+    terminate it, then kill it (a stopped process ends only on SIGKILL). Always returns.
 
     Used by close() and by the finalizer of a client dropped without close(), so it must not refer to the client.
+    In a forked child (`owner` is the parent) it does nothing: the server is the parent's.
     """
+    if os.getpid() != owner:
+        return
     if process.poll() is None:
         try:
             if process.stdin is not None:
                 process.stdin.close()
-            process.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
+        except OSError:
+            pass
+        for action in (None, process.terminate, process.kill):
+            if action is not None:
+                try:
+                    action()
+                except OSError:
+                    pass
+            try:
+                process.wait(timeout=_CLOSE_GRACE)
+                break
+            except subprocess.TimeoutExpired:
+                continue
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             try:
@@ -138,18 +175,32 @@ class G2048:
     checks them, and a refused one raises G2048OptionError (unknown name, a TypeError) or G2048ParamsError
     (bad value, a ValueError) with the server's message. The process ends on close(), at the end of a
     `with` block, or when the client is garbage-collected.
+
+    Every request has a deadline (`timeout` seconds, DEFAULT_TIMEOUT by default): a server that does not answer in
+    time (stopped, hung, gone) is a G2048Error naming its state, and the client is closed, since a late answer
+    would be taken for the next request's. Requests from several threads take turns (a lock), every reply's id
+    is checked against its request's, and a client used after a fork in the child is refused (the pipe is the
+    parent's). close() always returns, from any thread.
     """
 
-    def __init__(self, binary: Optional[str] = None, **options: Any) -> None:
+    def __init__(self, binary: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> None:
+        if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0):
+            raise ValueError(f"timeout must be a number of seconds above 0, got {timeout!r}")
+        self.timeout = float(timeout)
+        self._lock = threading.Lock()
+        self._owner = os.getpid()
         self._process = subprocess.Popen(
             [binary or find_binary(), "serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         # An env dropped without close() must not leave its server running: the finalizer stops it.
-        self._finalizer = weakref.finalize(self, _stop, self._process)
+        self._finalizer = weakref.finalize(self, _stop, self._process, self._owner)
         assert self._process.stdin is not None and self._process.stdout is not None
         self._in = self._process.stdin.fileno()
         self._out = self._process.stdout.fileno()
-        self._buffer = b""
+        # Non-blocking both ways: every wait is a select() with the request's deadline.
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._buffer = bytearray()
         self._next_id = 0
         try:
             self.spec_info: dict[str, Any] = self.make(**options) if options else self.spec()
@@ -168,54 +219,114 @@ class G2048:
         return not self._finalizer.alive
 
     # -- transport -----------------------------------------------------------------
-    def _send(self, line: str) -> None:
+    def _usable(self) -> None:
         if not self._finalizer.alive:
             raise G2048Error(None, "the g2048 server is closed")
-        data = line.encode()
-        written = os.write(self._in, data)
-        while written < len(data):  # a pipe may take a large request in pieces
-            data = data[written:]
-            written = os.write(self._in, data)
+        if os.getpid() != self._owner:
+            raise G2048Error(None, f"this client's server belongs to process {self._owner}; after a fork, make a new "
+                                   "environment in the child (the parent's pipe cannot be shared)")
 
-    def _readline(self) -> bytes:
+    def _fail(self, message: str) -> G2048Error:
+        """The client cannot go on (the stream is out of step): stop the server at once and say why."""
+        try:
+            self._process.kill()
+        except OSError:
+            pass
+        self._finalizer()
+        return G2048Error(None, message)
+
+    def _wait(self, fd: int, deadline: float, writing: bool) -> None:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                state = server_state(self._process.pid)
+                raise self._fail(f"the g2048 server (pid {self._process.pid}) did not "
+                                 f"{'take the request' if writing else 'answer'} within {self.timeout:g} s; it is "
+                                 f"{state}. The client is closed (a late answer would be taken for another request's)")
+            try:
+                ready = select.select([] if writing else [fd], [fd] if writing else [], [], remaining)
+            except InterruptedError:
+                continue
+            except (OSError, ValueError):  # the descriptor was closed by close() in another thread
+                raise ConnectionError("the g2048 server was closed during the request") from None
+            if ready[0] or ready[1]:
+                return
+
+    def _send(self, line: str, deadline: float) -> None:
+        data = memoryview(line.encode())
+        while data:
+            self._wait(self._in, deadline, writing=True)
+            try:
+                written = os.write(self._in, data)
+            except BlockingIOError:
+                continue
+            except OSError as error:  # EPIPE: the server is gone
+                raise ConnectionError(f"g2048 serve exited (see its stderr): {error}") from None
+            data = data[written:]
+
+    def _read(self, deadline: float) -> bytes:
+        self._wait(self._out, deadline, writing=False)
+        try:
+            chunk = os.read(self._out, 1 << 20)
+        except BlockingIOError:
+            return self._read(deadline)
+        except OSError as error:
+            raise ConnectionError(f"the g2048 server's output failed: {error}") from None
+        if not chunk:
+            raise ConnectionError("g2048 serve exited (see its stderr)")
+        return chunk
+
+    def _readline(self, deadline: float) -> bytes:
         if not self._buffer:
             # The common case: one read returns exactly one response line.
-            chunk = os.read(self._out, 65536)
+            chunk = self._read(deadline)
             if chunk.endswith(b"\n") and chunk.count(b"\n") == 1:
                 return chunk[:-1]
-            self._buffer = chunk
-            if not chunk:
-                raise ConnectionError("g2048 serve exited (see its stderr)")
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                return line
-            # 64 KiB: a larger request makes Python allocate (mmap) that much on every read.
-            chunk = os.read(self._out, 65536)
-            if not chunk:
-                raise ConnectionError("g2048 serve exited (see its stderr)")
             self._buffer += chunk
+        scanned = 0  # the buffer before this holds no newline: each byte is searched once
+        while True:
+            newline = self._buffer.find(b"\n", scanned)
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[:newline + 1]
+                return line
+            scanned = len(self._buffer)
+            if scanned > MAX_REPLY_BYTES:
+                raise self._fail(f"the g2048 server sent a line longer than {MAX_REPLY_BYTES} bytes; the client "
+                                 "is closed")
+            self._buffer += self._read(deadline)
 
     def request_line(self, line: str) -> bytes:
         """Send one raw request line (without newline) and return the raw response line."""
-        self._send(line + "\n")
-        return self._readline()
+        with self._lock:
+            self._usable()
+            deadline = time.monotonic() + self.timeout
+            self._send(line + "\n", deadline)
+            return self._readline(deadline)
 
-    def _result(self, line: str) -> Any:
+    def _result(self, line: str, request_id: int) -> Any:
         """Send a request line and return its result, or raise G2048Error."""
         response = json.loads(self.request_line(line))
+        if not isinstance(response, dict) or response.get("id") != request_id:
+            got = response.get("id") if isinstance(response, dict) else type(response).__name__
+            raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
+                             "step; the client is closed")
         if "error" in response:
             raise _error(response["error"]["code"], response["error"]["message"])
         return response["result"]
 
+    def _take_id(self) -> int:
+        with self._lock:
+            self._next_id += 1
+            return self._next_id
+
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Call `method` with `params` (a dict) and return its result, or raise G2048Error."""
-        self._next_id += 1
-        request: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        request_id = self._take_id()
+        request: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params:
             request["params"] = params
-        return self._result(json.dumps(request, separators=(",", ":"), default=_json_default))
+        return self._result(json.dumps(request, separators=(",", ":"), default=_json_default), request_id)
 
     # -- methods ---------------------------------------------------------------------
     def spec(self) -> dict[str, Any]:
@@ -251,9 +362,9 @@ class G2048:
         digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None
         if digit is None:  # anything but 0..3: the server checks it and answers with its message
             return self.call("step", {"action": action})  # type: ignore[no-any-return]
-        self._next_id += 1
-        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (self._next_id, digit)
-        return self._result(line)  # type: ignore[no-any-return]
+        request_id = self._take_id()
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"action":%s}}' % (request_id, digit)
+        return self._result(line, request_id)  # type: ignore[no-any-return]
 
     def step_vector(self, actions: Union[str, Iterable[Any]]) -> dict[str, Any]:
         """One step of every environment of a vector; `actions` has one entry (0..3) per environment.
@@ -277,9 +388,9 @@ class G2048:
         if digits is None or len(digits) != self.spec_info["num_envs"]:
             # As a list, so that the server's message speaks of the entries the caller gave.
             return self.call("step", {"actions": entries})  # type: ignore[no-any-return]
-        self._next_id += 1
-        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (self._next_id, digits)
-        return self._result(line)  # type: ignore[no-any-return]
+        request_id = self._take_id()
+        line = '{"jsonrpc":"2.0","id":%d,"method":"step","params":{"actions":"%s"}}' % (request_id, digits)
+        return self._result(line, request_id)  # type: ignore[no-any-return]
 
     def afterstates(self) -> Any:
         """For each action: legal, reward and the afterstate, without changing anything."""
@@ -291,14 +402,24 @@ class G2048:
         return text
 
     def close(self) -> None:
-        """Ask the server to exit and wait for it. Calling it again does nothing."""
+        """Ask the server to exit and wait for it; terminate, then kill it, if it does not. Always returns, soon,
+        from any thread: while another thread's request is in flight, the server is stopped without asking.
+        Calling it again does nothing."""
         if not self._finalizer.alive:
             return
-        if self._process.poll() is None:
+        if os.getpid() != self._owner:  # a forked child: the server is the parent's to stop
+            self._finalizer.detach()
+            return
+        # Politely only when no other thread's request is in flight (its lock is free).
+        if self._process.poll() is None and self._lock.acquire(timeout=0.1):
+            self._lock.release()
+            timeout, self.timeout = self.timeout, min(self.timeout, _CLOSE_GRACE)
             try:
                 self.call("close")
             except (ConnectionError, OSError, G2048Error, ValueError):
                 pass
+            finally:
+                self.timeout = timeout
         self._finalizer()
 
     def __enter__(self) -> "G2048":
