@@ -178,7 +178,12 @@ package struct TerminalGame {
                     } else {
                         guard handle(keys(from: lineDecoder.decode(bytes))) else { break loop }
                     }
-                case .end, .failed:
+                case .failed(let code):
+                    // A directory, a device that fails: the keys cannot be read, and saying nothing would end the
+                    // game as if the user had quit.
+                    outcome = .failed(FileError("read", "standard input", code: code).description)
+                    break loop
+                case .end:
                     inputOpen = false
                     if !keysFromTerminal {
                         guard handle(keys(from: lineDecoder.finish())) else { break loop }

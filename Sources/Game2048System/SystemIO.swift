@@ -37,6 +37,25 @@ package enum SystemIO {
         return nil
     }
 
+    /// Which of the standard descriptors (0, 1, 2) were closed when the process started; each is
+    /// now `/dev/null` (see ``reserveStandardDescriptors()``).
+    nonisolated(unsafe) package static var closedStandardDescriptors: Set<Int32> = []
+
+    /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, and records which.
+    ///
+    /// Started with one closed (`g2048 play <&-`), the process's first `pipe()` or `open()` would
+    /// take its number, and reads meant for the user would come from the program's own pipe.
+    package static func reserveStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0 && null != descriptor {
+                _ = dup2(null, descriptor)
+                close(null)
+            }
+            closedStandardDescriptors.insert(descriptor)
+        }
+    }
+
     /// The first write to standard output that failed in this process (its `errno`), if any.
     ///
     /// Results go to standard output; a command that printed them to a full disk or a closed

@@ -41,15 +41,17 @@ enum G2048 {
     }
 
     static func main() {
+        SystemIO.reserveStandardDescriptors()
         SystemProcess.exit(checkedOutput(run(Array(CommandLine.arguments.dropFirst()))))
     }
 
     /// `code`, or a failure when something written to standard output was lost (a full disk, a closed
-    /// pipe): the results are not where the user asked for them, whatever the command thought.
+    /// pipe): the results are not where the user asked for them, though the command succeeded.
     static func checkedOutput(_ code: Int32) -> Int32 {
-        guard let failure = SystemIO.standardOutputFailure else { return code }
+        // A command that failed has said why already (serve names its stdout itself).
+        guard code == ExitCode.success, let failure = SystemIO.standardOutputFailure else { return code }
         Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
-        return code == ExitCode.success ? ExitCode.failure : code
+        return ExitCode.failure
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.

@@ -80,6 +80,11 @@ struct PlayCommand: Command {
     }
 
     func run() throws -> Int32 {
+        // A game reads its keys on stdin; an agent's game only its restart and quit keys.
+        if agent == nil && SystemIO.closedStandardDescriptors.contains(SystemIO.standardInput) {
+            Console.error("error: standard input is closed; play reads its keys there (a terminal, a pipe or a file)")
+            return ExitCode.failure
+        }
         let claim = try OutputFiles.claim(
             recordPath.map { [.init(flag: "record", path: $0)] } ?? [],
             inputs: weightsPath.map { [.init(flag: "weights", path: $0)] } ?? [],

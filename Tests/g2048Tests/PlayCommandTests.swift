@@ -97,6 +97,28 @@ struct PlayCommandTests {
         #expect(result.stdout.contains("\nstopped: score "))
     }
 
+    /// `g2048 play --seed 1 <&-` took descriptor 0 for its own pipe and waited forever; with a
+    /// directory as stdin it exited 0 without a word. Run through sh, which can close a descriptor.
+    @Test(arguments: [
+        ("<&-", "error: standard input is closed; play reads its keys there (a terminal, a pipe or a file)"),
+        ("< /", "error: cannot read standard input: Is a directory"),
+    ])
+    func anUnreadableStandardInputIsAnError(redirection: String, message: String) throws {
+        let scratch = Scratch()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" play --seed 1 \(redirection)", G2048Tests.executable.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": scratch.path]) { $1 }
+        let err = Pipe()
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.hasSuffix(message + "\n"), "\(stderr)")
+    }
+
     @Test func unknownInputLinesAreReportedAndSkipped() throws {
         let scratch = Scratch()
         let result = try Self.run(["play", "--seed", "1"], input: "up\njump\nleft\n", scratch: scratch)
