@@ -180,13 +180,23 @@ extension BestScores {
     /// killed saves are removed, and only a regular file is replaced). A corrupted file is moved to
     /// the first free ``corruptedCopyPath(_:)`` first; a file of a newer version is not touched.
     ///
-    /// - Throws: ``SaveError`` naming the file when it cannot be locked, read or
-    ///   written, or when it is of a newer version.
-    package mutating func save() throws(SaveError) {
+    /// Another process holding the lock is waited for at most `lockWait` seconds: a game must not
+    /// freeze behind a stuck process. After that the scores are saved without the lock (still
+    /// merged with the file and replaced atomically, so nothing is corrupted; only a save made at
+    /// that very moment by the holder could be overwritten), and the returned note says so.
+    ///
+    /// - Returns: a one-line note when the lock was not obtained, else `nil`.
+    /// - Throws: ``SaveError`` naming the file when it cannot be read or written, or when it is
+    ///   of a newer version.
+    @discardableResult
+    package mutating func save(lockWait: Double = 2) throws(SaveError) -> String? {
         do {
             try SystemIO.makeDirectories(directory)
-            let lock = try SystemIO.lockExclusively(lockPath)
-            defer { SystemIO.closeFile(lock) }
+            let lock = try SystemIO.lockExclusively(lockPath, waitingAtMost: lockWait)
+            defer { if let lock { SystemIO.closeFile(lock) } }
+            let note =
+                lock == nil
+                ? "another process held \(lockPath) for \(formatFixed(lockWait, digits: 1)) s; best scores saved without it" : nil
             if let bytes = try SystemIO.readFileIfPresent(path, limit: BestScores.sizeLimit) {
                 var saved = BestScores(directory: directory)
                 do {
@@ -200,6 +210,7 @@ extension BestScores {
                 }
             }
             try AtomicFile.write(Array(fileContents.utf8), to: path)
+            return note
         } catch let error as SaveError {
             throw error
         } catch {

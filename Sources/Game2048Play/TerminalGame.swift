@@ -75,7 +75,10 @@ package struct TerminalGame {
             guard bestScores != nil, session.bestScores != savedBest else { return }
             var table = session.bestScores
             do {
-                try table.save()
+                if let note = try table.save() {
+                    let warning = "warning: \(note)"
+                    if !warnings.contains(warning) { warnings.append(warning) }
+                }
                 savedBest = session.bestScores
             } catch {
                 let warning = "warning: best score not saved: \(error)"

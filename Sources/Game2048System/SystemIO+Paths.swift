@@ -23,18 +23,18 @@ extension SystemIO {
         guard status.isDirectory else { throw FileError("create directory", path, code: ENOTDIR) }
     }
 
-    /// Opens (creating it if needed) `path` and takes an exclusive `flock` on it, waiting for
-    /// other holders; the lock lasts until the returned descriptor is closed.
-    package static func lockExclusively(_ path: String) throws(FileError) -> Int32 {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError("create lock file", path) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            let failure = FileError("lock", path)
-            close(descriptor)
-            throw failure
+    /// Takes an exclusive `flock` on `path` (created if needed, never through a symbolic link),
+    /// waiting at most `seconds` for another holder to let go.
+    ///
+    /// - Returns: the descriptor (the lock lasts until it is closed), or `nil` when the lock was
+    ///   still held by another process after `seconds`.
+    package static func lockExclusively(_ path: String, waitingAtMost seconds: Double) throws(FileError) -> Int32? {
+        let deadline = SystemClock.monotonicSeconds() + seconds
+        while true {
+            if let descriptor = try lockWithoutWaiting(path) { return descriptor }
+            if SystemClock.monotonicSeconds() >= deadline { return nil }
+            usleep(10_000)
         }
-        return descriptor
     }
 
     /// Renames `path` to `target`, replacing it.

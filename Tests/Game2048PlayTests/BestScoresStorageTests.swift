@@ -1,5 +1,6 @@
 import Foundation
 import Game2048
+import Game2048System
 import Synchronization
 import Testing
 @testable import Game2048Play
@@ -80,6 +81,25 @@ struct BestScoresStorageTests {
         #expect(reloaded.scores.scores == ["2x2": 8])
         // The corrupted file is not destroyed: it is kept beside the new one.
         #expect(try String(contentsOfFile: path + ".corrupted", encoding: .utf8) == contents)
+    }
+
+    /// `play` froze, without a word, while another process held the lock: a save now waits a
+    /// bounded time, then saves without the lock and says so; the score is not lost.
+    @Test func aHeldLockDelaysASaveOnlyBriefly() throws {
+        let temporary = TemporaryDirectory()
+        var scores = BestScores.load(directory: temporary.path).scores
+        scores.record(64, rows: 3, cols: 3)
+        try scores.save()
+        let holder = try #require(try SystemIO.lockWithoutWaiting(temporary.path + "/best-scores.json.lock"))
+        scores.record(128, rows: 3, cols: 3)
+        let start = SystemClock.monotonicSeconds()
+        let note = try scores.save(lockWait: 0.2)
+        #expect(SystemClock.monotonicSeconds() - start < 2)
+        #expect(note == "another process held \(temporary.path)/best-scores.json.lock for 0.2 s; best scores saved without it")
+        #expect(BestScores.load(directory: temporary.path).scores.scores == ["3x3": 128])
+        SystemIO.closeFile(holder)
+        scores.record(256, rows: 3, cols: 3)
+        #expect(try scores.save(lockWait: 0.2) == nil)
     }
 
     /// A second corruption once replaced the first set-aside copy.
