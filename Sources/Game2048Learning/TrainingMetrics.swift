@@ -348,13 +348,19 @@ package final class MetricsCSVWriter: Sendable {
     /// - Throws: ``MetricsOutputError`` if the file cannot be opened or the header cannot be written.
     package init(path: String, truncating: Bool = false) throws(MetricsOutputError) {
         self.path = path
+        let creates = !SystemIO.entryExists(path)
         let opened: (descriptor: Int32, status: FileStatus)
         do throws(FileError) { opened = try SystemIO.openForAppending(path, truncating: truncating) } catch {
             throw MetricsOutputError(error)
         }
         descriptor = opened.descriptor
         let status = opened.status
-        if truncating || status.size == 0 { try writeLine(TrainingMetrics.csvHeader) }
+        guard truncating || status.size == 0 else { return }
+        do { try writeLine(TrainingMetrics.csvHeader) } catch {
+            // A full disk: an empty file of ours would block the next run (it exists) and holds nothing.
+            if creates { SystemIO.remove(path) }
+            throw error
+        }
     }
 
     deinit { SystemIO.closeFile(descriptor) }

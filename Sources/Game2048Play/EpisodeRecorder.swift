@@ -27,9 +27,20 @@ package final class EpisodeRecorder {
     /// Creates or empties the file.
     ///
     /// - Throws: `FileError` when the file cannot be opened for writing.
+    /// Whether this recorder made the file (it did not exist before): only then may a failure remove it.
+    let createdFile: Bool
+
     package init(path: String) throws(FileError) {
         self.path = path
+        createdFile = !SystemIO.entryExists(path)
         descriptor = try SystemIO.createFile(path)
+    }
+
+    /// After a failed write (a full disk): closes the file and removes it if this recorder created
+    /// it, so that a truncated record neither stays behind nor blocks the next run's `--record`.
+    package func discard() {
+        close()
+        if createdFile { SystemIO.remove(path) }
     }
 
     deinit { close() }

@@ -70,6 +70,8 @@ package struct TerminalGame {
         var warnings: [String] = []
         var outcome = PlayOutcome.finished
         var savedBest = session.bestScores
+        // A write of the record failed: what is on disk is a cut record, removed at the end.
+        var recordFailed = false
 
         func saveBest() {
             guard bestScores != nil, session.bestScores != savedBest else { return }
@@ -103,6 +105,7 @@ package struct TerminalGame {
                     }
                 } catch {
                     outcome = .failed(error.description)
+                    recordFailed = true
                     return false
                 }
             }
@@ -152,7 +155,10 @@ package struct TerminalGame {
             return true
         }
 
-        guard apply(session.start()) else { return outcome }
+        guard apply(session.start()) else {
+            if recordFailed { recorder?.discard() }
+            return outcome
+        }
         draw()
 
         loop: while session.phase != .finished {
@@ -214,10 +220,15 @@ package struct TerminalGame {
         }
 
         saveBest()
-        // A game left by q, end of input or a signal ends its record properly; after a failed write it cannot.
-        if let recorder, outcome == .finished || { if case .interrupted = outcome { true } else { false } }() {
-            do { try recorder.finish() } catch { outcome = .failed(error.description) }
+        // A game left by q, end of input, a signal or an unreadable input ends its record properly; after a failed
+        // write it cannot, and the cut file is removed (when this run created it).
+        if let recorder, !recordFailed {
+            do { try recorder.finish() } catch {
+                if case .failed = outcome {} else { outcome = .failed(error.description) }
+                recordFailed = true
+            }
         }
+        if recordFailed { recorder?.discard() }
         if framesToTerminal {
             Terminal.restore()
             if session.environment != nil {

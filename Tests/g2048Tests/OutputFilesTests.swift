@@ -135,6 +135,45 @@ struct OutputFilesTests {
         #expect(folder.names.isEmpty)
     }
 
+    /// Runs the binary through sh with writes limited to 0 bytes (`ulimit -f 0`, SIGXFSZ ignored), as
+    /// on a full disk: every write to a file fails with EFBIG.
+    static func runOnAFullDisk(_ arguments: [String], input: String, in folder: Folder) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$@\"", "sh", G2048Tests.executable.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": folder.path]) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let err = Pipe(), inPipe = Pipe()
+        process.standardError = err
+        process.standardInput = inPipe
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
+    /// `play --record` and `train --metrics` on a full disk left a 0-byte file, which then blocked
+    /// the next run (it exists: --force). A failed write removes the file the run created.
+    @Test func aWriteThatFailsRemovesTheFileItCreated() throws {
+        let folder = Folder()
+        let play = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "r.jsonl"], input: "up\nleft\n", in: folder)
+        #expect(play.status == 1)
+        #expect(play.stderr.contains("error: cannot write r.jsonl: File too large"), "\(play.stderr)")
+        let train = try Self.runOnAFullDisk(
+            ["train", "--rows", "2", "--games", "5", "--metrics", "m.csv", "--out", "w.bin"], input: "", in: folder)
+        #expect(train.status == 1)
+        #expect(train.stderr.contains("error: cannot write m.csv: File too large"), "\(train.stderr)")
+        #expect(!folder.names.contains("r.jsonl") && !folder.names.contains("m.csv") && !folder.names.contains("w.bin"), "\(folder.names)")
+        // A record that existed (replaced with --force) is the user's to look at: not removed.
+        _ = folder.file("kept.jsonl", contents: "")
+        let forced = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "kept.jsonl", "--force"], input: "up\n", in: folder)
+        #expect(forced.status == 1)
+        #expect(folder.names.contains("kept.jsonl"))
+    }
+
     // MARK: The commands
 
     @Test func trainRefusesToTruncateOrCorruptItsFiles() throws {
