@@ -1,5 +1,6 @@
 import Game2048
 import Game2048Learning
+import Game2048JSON
 import Game2048System
 
 /// The program behind `g2048 play`: reads keys, drives a ``PlaySession`` (and an
@@ -117,7 +118,8 @@ package struct TerminalGame {
                 switch event {
                 case .key(let key): return key
                 case .unknown(let line, let text):
-                    let warning = "warning: input line \(line): '\(text)' is not a key (expected \(Key.acceptedNames)); ignored"
+                    // Quoted as JSON: a line of control bytes (an escape sequence) must not act on the terminal.
+                    let warning = "warning: input line \(line): \(JSONValue.quoted(text, limit: 40)) is not a key (expected \(Key.acceptedNames)); ignored"
                     // On the alternate screen a message would be drawn over; show it on exit instead.
                     if framesToTerminal { warnings.append(warning) } else { SystemIO.writeAll(errors, warning + "\n") }
                     return nil

@@ -121,9 +121,12 @@ struct PlayCommandTests {
 
     @Test func unknownInputLinesAreReportedAndSkipped() throws {
         let scratch = Scratch()
-        let result = try Self.run(["play", "--seed", "1"], input: "up\njump\nleft\n", scratch: scratch)
+        let result = try Self.run(["play", "--seed", "1"], input: "up\njump\nleft\n\u{1B}[2J\u{7}\n", scratch: scratch)
         #expect(result.status == 0)
-        #expect(result.stderr == "warning: input line 2: 'jump' is not a key (expected up, down, left, right, w, a, s, d, h, j, k, l, r or q); ignored\n")
+        // Control bytes (here: clear the screen, ring the bell) are escaped, never sent to the terminal.
+        #expect(
+            result.stderr == "warning: input line 2: \"jump\" is not a key (expected up, down, left, right, w, a, s, d, h, j, k, l, r or q); ignored\n"
+                + "warning: input line 4: \"\\u001b[2J\\u0007\" is not a key (expected up, down, left, right, w, a, s, d, h, j, k, l, r or q); ignored\n")
         #expect(Self.boards(in: result.stdout).count == 3)
     }
 

@@ -104,7 +104,8 @@ def find_binary() -> str:
         if not _executable(override):
             raise G2048Error(None, f"G2048_BIN is {override!r}, which is not an executable file: "
                                    "point it at a built g2048 or unset it")
-        return override
+        # The file checked is the file run: a relative name is resolved here, not looked up on PATH later.
+        return os.path.abspath(override)
     installed = os.path.join(_PACKAGE, "bin", "g2048")
     if _executable(installed):
         return installed

@@ -158,6 +158,22 @@ def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path, monkeypatch, c
         G2048()
 
 
+def test_a_relative_g2048_bin_runs_the_file_that_was_checked(tmp_path, monkeypatch):
+    # G2048_BIN=g2048 was checked as ./g2048 but Popen ran the g2048 on PATH.
+    elsewhere = tmp_path / "path"
+    elsewhere.mkdir()
+    impostor = elsewhere / "g2048"
+    impostor.write_text("#!/bin/sh\necho impostor >&2; exit 3\n")
+    impostor.chmod(0o755)
+    (tmp_path / "g2048").symlink_to(find_binary())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{elsewhere}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("G2048_BIN", "g2048")
+    assert find_binary() == str(tmp_path / "g2048")
+    with G2048() as env:
+        assert env.reset(seed=1)["info"]["steps"] == 0
+
+
 def test_g2048_bin_overrides(monkeypatch):
     binary = find_binary()
     monkeypatch.setenv("G2048_BIN", binary)
