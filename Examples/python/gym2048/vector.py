@@ -42,8 +42,10 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
 
     Autoreset (`autoreset_mode`): "next_step" (default): the step that ends an episode returns its last
     observation with terminated/truncated set; the NEXT step ignores that environment's action, resets it and
-    returns its first observation with reward 0. While an environment awaits that reset its action mask is all
-    zeros (no move is legal on a finished board), so pick actions with a mask that is never empty::
+    returns its first observation with reward 0. The mask is always the legal moves of the observation returned:
+    all zeros for a board with no move left, the board's moves for one that ended at the win tile or at
+    max_steps. Any action is fine for an environment awaiting its reset; to sample from masks, give an all-zero
+    row every action::
 
         mask = np.where(infos["action_mask"].any(1, keepdims=True), infos["action_mask"], 1)
 

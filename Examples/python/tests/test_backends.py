@@ -67,7 +67,7 @@ def test_actions_as_python_users_pass_them(backend: str) -> None:
         env.step(action)
     for bad, error in (("left", TypeError), (1.0, TypeError), (np.float32(2.0), TypeError), (1 + 0j, TypeError),
                        (np.array([1, 2]), ValueError), (np.array([1.0]), TypeError), (7, ValueError),
-                       (-1, ValueError), (True, TypeError)):
+                       (-1, ValueError), (True, TypeError), (float("nan"), TypeError), (float("inf"), TypeError)):
         with pytest.raises(error, match="Discrete\\(4\\)"):
             env.step(bad)
     env.close()
@@ -84,7 +84,8 @@ def test_actions_as_python_users_pass_them(backend: str) -> None:
                        (np.zeros(4), TypeError), (np.array([0, 1, 2, 9]), ValueError), (["up"] * 4, TypeError),
                        (np.array([0, 1, 2, -1]), ValueError), (np.array([0, 1, 2, 256]), ValueError),
                        (np.array([0, -1, 2, 3], np.int8), ValueError), (np.array([0, 1, 2, 2**63], np.uint64), ValueError),
-                       (np.array([0, 1, 2, -(2**63)]), ValueError)):
+                       (np.array([0, 1, 2, -(2**63)]), ValueError), (np.array([0, 1, 2, np.nan]), TypeError),
+                       ([0, 1, 2, float("inf")], TypeError)):
         with pytest.raises(error, match="MultiDiscrete"):
             envs.step(bad)
     envs.close()
@@ -97,3 +98,25 @@ def test_an_unknown_option_is_a_type_error_and_moves_points_to_the_server() -> N
         gymnasium.make("Gym2048-v0", rows=9)
     with pytest.raises(ValueError, match="backend=\"server\""):
         gymnasium.make_vec("Gym2048-v0", num_envs=2, vectorization_mode="vector_entry_point", info=["moves"])
+
+
+@pytest.mark.parametrize("backend", ["inprocess", "server"])
+def test_the_mask_of_an_ended_board_is_its_legal_moves(backend: str) -> None:
+    # The docs once said a finished vector environment has an all-zero mask; one truncated at max_steps or won at
+    # the win tile still has moves, and its mask shows them, as the rest of the time.
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=2, vectorization_mode="vector_entry_point", backend=backend,
+                              max_steps=3, info=["action_mask"])
+    _, infos = envs.reset(seed=5)
+    for _ in range(3):
+        actions = np.argmax(infos["action_mask"], axis=1)
+        _, _, terminations, truncations, infos = envs.step(actions)
+    assert truncations.all() and not terminations.any()
+    assert infos["action_mask"].any(axis=1).all()
+    envs.close()
+    # A board with no move left: an all-zero mask.
+    dead = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=2, vectorization_mode="vector_entry_point", backend=backend,
+                              info=["action_mask"])
+    _, infos = envs.reset(seed=1, options={"board": dead})
+    assert not infos["action_mask"].any()
+    envs.close()
