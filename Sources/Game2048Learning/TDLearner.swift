@@ -9,6 +9,9 @@ public struct GameResult: Hashable, Sendable {
     public var maxTile: Int
     /// Moves played.
     public var moves: Int
+    /// Whether a value read during the game was infinite or NaN: the weights diverged (a learning
+    /// rate too large), and the game was cut there.
+    public var diverged = false
 
     /// Creates a result.
     public init(score: Int64, maxTile: Int, moves: Int) {

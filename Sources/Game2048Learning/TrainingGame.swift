@@ -27,6 +27,8 @@ struct TrainingGame<B: LearnableBoard> {
     @usableFromInline var nextCheck: Int
     /// Whether the game has ended (no legal move, the win tile, a cut); ``finish(_:)`` is then due.
     @usableFromInline var isOver = false
+    /// A value read was infinite or NaN (see ``GameResult/diverged``).
+    @usableFromInline var diverged = false
 
     /// A new game with the rules' initial tiles.
     @inlinable
@@ -52,6 +54,12 @@ struct TrainingGame<B: LearnableBoard> {
     mutating func step(_ learner: TDLearner, prefetched: Bool = false, using rng: inout Xoshiro256StarStar) {
         let network = learner.network
         var (best, bestReward, bestValue, found) = board.greedyMove(for: learner, prefetched: prefetched)
+        // One comparison a move: a learning rate too large makes the weights infinite within a few games,
+        // and nothing after that is learning.
+        guard !found || bestValue.isFinite else {
+            (diverged, isOver) = (true, true)
+            return
+        }
         if staged && found {
             // A new stage: promote it, and read the move's value again from its copied tables.
             let stage = network.stage(maxExponent: best.maxExponent)
@@ -121,6 +129,8 @@ struct TrainingGame<B: LearnableBoard> {
             }
             path = []
         }
-        return GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
+        var result = GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
+        result.diverged = diverged
+        return result
     }
 }

@@ -48,13 +48,14 @@ struct TrainCommand: Command {
             .option("seconds", "s", "Stop after this many seconds.", default: "600 when --games is not given"),
             .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the --resume file's"),
             .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
-            .option("alpha", "rate", "Learning rate, split over the active features.", default: "0.1, or the --resume file's"),
+            .option("alpha", "rate", "Learning rate (above 0, at most 1), split over the active features.", default: "0.1, or the --resume file's"),
             .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: TrainCommand.defaultOptimismText),
             .option("network", "name", "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below).", default: "4x6 on 4x4"),
             .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
             .option("stages", "tiles", "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4).", default: "one stage"),
             .option("learning", "method", "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", default: "td, or the --resume file's"),
-            .option("tc-alpha", "rate", "TC's meta learning rate, split over the active features.", default: "1.0, or the --resume file's"),
+            .option(
+                "tc-alpha", "rate", "TC's meta learning rate (above 0, at most 1), split over the active features.", default: "1.0, or the --resume file's"),
             .option("tc-from", "fraction", "otd+tc: the fraction of the run after which TC takes over.", default: "0.5, or the --resume file's"),
             .option("update", "schedule", "forward (after each move) or backward (after each game, last move first).", default: "forward"),
             .option("threads", "n", "Self-play threads over the shared weights.", default: "1"),
@@ -125,7 +126,8 @@ struct TrainCommand: Command {
         outFlag = arguments.string("out") == nil && resume != nil ? "resume" : "out"
         games = try arguments.optionalInt("games", in: 1...Int.max)
         seconds = arguments.string("seconds") == nil ? (games == nil ? 600 : nil) : try arguments.double("seconds", default: 600, in: 0.001...1e9)
-        alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...10)
+        // Above 1 a rate overshoots every target it moves toward, and the weights diverge.
+        alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...1)
         alphaGiven = arguments.string("alpha") != nil
         if let name = arguments.string("learning") {
             guard let method = LearningMethod(rawValue: name) else {
@@ -136,7 +138,7 @@ struct TrainCommand: Command {
         // Pure TC starts from zero weights, as Jaśkowski (2018) does; OTD and OTD+TC from optimistic ones.
         let defaultOptimism = learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols)
         optimism = try arguments.double("optimistic", default: defaultOptimism, in: 0...1e9)
-        coherenceAlpha = arguments.string("tc-alpha") == nil ? nil : try arguments.double("tc-alpha", default: 1, in: 1e-9...10)
+        coherenceAlpha = arguments.string("tc-alpha") == nil ? nil : try arguments.double("tc-alpha", default: 1, in: 1e-9...1)
         coherenceFrom = arguments.string("tc-from") == nil ? nil : try arguments.double("tc-from", default: 0.5, in: 0...1)
         if learning == .tc && alphaGiven {
             throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
@@ -328,6 +330,18 @@ struct TrainCommand: Command {
             Console.error("switching to TC learning at game \(base.games)")
         }
         loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, lanes: lanes, seed: seed)) { result, total in
+            guard !result.diverged else {
+                // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
+                let kept =
+                    checkpoint.map { "the last checkpoint (every \($0) games) in \(out) is kept" }
+                    ?? (resume.map { "\($0) is left as it was" } ?? "nothing was saved")
+                failure.withLock {
+                    $0 =
+                        $0 ?? "training diverged at game \(total): a value became infinite or NaN, so the learning rate is too "
+                        + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)"
+                }
+                return false
+            }
             let summary = report.record(result)
             progress.update(total, detail: summary)
             if base.learning == .otdThenTC && !learner.learnsByCoherence {

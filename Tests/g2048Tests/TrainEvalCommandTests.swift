@@ -28,7 +28,8 @@ struct TrainEvalCommandTests {
 
     @Test(arguments: [
         (["--rows", "99"], "--rows must be between 2 and 8, got 99"),
-        (["--alpha", "0"], "--alpha must be between 1e-09 and 10.0, got 0"),
+        (["--alpha", "0"], "--alpha must be between 1e-09 and 1.0, got 0"),
+        (["--alpha", "2"], "--alpha must be between 1e-09 and 1.0, got 2"),
         (["--alpha", "nan"], "--alpha must be a finite number, got nan"),
         (["--seconds", "inf"], "--seconds must be a finite number, got inf"),
         (["--cols", "1"], "--cols must be between 2 and 8, got 1"),
@@ -49,7 +50,8 @@ struct TrainEvalCommandTests {
         (["--network", "8x6", "--rows", "3"], "--network 8x6 is a network for 4x4 boards, not 3x3; give other boards --patterns"),
         (["--network", "8x6", "--patterns", "0,1"], "--network and --patterns both choose the patterns; give one"),
         (["--network", "8x6", "--resume", "w.bin"], "--network cannot change a resumed network (--resume w.bin has its own)"),
-        (["--tc-alpha", "0"], "--tc-alpha must be between 1e-09 and 10.0, got 0"),
+        (["--tc-alpha", "0"], "--tc-alpha must be between 1e-09 and 1.0, got 0"),
+        (["--tc-alpha", "10"], "--tc-alpha must be between 1e-09 and 1.0, got 10"),
         (["--lanes", "0"], "--lanes must be between 1 and 64, got 0"),
         (["--lanes", "65"], "--lanes must be between 1 and 64, got 65"),
     ])
@@ -92,6 +94,30 @@ struct TrainEvalCommandTests {
         let command = try Self.train(["--resume", "w3.bin"])
         #expect(command.out == "w3.bin" && command.size == nil)
         #expect(try Self.train(["--resume", "w3.bin", "--out", "next.bin"]).out == "next.bin")
+    }
+
+    /// `--alpha 2` … `10` ran to the end and then failed to save (`weight 0 is -nan`), losing the
+    /// run. A rate that large is refused now; a file that carries one (written by an older version)
+    /// diverges, and training stops at once, saying so, and leaves the file as it was.
+    @Test func divergenceStopsTrainingAndKeepsTheFile() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let first = try G2048Tests.run(["train", "--rows", "2", "--games", "50", "--out", weights])
+        #expect(first.status == 0, "\(first.stderr)")
+        var (network, metadata) = try WeightsFile.load(from: weights)
+        metadata.alpha = 8
+        try WeightsFile.save(network, metadata: metadata, to: weights)
+        let before = try Data(contentsOf: URL(fileURLWithPath: weights))
+        let run = try G2048Tests.run(["train", "--resume", weights, "--games", "100000"])
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains(
+                "a value became infinite or NaN, so the learning rate is too large for this network (try a smaller --alpha or --tc-alpha); \(weights) is left as it was"
+            ), "\(run.stderr)")
+        #expect(run.stderr.contains("error: training diverged at game "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: weights)) == before)
+        network = try WeightsFile.load(from: weights).network
+        #expect(network.rows == 2)
     }
 
     /// `train --resume /dev/zero` once said "--out /dev/zero is …" though no --out was typed.
