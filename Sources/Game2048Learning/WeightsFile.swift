@@ -196,6 +196,16 @@ public enum WeightsFile {
         guard weightBytes <= memoryLimit else {
             throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: weightBytes, limit: memoryLimit)
         }
+        // A forged sparse file (a valid header claiming gigabytes, the rest a hole) would be allocated and read in
+        // full before its checksum failed. A save writes every byte; a file system that compresses may show
+        // fewer blocks than bytes, but not a sixty-fourth of them for weights of any size worth checking.
+        if weightBytes >= sparseCheckThreshold && opened.status.allocatedBytes < weightBytes / 64 {
+            throw .sparse(file: path, shape: layout.shapeDescription, bytes: weightBytes, allocated: opened.status.allocatedBytes)
+        }
+        // Under `ulimit -v` an allocation beyond the limit would stop the process, not fail.
+        if let available = SystemInfo.addressSpaceAvailable, weightBytes + (4 << 20) > available {
+            throw .beyondAddressSpace(file: path, shape: layout.shapeDescription, bytes: weightBytes, available: available)
+        }
 
         // A file of the default network written with its cells in another order (an earlier release's
         // ascending one) becomes today's default, whose index order is the fast one.
@@ -264,6 +274,9 @@ public enum WeightsFile {
             do throws(FileError) { try SystemIO.read(descriptor, into: buffer, path: path) } catch { throw WeightsFileError(error) }
         }
     }
+
+    /// The weights' size from which a load checks that the file is not sparse (64 MiB).
+    static let sparseCheckThreshold = 64 << 20
 
     /// The most bytes of weights a load allocates: this machine's physical memory.
     static var memoryLimit: Int { SystemInfo.physicalMemory }

@@ -28,6 +28,14 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// The header describes more weights than this machine has memory:
     /// "x.bin: the header says 16000 patterns of 6 cells, 1 TiB of weights; this machine has 8 GiB of memory".
     case tooLarge(file: String, shape: String, bytes: Int, limit: Int)
+    /// The header describes more weights than this process may still map (its address-space
+    /// limit, `ulimit -v`): "x.bin: the header says …, 21 GiB of weights; this process may map only 5 GiB more
+    /// (its address-space limit, ulimit -v)".
+    case beyondAddressSpace(file: String, shape: String, bytes: Int, available: Int)
+    /// The file has the size its header claims but not the disk blocks (a sparse file: a forgery,
+    /// since a save writes every byte): "x.bin: the header says …, 21 GiB of weights, but only 4 KiB of the
+    /// file is on disk (a sparse file); a saved weights file is never sparse".
+    case sparse(file: String, shape: String, bytes: Int, allocated: Int)
     /// A header value this build cannot use: "x.bin: invalid header: the board has 99 rows; boards have 2 to 8".
     case invalidHeader(file: String, reason: String)
     /// A weight that is not a finite number within ±``WeightsFile/maxWeightMagnitude``:
@@ -49,7 +57,8 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .cannotOpen(let file, _), .cannotRead(let file, _), .notAWeightsFile(let file),
             .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _, _),
-            .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .invalidHeader(let file, _),
+            .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .beyondAddressSpace(let file, _, _, _),
+            .sparse(let file, _, _, _), .invalidHeader(let file, _),
             .invalidWeight(let file, _, _), .checksumMismatch(let file),
             .unsupportedNetwork(let file, _), .unsupportedContents(let file, _), .cannotWrite(let file, _):
             file
@@ -73,6 +82,12 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
             "\(file): \(found - expected) bytes after the checksum: the header says \(expected) bytes, the file has \(found)"
         case .tooLarge(let file, let shape, let bytes, let limit):
             "\(file): the header says \(shape), \(byteSize(bytes)) of weights; this machine has \(byteSize(limit)) of memory"
+        case .beyondAddressSpace(let file, let shape, let bytes, let available):
+            "\(file): the header says \(shape), \(byteSize(bytes)) of weights; this process may map only "
+                + "\(byteSize(available)) more (its address-space limit, ulimit -v)"
+        case .sparse(let file, let shape, let bytes, let allocated):
+            "\(file): the header says \(shape), \(byteSize(bytes)) of weights, but only \(byteSize(allocated)) of the file is on "
+                + "disk (a sparse file); a saved weights file is never sparse"
         case .invalidHeader(let file, let reason): "\(file): invalid header: \(reason)"
         case .invalidWeight(let file, let index, let value):
             "\(file): weight \(index) is \(value); weights must be finite numbers within ±\(WeightsFile.maxWeightMagnitude)"

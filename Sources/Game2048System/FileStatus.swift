@@ -21,6 +21,9 @@ package struct FileStatus: Hashable, Sendable {
     package var identity: FileIdentity
     /// The size in bytes.
     package var size: Int
+    /// The bytes of disk the file occupies (`st_blocks`, 512-byte units): far below ``size`` for a
+    /// sparse file, whose holes read as zeros.
+    package var allocatedBytes: Int
 
     /// The status of what `path` names, following symbolic links; `nil` when nothing is there
     /// (or it cannot be examined, which the later `open` reports with its reason).
@@ -41,6 +44,7 @@ package struct FileStatus: Hashable, Sendable {
         type = UInt32(status.st_mode) & UInt32(S_IFMT)
         identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         size = Int(status.st_size)
+        allocatedBytes = Int(status.st_blocks) &* 512
     }
 
     /// Whether it is a regular file (the only kind this package reads or replaces).

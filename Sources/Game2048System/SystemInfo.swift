@@ -17,6 +17,21 @@ package enum SystemInfo {
     }
 
     /// The processor's model name from `/proc/cpuinfo` ("AMD EPYC 7B13"), or `nil` where there is none.
+    /// How many more bytes this process may map before its address-space limit (`RLIMIT_AS`,
+    /// `ulimit -v`), or `nil` when it has none: a larger allocation would fail, and the runtime
+    /// would stop the process instead of reporting it.
+    package static var addressSpaceAvailable: Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        let cap = limit.rlim_cur > UInt64(Int.max) ? Int.max : Int(limit.rlim_cur)
+        // VmSize: what the process maps now, in kB.
+        guard let bytes = try? SystemIO.readFile("/proc/self/status", limit: 1 << 16),
+            let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
+            let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        else { return cap }
+        return max(0, cap - kilobytes * 1024)
+    }
+
     package static var processorModel: String? {
         guard let bytes = try? SystemIO.readFile("/proc/cpuinfo", limit: 1 << 24) else { return nil }
         for line in bytes.split(separator: UInt8(ascii: "\n")) {

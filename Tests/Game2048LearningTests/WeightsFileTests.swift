@@ -704,6 +704,28 @@ struct WeightsFileTests {
         }
     }
 
+    /// A 4 KB sparse file whose valid header claims 3.75 GiB: it was allocated and read in full
+    /// (3.9 GB resident, 31 s) before its checksum failed. Now it is refused from its blocks.
+    @Test func sparseFileWithinMemoryIsRefusedFromItsBlocks() throws {
+        let directory = TemporaryDirectory()
+        // 60 six-tuples of 16 values: 2^24 weights each, 3.75 GiB.
+        let patterns = Array(repeating: (0..<6).map(UInt8.init), count: 60)
+        let header = Self.forgedFile(rows: 4, cols: 4, valueCount: 16, patterns: patterns, weightBytes: 0)
+        let weightBytes = 60 << 26
+        let path = directory.file("x.bin")
+        writeBytes(header, to: path)
+        try #require(truncate(path, off_t(header.count + weightBytes + 8)) == 0, "this file system has no sparse files")
+        let allocated = try #require(FileStatus(path: path)).allocatedBytes
+        try #require(allocated < 1 << 20, "this file system allocated the hole")
+        let error = #expect(throws: WeightsFileError.self) { try WeightsFile.load(from: path) }
+        if weightBytes <= WeightsFile.memoryLimit {
+            #expect(error == .sparse(file: path, shape: "60 patterns of 6 cells", bytes: weightBytes, allocated: allocated))
+            #expect(
+                error?.description.hasSuffix("but only \(byteSize(allocated)) of the file is on disk (a sparse file); a saved weights file is never sparse")
+                    == true)
+        }
+    }
+
     // MARK: Opening and saving
 
     @Test func fifoIsRefusedWithoutWaitingForAWriter() throws {

@@ -120,6 +120,28 @@ struct TrainEvalCommandTests {
         #expect(network.rows == 2)
     }
 
+    /// Under `ulimit -v`, weights larger than the process may still map stopped it (`Fatal error:
+    /// out of memory`, SIGILL); the load refuses them with the limit named, and exits 1.
+    @Test func weightsBeyondTheAddressSpaceLimitAreRefused() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w7.bin")  // one 7-tuple on 3x3: 74 MiB of weights
+        let trained = try G2048Tests.run(["train", "--rows", "3", "--patterns", "0,1,2,3,4,5,6", "--games", "1", "--out", weights])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 58 MiB of address space: room for the program, not for its weights.
+        process.arguments = ["-c", "ulimit -v 60000; exec \"$0\" eval --weights \"$1\" --games 1", G2048Tests.executable.path, weights]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 74 MiB of weights; this process may map only "))
+        #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v)\n"), "\(stderr)")
+    }
+
     /// `train --resume /dev/zero` once said "--out /dev/zero is …" though no --out was typed.
     @Test func aWrongResumedFileIsNamedByTheFlagTyped() throws {
         let run = try G2048Tests.run(["train", "--resume", "/dev/zero"])
