@@ -31,10 +31,11 @@ extension Evaluation {
     ///   - seed: the game's seed, as for ``play(rules:seed:player:onMove:)``.
     ///   - start: the board to start from instead of `rules.initialTiles` random tiles (for tests).
     ///   - downgradeLimit: the player's tile-downgrading limit (see ``TileDowngrade``), or `nil` for none.
-    ///   - onMove: called after each move.
+    ///   - onMove: called after every `movesPerCall`-th move.
+    ///   - movesPerCall: a power of two (1: every move).
     static func playPacked(
         network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
-        downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil
+        downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil, movesPerCall: Int = 1
     ) -> GameResult {
         let table = Bitboard.MoveTable()
         let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
@@ -73,13 +74,14 @@ extension Evaluation {
             if let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) { highest = max(highest, spawn.exponent) }
             score &+= bestReward
             moves += 1
-            onMove?()
+            if moves & (movesPerCall &- 1) == 0 { onMove?() }
             over = highest >= win || moves >= maxSteps
         }
         guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
         return playGenericContinuation(
             network: network, rules: rules, board: Board(board), rng: rng, fourThreshold: fourThreshold,
-            highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove)
+            highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove,
+            movesPerCall: movesPerCall)
     }
 
     /// The rest of a game past the packed board's range: `Environment`'s rules on `Board`.
@@ -88,7 +90,7 @@ extension Evaluation {
     /// both appear), so every move the player picks is legal and no invalid-action policy applies.
     static func playGenericContinuation(
         network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar, fourThreshold: UInt64,
-        highest: UInt8, score: Int64, moves: Int, downgradeLimit: UInt8?, onMove: (() -> Void)?
+        highest: UInt8, score: Int64, moves: Int, downgradeLimit: UInt8?, onMove: (() -> Void)?, movesPerCall: Int
     ) -> GameResult {
         var board = board, rng = rng, highest = highest, score = score, moves = moves
         var player = SearchPlayer(network: network, depth: 0, downgradeLimit: downgradeLimit)
@@ -101,7 +103,7 @@ extension Evaluation {
             highest = max(highest, outcome.highestMerge, spawn?.exponent ?? 0)
             score &+= outcome.reward
             moves += 1
-            onMove?()
+            if moves & (movesPerCall &- 1) == 0 { onMove?() }
             if board.legalMoves.isEmpty || highest >= win || moves >= maxSteps { break }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves)

@@ -1,4 +1,5 @@
 import Game2048
+import Synchronization
 import Testing
 @testable import Game2048Learning
 
@@ -38,6 +39,25 @@ struct PlayerTests {
         let two = Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
         #expect(one.games == two.games)
         #expect(one.games.count == 40)
+    }
+
+    /// `eval --agent greedy --rows 8` played one 76 M-move game for 81 s without a progress line:
+    /// progress now also comes every `movesPerReport` moves within a game, and the counts add up.
+    @Test(arguments: [1, 2])
+    func progressComesWithinLongGamesAndAddsUp(threads: Int) {
+        let reports = Mutex<[EvaluationProgress]>([])
+        let report = Evaluation.run(
+            rules: try! Rules(rows: 5, cols: 5), games: 3, seed: 2, threads: threads, makePlayer: { RandomPlayer(seed: UInt64($0)) },
+            movesPerReport: 64
+        ) { progress in reports.withLock { $0.append(progress) } }
+        let seen = reports.withLock { $0 }
+        let total = report.games.reduce(0) { $0 + $1.moves }
+        #expect(report.games.allSatisfy { $0.moves > 200 })
+        // Reports before any game ended, and at least one a batch of 64 moves.
+        #expect(seen.contains { $0.games == 0 && $0.moves >= 64 })
+        #expect(seen.count >= total / 64)
+        #expect(seen.map(\.moves).max() == total)
+        #expect(Set(seen.map(\.games)) == [0, 1, 2, 3])
     }
 
     /// Search players keep per-game caches; threads must still give one game per seed, whatever the schedule.
