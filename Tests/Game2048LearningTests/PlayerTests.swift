@@ -46,10 +46,10 @@ struct PlayerTests {
     @Test(arguments: [1, 2])
     func progressComesWithinLongGamesAndAddsUp(threads: Int) {
         let reports = Mutex<[EvaluationProgress]>([])
+        let record: @Sendable (EvaluationProgress) -> Void = { progress in reports.withLock { $0.append(progress) } }
         let report = Evaluation.run(
             rules: try! Rules(rows: 5, cols: 5), games: 3, seed: 2, threads: threads, makePlayer: { RandomPlayer(seed: UInt64($0)) },
-            movesPerReport: 64
-        ) { progress in reports.withLock { $0.append(progress) } }
+            movesPerReport: 64, progress: record)
         let seen = reports.withLock { $0 }
         let total = report.games.reduce(0) { $0 + $1.moves }
         #expect(report.games.allSatisfy { $0.moves > 200 })
