@@ -1,6 +1,7 @@
 import Game2048
 import Game2048Server
 import Game2048JSON
+import Game2048System
 
 /// `g2048 serve`: the environment over newline-delimited JSON-RPC 2.0 on stdin and stdout.
 struct ServeCommand: Command {
@@ -16,13 +17,29 @@ struct ServeCommand: Command {
             The protocol is documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
             """,
         options: ServerOption.all.map { .option($0.flag, $0.valueName, $0.help, default: $0.helpDefault) }
-            + [.option("max-line-bytes", "n", "Longest request line accepted, in bytes without the newline; longer ones get an error.", default: "1048576")])
+            + [
+                .option(
+                    "max-line-bytes", "n",
+                    "Longest request line accepted, in bytes without the newline; longer ones get an error. At most 1/64 of "
+                        + "this machine's memory (a line's parse holds about 24 bytes per byte), and 1 GiB.",
+                    default: "1048576")
+            ])
 
     var config: ServerConfig
     var maxLineBytes: Int
 
+    /// The longest line whose parse this machine can hold with room to spare: a line of JSON
+    /// numbers parses into about 24 bytes per byte (a 50 MB array peaked at 1.19 GB), so 1/64 of
+    /// the physical memory.
+    static var parsableLineBytes: Int { min(1 << 30, max(1 << 20, SystemInfo.physicalMemory / 64)) }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         maxLineBytes = try arguments.int("max-line-bytes", default: 1 << 20, in: 64...(1 << 30))
+        guard maxLineBytes <= ServeCommand.parsableLineBytes else {
+            throw UsageError(
+                "--max-line-bytes \(maxLineBytes) is more than this machine can parse: a line's parse holds about 24 bytes of "
+                    + "memory per byte, so at most \(ServeCommand.parsableLineBytes) (1/64 of its memory)")
+        }
         var changes: [(String, JSONValue)] = []
         for option in ServerOption.all {
             guard let text = arguments.string(option.flag) else { continue }

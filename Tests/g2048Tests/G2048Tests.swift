@@ -71,6 +71,22 @@ struct G2048Tests {
         #expect(result.stderr.hasSuffix("error: cannot write standard output: No space left on device; the results printed there are lost\n"))
     }
 
+    /// `serve --max-line-bytes 1073741824` accepted a line its parse could not hold (a 500 MB JSON
+    /// array aborted: "failed to allocate 8590983072 bytes"); the maximum is now what the machine can parse.
+    @Test func serveRefusesALineLimitItCannotParse() throws {
+        let most = ServeCommand.parsableLineBytes
+        #expect(most >= 1 << 20 && most <= 1 << 30)
+        let accepted = try Self.run(["serve", "--max-line-bytes", String(most)], input: "")
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        guard most < 1 << 30 else { return }  // a machine of 64 GiB or more parses the largest limit
+        let refused = try Self.run(["serve", "--max-line-bytes", String(most + 1)], input: "")
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.hasPrefix(
+                "error: --max-line-bytes \(most + 1) is more than this machine can parse: a line's parse holds about 24 bytes of "
+                    + "memory per byte, so at most \(most) (1/64 of its memory)\n"))
+    }
+
     @Test func outOfRangeRowsPrintsOneLineReasonAndExits64() throws {
         let result = try Self.run(["bench", "--rows", "99"])
         #expect(result.status == 64)
