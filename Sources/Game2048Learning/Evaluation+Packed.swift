@@ -11,7 +11,7 @@ import Game2048
 
 extension Evaluation {
     /// The network of `player` when it plays greedily over afterstates of a packed 4×4 board
-    /// under `rules`, so that ``playPacked(network:rules:seed:start:downgradeLimit:onMove:)`` plays its games; otherwise `nil`.
+    /// under `rules`, so that ``playPacked(network:rules:seed:start:downgradeLimit:onMove:movesPerCall:)`` plays its games; otherwise `nil`.
     static func packedGreedyNetwork(of player: some Player, rules: Rules) -> (network: NTupleNetwork, downgradeLimit: UInt8?)? {
         guard rules.rows == 4, rules.cols == 4, let search = player as? SearchPlayer,
             search.search.depth == 0, case .network(let network) = search.search.evaluator,

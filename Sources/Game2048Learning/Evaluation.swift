@@ -140,7 +140,7 @@ public enum Evaluation {
     /// One game of `player` on a fresh environment; `onMove` is called after each move.
     ///
     /// A greedy n-tuple player on a 4×4 board plays on the packed board instead, without the
-    /// environment (see `playPacked(network:rules:seed:start:downgradeLimit:onMove:)`): the same game, faster.
+    /// environment (see `playPacked(network:rules:seed:start:downgradeLimit:onMove:movesPerCall:)`): the same game, faster.
     public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) -> GameResult {
         play(rules: rules, seed: seed, player: &player, onMove: onMove, movesPerCall: 1)
     }

@@ -10,7 +10,7 @@ extension BestScores {
         /// A one-line problem to report on stderr, or `nil` when all went well
         /// (a missing file is not a problem: it is created on the first save).
         package var problem: String?
-        /// Whether the file exists but is corrupted, so it should be replaced by a ``save()`` now.
+        /// Whether the file exists but is corrupted, so it should be replaced by a ``save(lockWait:)`` now.
         package var isCorrupted = false
     }
 

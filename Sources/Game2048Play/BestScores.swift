@@ -14,15 +14,17 @@ import Game2048JSON
 ///
 ///     {"format":"gym2048-best-scores","version":1,"best":{"3x3":612,"4x4":20316}}
 ///
-/// ``save()`` holds an exclusive lock (`flock` on `best-scores.json.lock` beside
+/// ``save(lockWait:)`` holds an exclusive lock (`flock` on `best-scores.json.lock` beside
 /// the file) while it reads what is on disk, keeps the higher score of each size
 /// (another game may have saved since this one loaded), and writes atomically: a
 /// temporary file, `fsync`, then a rename, so the file is always either the old
-/// or the new version and two games saving at once lose nothing. Members this
-/// version does not know (other keys at the top or inside `best`) are kept as
-/// they are. A file that cannot be parsed is reported by ``load(directory:)``;
-/// the next save moves it aside to `best-scores.json.corrupted` and starts a new
-/// one. A file of a newer version is left alone. None of this stops a game.
+/// or the new version and two games saving at once lose nothing. (A lock another
+/// process keeps for more than 2 s is given up on, and the save says so: a game
+/// never waits longer.) Members this version does not know (other keys at the top
+/// or inside `best`) are kept as they are. A file that cannot be parsed is reported
+/// by ``load(directory:)``; the next save moves it aside to `best-scores.json.corrupted`
+/// (or `-2`, `-3`, …: every copy is kept) and starts a new one. A file of a newer
+/// version is left alone. None of this stops a game.
 package struct BestScores: Hashable, Sendable {
     /// The file's name inside ``directory``.
     package static let fileName = "best-scores.json"
