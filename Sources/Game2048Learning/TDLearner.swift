@@ -103,6 +103,11 @@ public final class TDLearner: @unchecked Sendable {
     @usableFromInline let rowTable: Bitboard.MoveTable
     /// The rules' step limit, `Int.max` for none.
     @usableFromInline let maxSteps: Int
+    /// The afterstates a backward game keeps at most twice over: a longer game (an 8×8 game plays
+    /// millions of moves) learns its oldest block of this many before it ends, so its memory stays
+    /// bounded and a stop waits for at most two blocks a game (32 games of 8×8: about a second). A
+    /// 4×4 game is that long only past the 32 768 tile. Internal, for tests of the blocks.
+    @usableFromInline var backwardBlock = 1 << 14
     /// The reward a move that makes the win tile has at least (a merge into it scores its value), `Int64.max` for none.
     @usableFromInline let winReward: Int64
     /// The win tile's exponent (`UInt8.max` for none); a spawned 4 reaches it when it is 2.

@@ -76,7 +76,10 @@ struct TrainingGame<B: LearnableBoard> {
             isOver = true
             return
         }
-        if backward { path.append((best, Float(bestReward))) }
+        if backward {
+            path.append((best, Float(bestReward)))
+            if path.count == 2 * learner.backwardBlock { learnOldestBlock(learner) }
+        }
         score += bestReward
         moves += 1
         // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward in finish).
@@ -111,6 +114,34 @@ struct TrainingGame<B: LearnableBoard> {
     }
 
     /// Ends the game: the backward schedule's updates, then the result.
+    /// Learns the path's first `count` afterstates, last to first, from `target` (the value of what
+    /// came after them), each toward its reward plus the value of the next as just learned.
+    @inlinable
+    mutating func learnBackward(_ count: Int, from target: Float, _ learner: TDLearner) {
+        let network = learner.network
+        var target = target
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let (afterstate, reward) = path[index]
+            let value = afterstate.value(in: network)
+            if coherent {
+                afterstate.learn(in: learner, error: target - value, coherent: true)
+                target = reward + afterstate.value(in: network)
+            } else {
+                target = reward + afterstate.updateAndValue(in: network, by: learner.step * (target - value))
+            }
+        }
+    }
+
+    /// Learns the oldest ``TDLearner/backwardBlock`` afterstates of a long game and drops them: toward
+    /// the value of the next afterstate as it is now (its own update comes with a later block, or at the end).
+    @inlinable
+    mutating func learnOldestBlock(_ learner: TDLearner) {
+        let block = learner.backwardBlock
+        let next = path[block]
+        learnBackward(block, from: next.reward + next.afterstate.value(in: learner.network), learner)
+        path.removeFirst(block)
+    }
+
     @inlinable
     mutating func finish(_ learner: TDLearner) -> GameResult {
         if backward {
@@ -118,15 +149,7 @@ struct TrainingGame<B: LearnableBoard> {
             // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
             var target: Float = 0
             if truncated, let last = path.popLast() { target = last.reward + last.afterstate.value(in: network) }
-            for (afterstate, reward) in path.reversed() {
-                let value = afterstate.value(in: network)
-                if coherent {
-                    afterstate.learn(in: learner, error: target - value, coherent: true)
-                    target = reward + afterstate.value(in: network)
-                } else {
-                    target = reward + afterstate.updateAndValue(in: network, by: learner.step * (target - value))
-                }
-            }
+            learnBackward(path.count, from: target, learner)
             path = []
         }
         var result = GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)

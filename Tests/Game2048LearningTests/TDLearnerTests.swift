@@ -164,6 +164,45 @@ struct TDLearnerTests {
         #expect(laned.weights == weights)
     }
 
+    /// `train --rows 8 --update backward` kept each game's whole path (1.9 GB) and ran past its
+    /// --seconds while learning it. A backward game now keeps at most two blocks: here blocks of 8
+    /// afterstates, in 4×4 games of a hundred moves and more, written out by hand as the oracle.
+    @Test func aLongBackwardGameLearnsItsPathInBoundedBlocks() throws {
+        let learner = try Self.smallLearner(schedule: .backward)
+        learner.backwardBlock = 8
+        var rng = Xoshiro256StarStar(seed: 5)
+        var game = TrainingGame<Bitboard>(learner, using: &rng)
+        var longest = 0
+        while !game.isOver {
+            game.step(learner, using: &rng)
+            longest = max(longest, game.path.count)
+        }
+        let result = game.finish(learner)
+        #expect(result.moves > 40 && longest == 15, "\(result.moves) moves, at most \(longest) kept")
+        let weights = (0..<learner.network.weights.count).map { learner.network.weights[$0] }
+
+        // The oracle: the same game, its path kept whole, each block of 8 learned when 16 are kept.
+        let reference = try Self.smallLearner(schedule: .backward)
+        var referenceRNG = Xoshiro256StarStar(seed: 5)
+        var whole = TrainingGame<Bitboard>(reference, using: &referenceRNG)
+        var done = 0  // afterstates of `whole.path` learned already
+        while !whole.isOver {
+            whole.step(reference, using: &referenceRNG)
+            if whole.path.count - done == 16 {
+                var target = whole.path[done + 8].reward + whole.path[done + 8].afterstate.value(in: reference.network)
+                for index in stride(from: done + 7, through: done, by: -1) {
+                    let (afterstate, reward) = whole.path[index]
+                    let value = afterstate.value(in: reference.network)
+                    target = reward + afterstate.updateAndValue(in: reference.network, by: reference.step * (target - value))
+                }
+                done += 8
+            }
+        }
+        whole.path.removeFirst(done)
+        #expect(whole.finish(reference) == result)
+        #expect((0..<reference.network.weights.count).map { reference.network.weights[$0] } == weights)
+    }
+
     /// Two lanes are two games a move at a time, the first lane first, each spawn drawn when its move is
     /// made, written out here with ``TrainingGame`` itself: the same results, in the order the games end.
     @Test func twoLanesPlayTheirGamesAMoveEachInTurn() throws {
