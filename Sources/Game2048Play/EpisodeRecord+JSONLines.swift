@@ -96,88 +96,145 @@ extension EpisodeRecord {
     /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
     package static func parse(bytes: [UInt8]) throws(RecordError) -> [EpisodeRecord] {
         var records: [EpisodeRecord] = []
+        var parser = RecordParser()
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = bytes.last == UInt8(ascii: "\n")
-        var lastLine = 0
-        for (index, rawLine) in lines.enumerated() {
-            let number = index + 1
-            let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            lastLine = number
-            let json: JSONValue
-            do {
-                json = try JSONValue.parse(Array(line))
-            } catch {
-                if index == lines.count - 1 && !endsWithNewline {
-                    throw RecordError(line: number, "truncated record: the last line is incomplete (\(error))")
-                }
-                throw RecordError(line: number, "not valid JSON (\(error))")
-            }
-            let fields = Fields(json: json, line: number)
-            switch try fields.string("type") {
-            case "header":
-                if let last = records.last {
-                    if last.end == nil && !last.isVersion1 {
-                        throw RecordError(line: number, "a header where the end line of episode \(records.count) was expected")
-                    }
-                    if last.end?.isLastEpisode == true {
-                        throw RecordError(line: number, "a header after the end line of episode \(records.count), which says it is the last")
-                    }
-                }
-                try fields.allowOnly(headerMembers)
-                records.append(EpisodeRecord(header: try EpisodeHeader(fields: fields)))
-            case "step":
-                guard let last = records.last else {
-                    throw RecordError(line: number, "a step before any header line (a record starts with \"type\":\"header\")")
-                }
-                guard last.end == nil else { throw RecordError(line: number, "a step after the end line of episode \(records.count)") }
-                try fields.allowOnly(stepMembers)
-                let expected = last.steps.count + 1
-                let stepNumber = try fields.integer("step", in: 1...Int128(Int.max))
-                guard stepNumber == expected else {
-                    throw RecordError(line: number, "step \(stepNumber) where step \(expected) was expected")
-                }
-                records[records.count - 1].steps.append(try EpisodeStep(fields: fields, cells: last.header.rules.cellCount))
-            case "end":
-                guard let last = records.last else { throw RecordError(line: number, "an end line before any header line") }
-                guard last.end == nil else { throw RecordError(line: number, "a second end line for episode \(records.count)") }
-                guard !last.isVersion1 else {
-                    throw RecordError(line: number, "an end line in a version 1 record (version 1 has none; its header says \"version\":1)")
-                }
-                try fields.allowOnly(endMembers)
-                records[records.count - 1].end = try EpisodeEnd(fields: fields, of: last)
-            case let other:
-                throw RecordError(line: number, "\"type\" must be \"header\", \"step\" or \"end\", got \(JSONValue.quoted(other, limit: 20))")
+        for (index, line) in lines.enumerated() {
+            let event = try parser.read(line, number: index + 1, isCutOff: index == lines.count - 1 && !endsWithNewline)
+            switch event {
+            case .header(let header): records.append(EpisodeRecord(header: header))
+            case .step(let step): records[records.count - 1].steps.append(step)
+            case .end(let end): records[records.count - 1].end = end
+            case nil: break
             }
         }
-        guard let last = records.last else { throw RecordError(line: 0, "the record is empty: no header line") }
-        if !last.isVersion1 {
-            guard let end = last.end else {
-                throw RecordError(
-                    line: lastLine,
-                    "truncated record: episode \(records.count) has no end line "
-                        + "(the file ends after \(last.steps.isEmpty ? "its header" : "step \(last.steps.count)"))")
-            }
-            guard end.isLastEpisode else {
-                throw RecordError(
-                    line: lastLine,
-                    "truncated record: the end line of episode \(records.count) announces "
-                        + "another episode, but the file ends there")
-            }
-        }
+        try parser.finish()
         return records
     }
 }
 
+/// What one line of a record holds, read and checked by ``RecordParser``.
+package enum RecordEvent: Hashable, Sendable {
+    /// An episode starts.
+    case header(EpisodeHeader)
+    /// A step of the current episode.
+    case step(EpisodeStep)
+    /// The current episode ends.
+    case end(EpisodeEnd)
+}
+
+/// Reads a record a line at a time, checking each line against the ones before it, and keeps only
+/// the counts it needs to (never the steps): a record of any length is read in constant memory.
+///
+///     var parser = RecordParser()
+///     for (number, line) in lines { if let event = try parser.read(line, number: number) { … } }
+///     try parser.finish()
+package struct RecordParser {
+    /// The current episode: what its later lines are checked against.
+    struct Episode {
+        var isVersion1: Bool
+        var cells: Int
+        var steps = 0
+        var lastScore: Int64 = 0
+        var end: EpisodeEnd? = nil
+    }
+
+    /// Episodes read so far.
+    package private(set) var episodes = 0
+    var current: Episode? = nil
+    /// The last line that was not blank.
+    var lastLine = 0
+
+    package init() {}
+
+    /// Reads line `number` (without its newline; `isCutOff` when the file ends inside it).
+    ///
+    /// - Returns: what the line holds, or `nil` for a blank line.
+    /// - Throws: ``RecordError`` naming the line, as ``EpisodeRecord/parse(_:)`` describes.
+    package mutating func read(_ rawLine: ArraySlice<UInt8>, number: Int, isCutOff: Bool = false) throws(RecordError) -> RecordEvent? {
+        let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return nil }
+        lastLine = number
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(line))
+        } catch {
+            if isCutOff { throw RecordError(line: number, "truncated record: the last line is incomplete (\(error))") }
+            throw RecordError(line: number, "not valid JSON (\(error))")
+        }
+        let fields = Fields(json: json, line: number)
+        switch try fields.string("type") {
+        case "header":
+            if let last = current {
+                if last.end == nil && !last.isVersion1 {
+                    throw RecordError(line: number, "a header where the end line of episode \(episodes) was expected")
+                }
+                if last.end?.isLastEpisode == true {
+                    throw RecordError(line: number, "a header after the end line of episode \(episodes), which says it is the last")
+                }
+            }
+            try fields.allowOnly(EpisodeRecord.headerMembers)
+            let header = try EpisodeHeader(fields: fields)
+            episodes += 1
+            current = Episode(isVersion1: header.version == 1, cells: header.rules.cellCount)
+            return .header(header)
+        case "step":
+            guard let last = current else {
+                throw RecordError(line: number, "a step before any header line (a record starts with \"type\":\"header\")")
+            }
+            guard last.end == nil else { throw RecordError(line: number, "a step after the end line of episode \(episodes)") }
+            try fields.allowOnly(EpisodeRecord.stepMembers)
+            let expected = last.steps + 1
+            let stepNumber = try fields.integer("step", in: 1...Int128(Int.max))
+            guard stepNumber == expected else {
+                throw RecordError(line: number, "step \(stepNumber) where step \(expected) was expected")
+            }
+            let step = try EpisodeStep(fields: fields, cells: last.cells)
+            current?.steps = expected
+            current?.lastScore = step.score
+            return .step(step)
+        case "end":
+            guard let last = current else { throw RecordError(line: number, "an end line before any header line") }
+            guard last.end == nil else { throw RecordError(line: number, "a second end line for episode \(episodes)") }
+            guard !last.isVersion1 else {
+                throw RecordError(line: number, "an end line in a version 1 record (version 1 has none; its header says \"version\":1)")
+            }
+            try fields.allowOnly(EpisodeRecord.endMembers)
+            let end = try EpisodeEnd(fields: fields, steps: last.steps, lastScore: last.lastScore)
+            current?.end = end
+            return .end(end)
+        case let other:
+            throw RecordError(line: number, "\"type\" must be \"header\", \"step\" or \"end\", got \(JSONValue.quoted(other, limit: 20))")
+        }
+    }
+
+    /// After the last line: a record must hold an episode, and its last episode must be complete.
+    package func finish() throws(RecordError) {
+        guard let last = current else { throw RecordError(line: 0, "the record is empty: no header line") }
+        guard !last.isVersion1 else { return }
+        guard let end = last.end else {
+            throw RecordError(
+                line: lastLine,
+                "truncated record: episode \(episodes) has no end line "
+                    + "(the file ends after \(last.steps == 0 ? "its header" : "step \(last.steps)"))")
+        }
+        guard end.isLastEpisode else {
+            throw RecordError(
+                line: lastLine,
+                "truncated record: the end line of episode \(episodes) announces another episode, but the file ends there")
+        }
+    }
+}
+
 extension EpisodeEnd {
-    /// Reads an end line and checks it against the episode it closes.
-    init(fields: Fields, of record: EpisodeRecord) throws(RecordError) {
+    /// Reads an end line and checks it against the episode it closes: `steps` steps so far, the last
+    /// of them with score `lastScore` (0 without steps).
+    init(fields: Fields, steps episodeSteps: Int, lastScore: Int64) throws(RecordError) {
         let steps = try fields.integer("steps", in: 0...Int128(Int.max))
-        guard steps == record.steps.count else {
-            throw fields.error("the end line counts \(steps) steps, but the episode has \(record.steps.count)")
+        guard steps == episodeSteps else {
+            throw fields.error("the end line counts \(steps) steps, but the episode has \(episodeSteps)")
         }
         let score = try fields.integer("score", in: Int128(Int64.min)...Int128(Int64.max))
-        let lastScore = record.steps.last?.score ?? 0
         guard score == lastScore else {
             throw fields.error("the end line's score \(score) differs from the score after the last step, \(lastScore)")
         }

@@ -32,24 +32,46 @@ package enum EpisodeReplay {
     ///   or when the record was made under another `Rules.version`.
     /// - Complexity: O(steps × cells).
     package static func verify(_ record: EpisodeRecord) throws(ReplayMismatch) -> [Frame] {
-        let header = record.header
-        guard header.rulesVersion == Rules.version else {
-            throw ReplayMismatch(step: 0, "the record was made with rules version \(header.rulesVersion); this g2048 plays rules version \(Rules.version)")
+        var replayer = try Replayer(record.header)
+        var frames = [replayer.start]
+        for recorded in record.steps { frames.append(try replayer.step(recorded)) }
+        if let end = record.end { try replayer.end(end) }
+        return frames
+    }
+
+    /// One episode replayed a step at a time, as its record is read: a record of any length is
+    /// checked in constant memory, and a difference is found as soon as its line is read.
+    package struct Replayer {
+        var environment: Environment
+        /// The start position.
+        package let start: Frame
+        /// The last position.
+        package private(set) var last: Frame
+
+        /// Resets an environment as `header` says and checks the start board.
+        package init(_ header: EpisodeHeader) throws(ReplayMismatch) {
+            guard header.rulesVersion == Rules.version else {
+                throw ReplayMismatch(
+                    step: 0, "the record was made with rules version \(header.rulesVersion); this g2048 plays rules version \(Rules.version)")
+            }
+            environment = Environment(rules: header.rules)
+            let reset = environment.reset(seed: header.seed)
+            if reset.observation != header.board {
+                let cell = (0..<reset.observation.cellCount).first { reset.observation[$0] != header.board[$0] } ?? 0
+                throw ReplayMismatch(
+                    step: 0,
+                    "the recorded start board has \(EpisodeReplay.tileName(header.board[cell])) on cell \(cell), "
+                        + "but seed \(header.seed) gives \(EpisodeReplay.tileName(reset.observation[cell]))")
+            }
+            start = Frame(step: 0, action: nil, board: reset.observation, score: 0, isOver: environment.isOver)
+            last = start
         }
-        var environment = Environment(rules: header.rules)
-        let start = environment.reset(seed: header.seed)
-        if start.observation != header.board {
-            let cell = (0..<start.observation.cellCount).first { start.observation[$0] != header.board[$0] } ?? 0
-            throw ReplayMismatch(
-                step: 0,
-                "the recorded start board has \(tileName(header.board[cell])) on cell \(cell), "
-                    + "but seed \(header.seed) gives \(tileName(start.observation[cell]))")
-        }
-        var frames = [Frame(step: 0, action: nil, board: start.observation, score: 0, isOver: environment.isOver)]
-        for (index, recorded) in record.steps.enumerated() {
-            let number = index + 1
+
+        /// Plays the next recorded step and checks its reward, spawn and score.
+        package mutating func step(_ recorded: EpisodeStep) throws(ReplayMismatch) -> Frame {
+            let number = last.step + 1
             guard !environment.isOver else {
-                throw ReplayMismatch(step: number, "the episode ended after step \(index), but the record goes on to step \(record.steps.count)")
+                throw ReplayMismatch(step: number, "the episode ended after step \(last.step), but the record goes on to step \(number)")
             }
             let step: Step
             do {
@@ -62,24 +84,26 @@ package enum EpisodeReplay {
                 throw ReplayMismatch(step: number, prefix + "recorded reward \(recorded.reward), replay gives \(step.reward)")
             }
             if step.info.spawn != recorded.spawn {
-                throw ReplayMismatch(step: number, prefix + "recorded spawn \(spawnName(recorded.spawn)), replay spawns \(spawnName(step.info.spawn))")
+                throw ReplayMismatch(
+                    step: number,
+                    prefix + "recorded spawn \(EpisodeReplay.spawnName(recorded.spawn)), replay spawns \(EpisodeReplay.spawnName(step.info.spawn))")
             }
             if step.info.score != recorded.score {
                 throw ReplayMismatch(step: number, prefix + "recorded score \(recorded.score), replay gives \(step.info.score)")
             }
-            frames.append(
-                Frame(
-                    step: number, action: recorded.action, board: step.observation, score: step.info.score,
-                    isOver: environment.isOver))
+            last = Frame(step: number, action: recorded.action, board: step.observation, score: step.info.score, isOver: environment.isOver)
+            return last
         }
-        if let end = record.end, (end.outcome == .gameOver) != environment.isOver {
+
+        /// Checks the end line's outcome against the replay.
+        package func end(_ end: EpisodeEnd) throws(ReplayMismatch) {
+            guard (end.outcome == .gameOver) != environment.isOver else { return }
             throw ReplayMismatch(
-                step: record.steps.count,
+                step: last.step,
                 environment.isOver
                     ? "the record says the game was stopped, but no legal move is left"
                     : "the record says the game was over, but the replay can still move")
         }
-        return frames
     }
 
     static func tileName(_ exponent: UInt8) -> String {

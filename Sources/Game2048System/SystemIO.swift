@@ -144,6 +144,49 @@ package enum SystemIO {
         }
     }
 
+    /// Calls `body` with each line of a regular file in order (without its newline; `isCutOff` for
+    /// a last line the file ends inside), reading 64 KiB at a time: a file of any size is read in
+    /// the memory of its longest line.
+    ///
+    /// - Throws: ``FileError`` when the file cannot be opened or read, or a line is longer than
+    ///   `maxLine` bytes ("cannot read `path`: line 7 is longer than 1048576 bytes"); what `body` throws.
+    package static func forEachLine<Failure: Error>(
+        of path: String, maxLine: Int = 1 << 20,
+        _ body: (_ line: ArraySlice<UInt8>, _ number: Int, _ isCutOff: Bool) throws(Failure) -> Void
+    ) throws(LineReadFailure<Failure>) {
+        let descriptor: Int32
+        do throws(FileError) { descriptor = try openRegularFile(path).descriptor } catch { throw .file(error) }
+        defer { close(descriptor) }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var number = 0
+        while true {
+            let count = read(descriptor, into: &chunk)
+            if count < 0 { throw .file(FileError("read", path)) }
+            if count == 0 { break }
+            buffer += chunk[0..<count]
+            var start = buffer.startIndex
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                number += 1
+                do { try body(buffer[start..<newline], number, false) } catch { throw .body(error) }
+                start = newline + 1
+            }
+            buffer.removeSubrange(..<start)
+            if buffer.count > maxLine {
+                throw .file(FileError("read", path, reason: "line \(number + 1) is longer than \(maxLine) bytes"))
+            }
+        }
+        if !buffer.isEmpty {
+            do { try body(buffer[...], number + 1, true) } catch { throw .body(error) }
+        }
+    }
+
+    /// Why ``forEachLine(of:maxLine:_:)`` stopped: the file, or the caller's body.
+    package enum LineReadFailure<Failure: Error>: Error {
+        case file(FileError)
+        case body(Failure)
+    }
+
     /// The whole of a regular file, or `nil` when nothing is at `path` (see ``readFile(_:limit:)``).
     package static func readFileIfPresent(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8]? {
         var link = stat()

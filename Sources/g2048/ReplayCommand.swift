@@ -40,15 +40,7 @@ struct ReplayCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let records = try EpisodeRecord.load(from: path)
-        if records.contains(where: \.isVersion1) {
-            Console.error(
-                "note: \(path) is a version 1 record, written before records had end lines: "
-                    + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one")
-        }
-        let viewer = ReplayViewer(
-            records: records, name: path,
-            delay: PlayOutcome.pace(delay), checkOnly: checkOnly)
+        let viewer = ReplayViewer(source: .file(path), name: path, delay: PlayOutcome.pace(delay), checkOnly: checkOnly)
         return viewer.run().exitCode()
     }
 }

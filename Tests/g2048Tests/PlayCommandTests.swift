@@ -179,6 +179,34 @@ struct PlayCommandTests {
                 + "(the record does not reproduce from seed 5)\n")
     }
 
+    /// `g2048 replay` read a whole record (1.96 GB and 45 s for 969 MB) before it reported a
+    /// mismatch at step 1. It now checks each line as it reads it: the mismatch at step 2 is
+    /// reported though a malformed line and a line of 2 MiB come later, which a whole read would
+    /// have stopped at first.
+    @Test func aRecordIsCheckedAsItIsRead() throws {
+        let scratch = Scratch()
+        let record = scratch.path + "/game.jsonl"
+        _ = try Self.run(["play", "--agent", "random", "--seed", "5", "--record", record], scratch: scratch)
+        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        let original = lines[2]
+        let reward = Int(original.components(separatedBy: "\"reward\":")[1].prefix { $0.isNumber })!
+        lines[2] = original.replacingOccurrences(of: "\"reward\":\(reward)", with: "\"reward\":\(reward + 4)")
+        let junk = lines.count - 2
+        lines.insert("this is not JSON", at: junk)
+        lines.insert(String(repeating: " ", count: 2 << 20), at: lines.count - 1)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        let result = try Self.run(["replay", "--file", record, "--check"], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: \(record): step 2: "), "\(result.stderr)")
+        // Without the mismatch, the long line is refused by number, in one line, not read whole.
+        lines[2] = original
+        lines.remove(at: junk)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        let long = try Self.run(["replay", "--file", record, "--check"], scratch: scratch)
+        #expect(long.status == 1)
+        #expect(long.stderr == "error: cannot read \(record): line \(lines.count - 1) is longer than 1048576 bytes\n")
+    }
+
     @Test func truncatedOrMalformedRecordIsAOneLineError() throws {
         let scratch = Scratch()
         let record = scratch.path + "/game.jsonl"

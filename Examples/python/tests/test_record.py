@@ -77,6 +77,31 @@ def test_tampered_spawn_is_reported_at_its_step(tmp_path):
     assert ": step 4: " in process.stderr.decode()
 
 
+def test_a_record_is_checked_as_it_is_read(tmp_path):
+    # replay_record read a whole record (10 GB for 969 MB) before reporting a mismatch at step 1. It now checks
+    # each line as it reads it: the mismatch at step 2 is reported though a malformed line and a line of 2 MiB
+    # come after it, which a whole read would have stopped at first.
+    record = play(tmp_path, "--agent", "random", "--seed", "5")
+    with open(record) as file:
+        lines = file.read().splitlines()
+    step = json.loads(lines[2])
+    step["reward"] += 4
+    lines[2] = json.dumps(step, separators=(",", ":"))
+    lines[-2:-2] = ["this is not JSON", " " * (2 << 20)]
+    with open(record, "w") as file:
+        file.write("\n".join(lines) + "\n")
+    with pytest.raises(RecordMismatch) as error:
+        replay_record(record)
+    assert error.value.step == 2
+    # Without the mismatch, the long line is refused by number rather than read whole.
+    lines[2] = json.dumps(dict(step, reward=step["reward"] - 4), separators=(",", ":"))
+    del lines[-4]
+    with open(record, "w") as file:
+        file.write("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=f"line {len(lines) - 2} is longer than 1048576 bytes"):
+        replay_record(record)
+
+
 def test_tampered_seed_is_reported_at_the_start(tmp_path):
     record = play(tmp_path, "--agent", "greedy", "--seed", "5")
     rewrite(record, lambda lines: lines[0].update(seed=6))
