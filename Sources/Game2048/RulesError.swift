@@ -34,17 +34,22 @@ public enum RulesError: Error, Hashable, Sendable {
     /// ``Rules/largestExponent`` is `largest`.
     case tileAboveLargest(exponent: Int, cell: Int, largest: Int)
 
-    /// The parameter at fault, spelled as in the Swift API (`rows`, `spawnFourProbability`, `board`).
-    public var field: String {
+    /// A parameter of ``Rules`` (or the board given with them) that an error can be about.
+    public enum Field: String, Hashable, Sendable, CaseIterable {
+        case rows, cols, spawnFourProbability, initialTiles, winTile, maxSteps, penalty, board
+    }
+
+    /// The parameter at fault; its raw value is its Swift spelling (`rows`, `spawnFourProbability`, `board`).
+    public var field: Field {
         switch self {
-        case .rows: "rows"
-        case .cols: "cols"
-        case .spawnFourProbability: "spawnFourProbability"
-        case .initialTiles: "initialTiles"
-        case .winTile: "winTile"
-        case .maxSteps: "maxSteps"
-        case .penalty: "penalty"
-        case .boardShape, .boardSize, .tileValue, .tileExponent, .tileAboveLargest: "board"
+        case .rows: .rows
+        case .cols: .cols
+        case .spawnFourProbability: .spawnFourProbability
+        case .initialTiles: .initialTiles
+        case .winTile: .winTile
+        case .maxSteps: .maxSteps
+        case .penalty: .penalty
+        case .boardShape, .boardSize, .tileValue, .tileExponent, .tileAboveLargest: .board
         }
     }
 
@@ -72,5 +77,5 @@ public enum RulesError: Error, Hashable, Sendable {
 
 extension RulesError: CustomStringConvertible {
     /// `field` followed by `rule`, for example "rows must be between 2 and 8, got 99".
-    public var description: String { "\(field) \(rule)" }
+    public var description: String { "\(field.rawValue) \(rule)" }
 }

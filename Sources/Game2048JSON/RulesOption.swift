@@ -23,8 +23,9 @@ public struct RulesOption: Sendable {
 
     /// The snake_case name (`initial_tiles`).
     public let name: String
-    /// The name `Game2048.RulesError.field` gives the option (`initialTiles`).
-    public let errorField: String
+    /// The field a `Game2048.RulesError` about this option names (`nil` for one that is checked by name, not
+    /// by `Rules`: the invalid-action policy).
+    public let field: RulesError.Field?
     /// The `g2048 serve` flag, without its dashes (`initial-tiles`).
     public let flag: String
     /// The flag's value placeholder in the help (`n`, `policy`).
@@ -40,11 +41,11 @@ public struct RulesOption: Sendable {
 
     /// An option; its flag is its name with dashes unless `flag` is given.
     init(
-        _ name: String, errorField: String, flag: String? = nil, valueName: String = "n", help: String, _ kind: Kind,
+        _ name: String, field: RulesError.Field?, flag: String? = nil, valueName: String = "n", help: String, _ kind: Kind,
         note: String = "", isRequired: Bool = false
     ) {
         self.name = name
-        self.errorField = errorField
+        self.field = field
         self.flag = flag ?? String(name.map { $0 == "_" ? "-" : $0 })
         self.valueName = valueName
         self.help = help
@@ -55,33 +56,36 @@ public struct RulesOption: Sendable {
 
     /// Every rules option, in the order `spec` and records list them.
     public static let all: [RulesOption] = [
-        RulesOption("rows", errorField: "rows", help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true),
-        RulesOption("cols", errorField: "cols", help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true),
+        RulesOption("rows", field: .rows, help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true),
+        RulesOption("cols", field: .cols, help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true),
         RulesOption(
-            "spawn_four_probability", errorField: "spawnFourProbability", valueName: "p", help: "Chance that a spawned tile is a 4.",
+            "spawn_four_probability", field: .spawnFourProbability, valueName: "p", help: "Chance that a spawned tile is a 4.",
             .number(\.spawnFourProbability, in: 0...1)),
         RulesOption(
-            "initial_tiles", errorField: "initialTiles", help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
+            "initial_tiles", field: .initialTiles, help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
             note: ", at most rows·cols"),
         RulesOption(
-            "win_tile", errorField: "winTile", valueName: "tile", help: "End the episode when this tile appears.",
+            "win_tile", field: .winTile, valueName: "tile", help: "End the episode when this tile appears.",
             .optionalInteger(\.winTile, in: 4...(1 << Int(Rules.maxExponent))), note: ", a power of two"),
         RulesOption(
-            "max_steps", errorField: "maxSteps", help: "Truncate episodes after this many steps.",
+            "max_steps", field: .maxSteps, help: "Truncate episodes after this many steps.",
             .optionalInteger(\.maxSteps, in: 1...Int.max)),
         RulesOption(
-            "invalid_action", errorField: "invalidAction", valueName: "policy", help: "What an illegal action does:",
+            "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:",
             .choice(RulesSettings.policies, \.invalidAction)),
         RulesOption(
-            "invalid_action_penalty", errorField: "penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
+            "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
             .integer(\.penalty, in: 0...Int(Int64.max)), note: "; the reward is `-penalty` under `terminate`"),
     ]
 
     /// The option named `name`, if it is one.
     public static func named(_ name: String) -> RulesOption? { all.first { $0.name == name } }
 
-    /// The snake_case name of a `Game2048.RulesError.field` (`initialTiles` is `initial_tiles`).
-    public static func name(ofField field: String) -> String { all.first { $0.errorField == field }?.name ?? field }
+    /// The option a `Game2048.RulesError` is about (`nil` for the board, which is no option).
+    public static func option(of field: RulesError.Field) -> RulesOption? { all.first { $0.field == field } }
+
+    /// The snake_case name of a `Game2048.RulesError.field` (`initialTiles` is `initial_tiles`; the board is `board`).
+    public static func name(of field: RulesError.Field) -> String { option(of: field)?.name ?? field.rawValue }
 
     /// The option's value in `settings`.
     public func value(in settings: RulesSettings) -> JSONValue {

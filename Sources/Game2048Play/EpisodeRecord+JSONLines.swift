@@ -410,7 +410,7 @@ struct Fields {
         do {
             return try settings.rules()
         } catch {
-            throw self.error("\"\(prefix)\(RulesOption.name(ofField: error.field))\" \(error.rule)")
+            throw self.error("\"\(prefix)\(RulesOption.name(of: error.field))\" \(error.rule)")
         }
     }
 

@@ -131,7 +131,7 @@ public struct ServerConfig: Hashable, Sendable {
         do {
             next.rules = try settings.rules.rules()
         } catch {
-            throw .invalidParams("\(RulesOption.name(ofField: error.field)) \(error.rule)")
+            throw .invalidParams("\(RulesOption.name(of: error.field)) \(error.rule)")
         }
         // The settings hold only values their option accepted, so these names are known.
         next.numEnvs = settings.numEnvs

@@ -28,7 +28,7 @@ enum CRules {
                 initialTiles: Int(c.initial_tiles), winTile: c.win_tile == 0 ? nil : Int(c.win_tile),
                 maxSteps: c.max_steps == 0 ? nil : Int(c.max_steps), invalidAction: policy)
         } catch {
-            throw .argument("\(RulesOption.name(ofField: error.field)) \(error.rule)")
+            throw .argument("\(RulesOption.name(of: error.field)) \(error.rule)")
         }
     }
 

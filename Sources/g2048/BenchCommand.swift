@@ -38,7 +38,7 @@ struct BenchCommand: Command {
         let envs = try arguments.int("envs", default: 1024, in: 1...1_000_000)
         if let size = try arguments.boardSize() {
             let rules: Rules
-            do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(flag: "--\(error.field)", error) }
+            do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
             cases = [Case(rules: rules, envs: 1), Case(rules: rules, envs: envs)]
         } else {
             cases = [

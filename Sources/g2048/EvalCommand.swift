@@ -95,7 +95,7 @@ struct EvalCommand: Command {
         size = try arguments.boardSize()
         let size = size ?? (4, 4)
         let winTile = try arguments.winTile(default: nil)
-        do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(flag: "--\(error.field)", error) }
+        do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(error) }
         games = try arguments.int("games", default: 1000, in: 1...10_000_000)
         seed = try arguments.uint64("seed", default: 1)
         threads = try arguments.int("threads", default: SystemInfo.processorCount, in: 1...256)

@@ -120,7 +120,7 @@ struct TrainCommand: Command {
         resume = arguments.string("resume")
         size = try arguments.boardSize()
         let size = size ?? (4, 4)
-        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(flag: "--\(error.field)", error) }
+        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
         // A resumed run writes back to its file: that is where its counters continue.
         out = arguments.string("out") ?? resume ?? "weights-\(rules.sizeLabel).bin"
         outFlag = arguments.string("out") == nil && resume != nil ? "resume" : "out"

@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// A problem with the command line, reported before any work starts.
 ///
@@ -20,6 +21,11 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     /// The reason for a `RulesError` about the option `flag`, using the library's own rule text.
     init(flag: String, _ error: RulesError) {
         message = "\(flag) \(error.rule)"
+    }
+
+    /// The reason for a `RulesError`, naming the flag of the option it is about (`--win-tile`).
+    init(_ error: RulesError) {
+        self.init(flag: "--" + (RulesOption.option(of: error.field)?.flag ?? error.field.rawValue), error)
     }
 }
 

@@ -64,12 +64,22 @@ struct ServerOptionTests {
         #expect(option.value(ofFlag: text) == value)
     }
 
-    /// Every rules error names its option by the protocol's name.
+    /// Every rules error names its option by the protocol's name, and its flag by the CLI's.
     @Test(arguments: [
-        ("spawnFourProbability", "spawn_four_probability"), ("initialTiles", "initial_tiles"),
-        ("winTile", "win_tile"), ("maxSteps", "max_steps"), ("penalty", "invalid_action_penalty"), ("rows", "rows"),
+        (RulesError.Field.spawnFourProbability, "spawn_four_probability", "spawn-four-probability"),
+        (.initialTiles, "initial_tiles", "initial-tiles"), (.winTile, "win_tile", "win-tile"), (.maxSteps, "max_steps", "max-steps"),
+        (.penalty, "invalid_action_penalty", "penalty"), (.rows, "rows", "rows"), (.cols, "cols", "cols"),
     ])
-    func rulesFieldsHaveTheirProtocolNames(field: String, name: String) {
-        #expect(RulesOption.name(ofField: field) == name)
+    func rulesFieldsHaveTheirProtocolNames(field: RulesError.Field, name: String, flag: String) {
+        #expect(RulesOption.name(of: field) == name)
+        #expect(RulesOption.option(of: field)?.flag == flag)
+    }
+
+    /// Each field but the board's is exactly one option's; the board's is none.
+    @Test func everyRulesFieldBelongsToOneOption() {
+        for field in RulesError.Field.allCases {
+            #expect(RulesOption.all.filter { $0.field == field }.count == (field == .board ? 0 : 1), "\(field)")
+        }
+        #expect(RulesOption.name(of: .board) == "board")
     }
 }

@@ -18,9 +18,9 @@ struct RulesErrorTests {
 
     @Test(arguments: messages)
     func descriptionIsFieldThenRule(error: RulesError, field: String, description: String) {
-        #expect(error.field == field)
+        #expect(error.field.rawValue == field)
         #expect(error.description == description)
-        #expect(error.description == "\(error.field) \(error.rule)")
+        #expect(error.description == "\(error.field.rawValue) \(error.rule)")
         #expect("\(error)" == description)
     }
 
