@@ -20,6 +20,14 @@ public struct Rules: Hashable, Sendable {
 
     /// The smallest and largest number of rows or columns.
     public static let sizeRange = 2...8
+    /// The chances a spawned tile may have of being a 4.
+    public static let spawnFourProbabilityRange = 0.0...1.0
+    /// The step limits an episode may have (``maxSteps``).
+    public static let maxStepsRange = 1...Int.max
+    /// The penalties ``InvalidActionPolicy/terminate(penalty:)`` may give.
+    public static let penaltyRange: ClosedRange<Int64> = 0...Int64.max
+    /// The win tiles there may be: powers of two in this range (4 to 2^50).
+    public static var winTileRange: ClosedRange<Int> { 4...(1 << Int(maxExponent)) }
 
     /// The largest exponent a board given to the library may hold (tile 2^50,
     /// about 10^15), and the largest win tile.
@@ -62,19 +70,19 @@ public struct Rules: Hashable, Sendable {
     ) throws(RulesError) {
         guard Rules.sizeRange.contains(rows) else { throw .rows(rows) }
         guard Rules.sizeRange.contains(cols) else { throw .cols(cols) }
-        guard spawnFourProbability >= 0, spawnFourProbability <= 1 else {
+        guard Rules.spawnFourProbabilityRange.contains(spawnFourProbability) else {
             throw .spawnFourProbability(spawnFourProbability)
         }
         guard (1...(rows * cols)).contains(initialTiles) else {
             throw .initialTiles(initialTiles, cells: rows * cols)
         }
         if let winTile {
-            guard winTile >= 4, winTile.nonzeroBitCount == 1, winTile.trailingZeroBitCount <= Int(Rules.maxExponent) else {
+            guard Rules.winTileRange.contains(winTile), winTile.nonzeroBitCount == 1 else {
                 throw .winTile(winTile)
             }
         }
-        if let maxSteps, maxSteps < 1 { throw .maxSteps(maxSteps) }
-        if case .terminate(let penalty) = invalidAction, penalty < 0 { throw .penalty(penalty) }
+        if let maxSteps, !Rules.maxStepsRange.contains(maxSteps) { throw .maxSteps(maxSteps) }
+        if case .terminate(let penalty) = invalidAction, !Rules.penaltyRange.contains(penalty) { throw .penalty(penalty) }
         self.rows = rows
         self.cols = cols
         self.spawnFourProbability = spawnFourProbability

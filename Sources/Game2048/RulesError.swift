@@ -58,11 +58,12 @@ public enum RulesError: Error, Hashable, Sendable {
         switch self {
         case .rows(let n), .cols(let n):
             "must be between \(Rules.sizeRange.lowerBound) and \(Rules.sizeRange.upperBound), got \(n)"
-        case .spawnFourProbability(let p): "must be between 0 and 1, got \(p)"
+        case .spawnFourProbability(let p):
+            "must be between \(Int(Rules.spawnFourProbabilityRange.lowerBound)) and \(Int(Rules.spawnFourProbabilityRange.upperBound)), got \(p)"
         case .initialTiles(let n, let cells): "must be between 1 and \(cells), got \(n)"
-        case .winTile(let n): "must be a power of two from 4 to 2^\(Rules.maxExponent), got \(n)"
-        case .maxSteps(let n): "must be at least 1, got \(n)"
-        case .penalty(let n): "must be 0 or more, got \(n)"
+        case .winTile(let n): "must be a power of two from \(Rules.winTileRange.lowerBound) to 2^\(Rules.maxExponent), got \(n)"
+        case .maxSteps(let n): "must be at least \(Rules.maxStepsRange.lowerBound), got \(n)"
+        case .penalty(let n): "must be \(Rules.penaltyRange.lowerBound) or more, got \(n)"
         case .boardShape(let expected, let got): "must have \(expected) cells, got \(got)"
         case .boardSize(let rows, let cols, let expectedRows, let expectedCols):
             "must be \(expectedRows)x\(expectedCols), got \(rows)x\(cols)"

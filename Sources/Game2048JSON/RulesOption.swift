@@ -60,22 +60,23 @@ public struct RulesOption: Sendable {
         RulesOption("cols", field: .cols, help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true),
         RulesOption(
             "spawn_four_probability", field: .spawnFourProbability, valueName: "p", help: "Chance that a spawned tile is a 4.",
-            .number(\.spawnFourProbability, in: 0...1)),
+            .number(\.spawnFourProbability, in: Rules.spawnFourProbabilityRange)),
         RulesOption(
             "initial_tiles", field: .initialTiles, help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
             note: ", at most rows·cols"),
         RulesOption(
             "win_tile", field: .winTile, valueName: "tile", help: "End the episode when this tile appears.",
-            .optionalInteger(\.winTile, in: 4...(1 << Int(Rules.maxExponent))), note: ", a power of two"),
+            .optionalInteger(\.winTile, in: Rules.winTileRange), note: ", a power of two"),
         RulesOption(
             "max_steps", field: .maxSteps, help: "Truncate episodes after this many steps.",
-            .optionalInteger(\.maxSteps, in: 1...Int.max)),
+            .optionalInteger(\.maxSteps, in: Rules.maxStepsRange)),
         RulesOption(
             "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:",
             .choice(RulesSettings.policies, \.invalidAction)),
         RulesOption(
             "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
-            .integer(\.penalty, in: 0...Int(Int64.max)), note: "; the reward is `-penalty` under `terminate`"),
+            .integer(\.penalty, in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound)),
+            note: "; the reward is `-penalty` under `terminate`"),
     ]
 
     /// The option named `name`, if it is one.
