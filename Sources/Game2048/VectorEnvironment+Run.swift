@@ -123,7 +123,7 @@ extension VectorEnvironment {
         out.truncations[index] = truncated
         if (terminated || truncated) && autoresetMode == .sameStep {
             observation.storeExponents(at: out.finalObservations.map { $0 + index &* cells })
-            write(lanes.episodes[index], index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.finalInfo)
+            write(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: out.finalInfo)
             out.finals?[index] = true
             restart(index, seed: nil, board: nil, into: out, reportsFlags: false)
         } else {
@@ -148,9 +148,7 @@ extension VectorEnvironment {
             // A new 4×4 game (every 120 steps or so under a random agent) starts on the packed board,
             // which draws its tiles exactly as `Board` does, at a tenth of the cost.
             var board = Bitboard(rawValue: 0)
-            for _ in 0..<rules.initialTiles {
-                board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index])
-            }
+            spawnInitialTiles(on: &board, lane: index)
             episode = Episode(starting: board, limits: limits)
             lanes.packed[index] = board.rawValue
             board.storeExponents(at: out.observations + index &* cells)
@@ -160,9 +158,7 @@ extension VectorEnvironment {
                 board = given
             } else {
                 board = Board(rules: rules)
-                for _ in 0..<rules.initialTiles {
-                    board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index])
-                }
+                spawnInitialTiles(on: &board, lane: index)
             }
             episode = Episode(starting: board, limits: limits)
             if let packed = Bitboard(board), episode.highest < 15 { lanes.packed[index] = packed.rawValue }
@@ -170,7 +166,7 @@ extension VectorEnvironment {
             board.storeExponents(at: out.observations + index &* cells)
         }
         lanes.episodes[index] = episode
-        write(episode, index, afterstate: Board?.none, spawn: nil, invalid: false, cells: cells, to: out.info)
+        write(index, afterstate: Board?.none, spawn: nil, invalid: false, cells: cells, to: out.info)
         if reportsFlags {
             out.rewards[index] = 0
             out.terminations[index] = episode.isOver
@@ -179,17 +175,17 @@ extension VectorEnvironment {
         }
     }
 
-    /// Writes one lane's info into the columns that are there.
+    /// Places a new episode's starting tiles on `board`, drawn from lane `index`'s generator.
+    func spawnInitialTiles(on board: inout some GameBoard, lane index: Int) {
+        for _ in 0..<rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index]) }
+    }
+
+    /// Writes lane `index`'s info (its episode as it is now, and what its step did) into the columns that are there.
     @inline(__always)
     func write<B: ExponentStoring>(
-        _ episode: Episode, _ index: Int, afterstate: B?, spawn: Spawn?, invalid: Bool, cells: Int, to info: VectorInfoBuffers
+        _ index: Int, afterstate: B?, spawn: Spawn?, invalid: Bool, cells: Int, to info: VectorInfoBuffers
     ) {
-        info.actionMasks?[index] = episode.mask.rawValue
-        info.scores?[index] = episode.score
-        info.maxTiles?[index] = Int64(episode.maxTile)
-        info.steps?[index] = Int64(episode.steps)
-        info.won?[index] = episode.won
-        if let legal = info.legalActions { episode.mask.storeBytes(at: legal + index &* 4) }
+        writeEpisodeColumns(index..<(index &+ 1), to: info)
         writeStepColumns(index, afterstate: afterstate, spawn: spawn, invalid: invalid, cells: cells, to: info)
     }
 
