@@ -39,6 +39,13 @@ def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str =
                              f"(expected one of {', '.join(sorted(allowed))})")
 
 
+def _require(path: str, number: int, line: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """Refuse a line that lacks one of `keys`, naming it."""
+    for key in keys:
+        if key not in line:
+            raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A json.loads object hook that refuses a member given twice."""
     seen: dict[str, Any] = {}
@@ -99,9 +106,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 found = line.get("version")
                 if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= RECORD_VERSION:
                     raise ValueError(f"{path}: line {number}: unsupported record version {found!r}")
-                for key in ("seed", "config", "board"):
-                    if key not in line:
-                        raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+                _require(path, number, line, ("seed", "config", "board"))
                 if not isinstance(line["config"], dict):
                     raise ValueError(f"{path}: line {number}: \"config\" must be an object")
                 _only(path, number, line["config"], _CONFIG_MEMBERS, "config.")
@@ -116,9 +121,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if line.get("step") != steps + 1:
                     raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {steps + 1} was "
                                      "expected")
-                for key in ("action", "reward", "spawn", "score"):
-                    if key not in line:
-                        raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+                _require(path, number, line, ("action", "reward", "spawn", "score"))
                 if isinstance(line["spawn"], dict):
                     _only(path, number, line["spawn"], _SPAWN_MEMBERS, "spawn.")
                 steps, last_score = steps + 1, line["score"]
