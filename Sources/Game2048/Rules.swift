@@ -92,15 +92,10 @@ public struct Rules: Hashable, Sendable {
         self.invalidAction = invalidAction
     }
 
-    /// The classic game: 4×4 and every other option at its default.
+    /// The classic game: 4×4 and every other option at its default (the one initialiser above states them).
     public init() {
-        rows = 4
-        cols = 4
-        spawnFourProbability = 0.1
-        initialTiles = 2
-        winTile = nil
-        maxSteps = nil
-        invalidAction = .noop
+        // Cannot fail: the defaults are valid (RulesTests checks `Rules()` against them).
+        try! self.init(rows: 4, cols: 4)
     }
 
     /// Number of cells, `rows * cols`.
@@ -143,12 +138,34 @@ public enum InvalidActionPolicy: Hashable, Sendable {
     /// `step` throws ``StepError/illegalAction(_:)`` and nothing changes.
     case reject
 
-    /// The policy's name as the protocol and the CLI spell it: `noop`, `terminate` or `reject`.
-    public var name: String {
-        switch self {
-        case .noop: "noop"
-        case .terminate: "terminate"
-        case .reject: "reject"
+    /// The kinds of policy, by the names the protocol and the CLI give them.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// ``InvalidActionPolicy/noop``.
+        case noop
+        /// ``InvalidActionPolicy/terminate(penalty:)``.
+        case terminate
+        /// ``InvalidActionPolicy/reject``.
+        case reject
+    }
+
+    /// The policy of `kind`; `penalty` applies to ``Kind/terminate`` only.
+    public init(_ kind: Kind, penalty: Int64 = 0) {
+        switch kind {
+        case .noop: self = .noop
+        case .terminate: self = .terminate(penalty: penalty)
+        case .reject: self = .reject
         }
     }
+
+    /// The kind of policy.
+    public var kind: Kind {
+        switch self {
+        case .noop: .noop
+        case .terminate: .terminate
+        case .reject: .reject
+        }
+    }
+
+    /// The policy's name as the protocol and the CLI spell it: `noop`, `terminate` or `reject`.
+    public var name: String { kind.rawValue }
 }

@@ -124,4 +124,12 @@ public struct JSONReader: Sendable {
         guard names.contains(text) else { throw error(.oneOf(names), .notAllowed) }
         return text
     }
+
+    /// The value as the case of `Choice` it names.
+    public func choice<Choice: CaseIterable & RawRepresentable<String>>(of _: Choice.Type = Choice.self) throws(JSONReadError) -> Choice {
+        let names = Choice.allCases.map(\.rawValue)
+        guard case .string(let text) = value else { throw error(.oneOf(names), .wrongKind) }
+        guard let choice = Choice(rawValue: text) else { throw error(.oneOf(names), .notAllowed) }
+        return choice
+    }
 }

@@ -17,8 +17,8 @@ public struct RulesOption: Sendable {
         case optionalInteger(WritableKeyPath<RulesSettings, Int?> & Sendable, in: ClosedRange<Int>)
         /// A number in the range.
         case number(WritableKeyPath<RulesSettings, Double> & Sendable, in: ClosedRange<Double>)
-        /// One of a few names.
-        case choice([String], WritableKeyPath<RulesSettings, String> & Sendable)
+        /// One of the invalid-action policies, by name (`InvalidActionPolicy.Kind`'s cases).
+        case choice(WritableKeyPath<RulesSettings, InvalidActionPolicy.Kind> & Sendable)
     }
 
     /// The snake_case name (`initial_tiles`).
@@ -54,30 +54,39 @@ public struct RulesOption: Sendable {
         self.isRequired = isRequired
     }
 
+    /// `rows`.
+    public static let rows = RulesOption(
+        "rows", field: .rows, help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true)
+    /// `cols`.
+    public static let cols = RulesOption(
+        "cols", field: .cols, help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true)
+    /// `spawn_four_probability`.
+    public static let spawnFourProbability = RulesOption(
+        "spawn_four_probability", field: .spawnFourProbability, valueName: "p", help: "Chance that a spawned tile is a 4.",
+        .number(\.spawnFourProbability, in: Rules.spawnFourProbabilityRange))
+    /// `initial_tiles`.
+    public static let initialTiles = RulesOption(
+        "initial_tiles", field: .initialTiles, help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
+        note: ", at most rows·cols")
+    /// `win_tile`.
+    public static let winTile = RulesOption(
+        "win_tile", field: .winTile, valueName: "tile", help: "End the episode when this tile appears.",
+        .optionalInteger(\.winTile, in: Rules.winTileRange), note: ", a power of two")
+    /// `max_steps`.
+    public static let maxSteps = RulesOption(
+        "max_steps", field: .maxSteps, help: "Truncate episodes after this many steps.",
+        .optionalInteger(\.maxSteps, in: Rules.maxStepsRange))
+    /// `invalid_action`.
+    public static let invalidAction = RulesOption(
+        "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:", .choice(\.invalidAction))
+    /// `invalid_action_penalty` (`--penalty`).
+    public static let penalty = RulesOption(
+        "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
+        .integer(\.penalty, in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound)),
+        note: "; the reward is `-penalty` under `terminate`")
+
     /// Every rules option, in the order `spec` and records list them.
-    public static let all: [RulesOption] = [
-        RulesOption("rows", field: .rows, help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true),
-        RulesOption("cols", field: .cols, help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true),
-        RulesOption(
-            "spawn_four_probability", field: .spawnFourProbability, valueName: "p", help: "Chance that a spawned tile is a 4.",
-            .number(\.spawnFourProbability, in: Rules.spawnFourProbabilityRange)),
-        RulesOption(
-            "initial_tiles", field: .initialTiles, help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
-            note: ", at most rows·cols"),
-        RulesOption(
-            "win_tile", field: .winTile, valueName: "tile", help: "End the episode when this tile appears.",
-            .optionalInteger(\.winTile, in: Rules.winTileRange), note: ", a power of two"),
-        RulesOption(
-            "max_steps", field: .maxSteps, help: "Truncate episodes after this many steps.",
-            .optionalInteger(\.maxSteps, in: Rules.maxStepsRange)),
-        RulesOption(
-            "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:",
-            .choice(RulesSettings.policies, \.invalidAction)),
-        RulesOption(
-            "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
-            .integer(\.penalty, in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound)),
-            note: "; the reward is `-penalty` under `terminate`"),
-    ]
+    public static let all: [RulesOption] = [rows, cols, spawnFourProbability, initialTiles, winTile, maxSteps, invalidAction, penalty]
 
     /// The option named `name`, if it is one.
     public static func named(_ name: String) -> RulesOption? { all.first { $0.name == name } }
@@ -94,7 +103,7 @@ public struct RulesOption: Sendable {
         case .integer(let field, _): .integer(Int128(settings[keyPath: field]))
         case .optionalInteger(let field, _): settings[keyPath: field].map { .integer(Int128($0)) } ?? .null
         case .number(let field, _): .double(settings[keyPath: field])
-        case .choice(_, let field): .string(settings[keyPath: field])
+        case .choice(let field): .string(settings[keyPath: field].rawValue)
         }
     }
 
@@ -107,9 +116,6 @@ public struct RulesOption: Sendable {
 
 /// Every rules option's value, as options set them one by one: ``rules()`` validates them together.
 public struct RulesSettings: Hashable, Sendable {
-    /// The names of the invalid-action policies.
-    public static let policies = ["noop", "terminate", "reject"]
-
     /// Number of rows.
     public var rows: Int
     /// Number of columns.
@@ -122,8 +128,8 @@ public struct RulesSettings: Hashable, Sendable {
     public var winTile: Int?
     /// The step limit, or `nil`.
     public var maxSteps: Int?
-    /// One of ``policies``.
-    public var invalidAction: String
+    /// The invalid-action policy's kind (its penalty is ``penalty``).
+    public var invalidAction: InvalidActionPolicy.Kind
     /// The penalty under `terminate`; 0 under the other policies.
     public var penalty: Int
 
@@ -135,7 +141,7 @@ public struct RulesSettings: Hashable, Sendable {
         initialTiles = rules.initialTiles
         winTile = rules.winTile
         maxSteps = rules.maxSteps
-        invalidAction = rules.invalidAction.name
+        invalidAction = rules.invalidAction.kind
         penalty = if case .terminate(let p) = rules.invalidAction { Int(p) } else { 0 }
     }
 
@@ -143,15 +149,9 @@ public struct RulesSettings: Hashable, Sendable {
     ///
     /// - Throws: `Game2048.RulesError` for the first value out of range.
     public func rules() throws(RulesError) -> Rules {
-        let policy: InvalidActionPolicy =
-            switch invalidAction {
-            case "terminate": .terminate(penalty: Int64(penalty))
-            case "reject": .reject
-            default: .noop
-            }
-        return try Rules(
+        try Rules(
             rows: rows, cols: cols, spawnFourProbability: spawnFourProbability, initialTiles: initialTiles,
-            winTile: winTile, maxSteps: maxSteps, invalidAction: policy)
+            winTile: winTile, maxSteps: maxSteps, invalidAction: InvalidActionPolicy(invalidAction, penalty: Int64(penalty)))
     }
 }
 

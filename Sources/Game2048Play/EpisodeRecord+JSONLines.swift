@@ -399,12 +399,13 @@ struct Fields {
             case .integer(let field, _): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
             case .optionalInteger(let field, _): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
             case .number(let field, _): settings[keyPath: field] = try number(name)
-            case .choice(let choices, let field):
+            case .choice(let field):
                 let choice = try string(name)
-                guard choices.contains(choice) else {
-                    throw error("\"\(prefix)\(name)\" must be \(choices.listedWithOr), got \(JSONValue.quoted(choice, limit: 20))")
+                guard let kind = InvalidActionPolicy.Kind(rawValue: choice) else {
+                    let names = InvalidActionPolicy.Kind.allCases.map(\.rawValue)
+                    throw error("\"\(prefix)\(name)\" must be \(names.listedWithOr), got \(JSONValue.quoted(choice, limit: 20))")
                 }
-                settings[keyPath: field] = choice
+                settings[keyPath: field] = kind
             }
         }
         do {

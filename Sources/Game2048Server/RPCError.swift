@@ -14,6 +14,11 @@ public enum RPCError: Error, Hashable, Sendable {
     case methodNotFound(String)
     /// A parameter is missing, of the wrong type, or out of range.
     case invalidParams(String)
+    /// A `make` option (or `g2048 serve` flag) out of range or of the wrong type: its protocol name and
+    /// what is wrong with the value ("must be between 2 and 8, got 9"). Code -32602, with the option in `data`.
+    case invalidOption(String, reason: String)
+    /// An option `make` does not have. Code -32602, with the option in `data`.
+    case unknownOption(String)
     /// A bug in the server; the state is unchanged.
     case internalError(String)
     /// `step`, `afterstates` or `render` before the first `reset` (or after `make`).
@@ -30,7 +35,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .parseError: -32700
         case .invalidRequest: -32600
         case .methodNotFound: -32601
-        case .invalidParams: -32602
+        case .invalidParams, .invalidOption, .unknownOption: -32602
         case .internalError: -32603
         case .notReset: -32001
         case .episodeOver: -32002
@@ -46,6 +51,9 @@ public enum RPCError: Error, Hashable, Sendable {
         case .methodNotFound(let method):
             "method not found: '\(method)'; methods are \(Methods.names.joined(separator: ", "))"
         case .invalidParams(let reason): "invalid params: \(reason)"
+        case .invalidOption(let option, let reason): "invalid params: \(option) \(reason)"
+        case .unknownOption(let option):
+            "invalid params: unknown option '\(option)'; options are \(ServerOption.names.joined(separator: ", "))"
         case .internalError(let reason): "internal error: \(reason)"
         case .notReset: "not reset: call reset before step, afterstates or render"
         case .episodeOver(let reason): "episode over: \(reason)"
@@ -53,8 +61,18 @@ public enum RPCError: Error, Hashable, Sendable {
         }
     }
 
+    /// The `data` member of the error: for an option error, the option and whether it is `unknown`
+    /// or has an `invalid` value, so that a client needs no message text to tell them apart.
+    public var data: JSONValue? {
+        switch self {
+        case .invalidOption(let option, _): .object([("option", .string(option)), ("reason", "invalid")])
+        case .unknownOption(let option): .object([("option", .string(option)), ("reason", "unknown")])
+        default: nil
+        }
+    }
+
     /// The `error` member of a response.
     public var json: JSONValue {
-        .object([("code", .integer(Int128(code))), ("message", .string(message))])
+        .object([("code", .integer(Int128(code))), ("message", .string(message))] + (data.map { [("data", $0)] } ?? []))
     }
 }

@@ -124,17 +124,17 @@ struct ResultEncoder {
     }
 
     /// One field of an info record.
-    func write(field: String, of info: StepInfo, moves: [TileMovement]?, to w: inout JSONWriter) {
+    func write(field: ReportedInfo, of info: StepInfo, moves: [TileMovement]?, to w: inout JSONWriter) {
         switch field {
-        case "action_mask": write(mask: info.actionMask, to: &w)
-        case "score": w.write(integer: info.score)
-        case "max_tile": w.write(integer: info.maxTile)
-        case "steps": w.write(integer: info.steps)
-        case "afterstate": if let board = info.afterstate { write(observation: board, to: &w) } else { w.raw("null") }
-        case "spawn": write(spawn: info.spawn, to: &w)
-        case "invalid": w.write(bool: info.invalid)
-        case "won": w.write(bool: info.won)
-        default: write(moves: moves ?? [], to: &w)
+        case .field(.actionMask): write(mask: info.actionMask, to: &w)
+        case .field(.score): w.write(integer: info.score)
+        case .field(.maxTile): w.write(integer: info.maxTile)
+        case .field(.steps): w.write(integer: info.steps)
+        case .field(.afterstate): if let board = info.afterstate { write(observation: board, to: &w) } else { w.raw("null") }
+        case .field(.spawn): write(spawn: info.spawn, to: &w)
+        case .field(.invalid): w.write(bool: info.invalid)
+        case .field(.won): w.write(bool: info.won)
+        case .moves: write(moves: moves ?? [], to: &w)
         }
     }
 
@@ -143,7 +143,7 @@ struct ResultEncoder {
         w.punctuation("{")
         for (index, field) in config.info.enumerated() {
             if index > 0 { w.punctuation(",") }
-            w.key(field)
+            w.key(field.rawValue)
             write(field: field, of: info, moves: moves, to: &w)
         }
         w.punctuation("}")
@@ -211,8 +211,8 @@ struct ResultEncoder {
             w.punctuation("{")
             for (fieldIndex, field) in config.info.enumerated() {
                 if fieldIndex > 0 { w.punctuation(",") }
-                w.key(field)
-                if field == "action_mask" && config.encoding.wire != .json {
+                w.key(field.rawValue)
+                if field == .field(.actionMask) && config.encoding.wire != .json {
                     // One byte per environment, bit i = action i.
                     vector.infoColumns.actionMasks.withUnsafeBytes { write(base64: $0, to: &w) }
                     continue
@@ -231,15 +231,15 @@ struct ResultEncoder {
 
     /// Under ``batchesColumns``, the numeric info column `field` as one base64 string;
     /// false (nothing written) for the fields that stay JSON lists (`spawn`, `moves`).
-    func write(batchedField field: String, of vector: VectorEnvironment, to w: inout JSONWriter) -> Bool {
+    func write(batchedField field: ReportedInfo, of vector: VectorEnvironment, to w: inout JSONWriter) -> Bool {
         let count = vector.count, columns = vector.infoColumns
         switch field {
-        case "score": write(integers: count, to: &w) { columns.scores[$0] }
-        case "max_tile": write(integers: count, to: &w) { columns.maxTiles[$0] }
-        case "steps": write(integers: count, to: &w) { columns.steps[$0] }
-        case "invalid": write(flags: count, to: &w) { columns.invalid[$0] }
-        case "won": write(flags: count, to: &w) { columns.won[$0] }
-        case "afterstate":
+        case .field(.score): write(integers: count, to: &w) { columns.scores[$0] }
+        case .field(.maxTile): write(integers: count, to: &w) { columns.maxTiles[$0] }
+        case .field(.steps): write(integers: count, to: &w) { columns.steps[$0] }
+        case .field(.invalid): write(flags: count, to: &w) { columns.invalid[$0] }
+        case .field(.won): write(flags: count, to: &w) { columns.won[$0] }
+        case .field(.afterstate):
             // An empty board where there is none (after a reset): all zero in every byte encoding but one-hot.
             // The columns hold exponents already; other encodings are made from the boards.
             guard config.observation != .exponents else {
@@ -250,7 +250,7 @@ struct ResultEncoder {
             let empty = Board(rules: vector.rules)
             for index in 0..<count { config.observation.appendBytes(of: vector.info(at: index).afterstate ?? empty, to: &bytes) }
             bytes.withUnsafeBytes { write(base64: $0, to: &w) }
-        default: return false
+        case .field(.actionMask), .field(.spawn), .moves: return false
         }
         return true
     }
@@ -366,8 +366,8 @@ extension ResultEncoder {
         let cells = config.rules.cellCount
         // Every fixed field at its longest (64-bit numbers, "false", a spawn) and its key: under 320 bytes.
         var info = 320
-        if config.info.contains("afterstate") { info += observation }
-        if config.info.contains("moves") { info += cells * 40 + 2 }  // {"from":63,"to":63,"merged":false},
+        if config.info.contains(.field(.afterstate)) { info += observation }
+        if config.info.contains(.moves) { info += cells * 40 + 2 }  // {"from":63,"to":63,"merged":false},
         let reset = observation + info + 8  // and a "terminated" flag
         // Reward (a 64-bit integer), two flags, commas; same_step adds the final observation and info.
         let step = observation + info + 40 + (config.autoresetMode == .sameStep ? observation + info + 2 : 0)

@@ -73,7 +73,7 @@ struct SingleSession: ServedEnvironments {
 
     mutating func step(_ action: Direction, encoder: ResultEncoder) throws(RPCError) -> JSONValue {
         guard !environment.isOver else { throw .episodeOver() }
-        let moves = encoder.config.info.contains("moves") ? environment.movements(action) : []
+        let moves = encoder.config.info.contains(.moves) ? environment.movements(action) : []
         let step: Step
         do {
             step = try environment.step(action)
@@ -96,7 +96,7 @@ struct VectorSession: ServedEnvironments {
         // Only the info the session reports is recorded: each field costs a write per environment per step.
         vector = VectorEnvironment(
             rules: config.rules, count: config.numEnvs, autoresetMode: config.autoresetMode,
-            infoFields: Set(config.info.compactMap(InfoField.init(rawValue:))))
+            infoFields: Set(config.info.compactMap(\.field)))
     }
 
     static let actionParameter = "actions"
@@ -124,7 +124,7 @@ struct VectorSession: ServedEnvironments {
 
     mutating func step(_ actions: [Direction], encoder: ResultEncoder) throws(RPCError) -> JSONValue {
         let moves: [[TileMovement]]? =
-            encoder.config.info.contains("moves")
+            encoder.config.info.contains(.moves)
             ? (0..<vector.count).map { index in
                 let environment = vector.environment(at: index)
                 // An environment about to be autoreset ignores its action.

@@ -65,11 +65,6 @@ public struct ServerConfig: Hashable, Sendable {
         case columns
     }
 
-    /// The optional info fields a step or reset reports.
-    public static let infoFields = ["action_mask", "score", "max_tile", "steps", "afterstate", "spawn", "invalid", "won", "moves"]
-    /// Reported unless `info` says otherwise: everything but the per-move tile movements.
-    public static let defaultInfoFields = Array(infoFields.dropLast())
-
     /// The game's rules.
     public var rules: Rules = Rules()
     /// Number of environments; more than 1 is vector mode.
@@ -78,8 +73,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var encoding: Encoding = .exponents
     /// Planes of the one-hot encoding.
     public var onehotChannels: Int = 18
-    /// Info fields to report, in ``infoFields`` order.
-    public var info: [String] = ServerConfig.defaultInfoFields
+    /// Info fields to report, in ``ReportedInfo/allCases`` order.
+    public var info: [ReportedInfo] = ReportedInfo.defaults
     /// Vector info layout.
     public var infoLayout: InfoLayout = .rows
     /// Vector autoreset mode.
@@ -88,61 +83,57 @@ public struct ServerConfig: Hashable, Sendable {
     /// The default configuration: one classic 4×4 environment.
     public init() {}
 
-    /// The names `make` accepts, from ``ServerOption/all``.
-    public static var optionNames: [String] { ServerOption.names }
-
     /// Every option's value in one flat record, as ``ServerOption`` reads and writes them; a
     /// ``ServerConfig`` is made from it once all changes are in, so that they are validated together.
     public struct Settings: Sendable {
         /// The rules options.
         var rules: RulesSettings
         var numEnvs: Int
-        var observation: String
+        var observation: Encoding
         var onehotChannels: Int
         /// Whether `onehot_channels` was set: otherwise it follows a new board size.
         var onehotChannelsGiven = false
-        var info: [String]
-        var infoLayout: String, autoresetMode: String
+        var info: [ReportedInfo]
+        var infoLayout: InfoLayout
+        var autoresetMode: AutoresetMode
 
         /// The settings of `config`.
         init(_ config: ServerConfig) {
             rules = RulesSettings(config.rules)
             numEnvs = config.numEnvs
-            observation = config.encoding.rawValue
+            observation = config.encoding
             onehotChannels = config.onehotChannels
             info = config.info
-            infoLayout = config.infoLayout.rawValue
-            autoresetMode = config.autoresetMode.rawValue
+            infoLayout = config.infoLayout
+            autoresetMode = config.autoresetMode
         }
     }
 
     /// This configuration with `changes` applied, validated as a whole.
     ///
-    /// - Throws: ``RPCError/invalidParams(_:)`` naming the first bad field and what is allowed.
+    /// - Throws: ``RPCError/unknownOption(_:)`` or ``RPCError/invalidOption(_:reason:)`` for the
+    ///   first bad option, naming what is allowed.
     public func applying(_ changes: [(String, JSONValue)]) throws(RPCError) -> ServerConfig {
         var settings = Settings(self)
         for (name, value) in changes {
-            guard let option = ServerOption.all.first(where: { $0.name == name }) else {
-                throw .invalidParams("unknown option '\(name)'; options are \(ServerConfig.optionNames.joined(separator: ", "))")
-            }
+            guard let option = ServerOption.named(name) else { throw .unknownOption(name) }
             try option.read(value, &settings)
         }
         var next = self
         do {
             next.rules = try settings.rules.rules()
         } catch {
-            throw .invalidParams("\(RulesOption.name(of: error.field)) \(error.rule)")
+            throw .invalidOption(RulesOption.name(of: error.field), reason: error.rule)
         }
-        // The settings hold only values their option accepted, so these names are known.
         next.numEnvs = settings.numEnvs
-        next.encoding = Encoding(rawValue: settings.observation) ?? .exponents
+        next.encoding = settings.observation
         next.onehotChannels = settings.onehotChannels
         if !settings.onehotChannelsGiven && (next.rules.rows != rules.rows || next.rules.cols != rules.cols) {
             next.onehotChannels = Int(next.rules.largestExponent) + 1
         }
         next.info = settings.info
-        next.infoLayout = InfoLayout(rawValue: settings.infoLayout) ?? .rows
-        next.autoresetMode = AutoresetMode(rawValue: settings.autoresetMode) ?? .nextStep
+        next.infoLayout = settings.infoLayout
+        next.autoresetMode = settings.autoresetMode
         try next.checkResultSize()
         return next
     }
@@ -156,8 +147,9 @@ public struct ServerConfig: Hashable, Sendable {
         let (perEnvironment, method) = ResultEncoder.largestResultBytesPerEnvironment(self)
         let fitting = max(1, (limit - 1_024) / perEnvironment)
         let encoding = encoding == .onehot ? "\"onehot\" (\(onehotChannels) channels)" : "\"\(encoding.rawValue)\""
-        throw .invalidParams(
-            "num_envs \(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
+        throw .invalidOption(
+            ServerOption.numEnvs.name,
+            reason: "\(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
                 + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
                 + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
@@ -172,26 +164,20 @@ public struct ServerConfig: Hashable, Sendable {
 /// Typed access to request parameters through `Game2048JSON.JSONReader`, with messages that name
 /// the field and what is allowed.
 enum Params {
-    /// An integer in `range`; a whole number such as `5.0` counts as one.
-    static func int(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
-        let range = Int128(range.lowerBound)...Int128(range.upperBound)
-        return Int(try reading { () throws(JSONReadError) in try JSONReader(value, path: name).integer(in: range, acceptingWholeNumbers: true) })
-    }
-
-    static func double(_ value: JSONValue, _ name: String, in range: ClosedRange<Double>) throws(RPCError) -> Double {
-        try reading { () throws(JSONReadError) in try JSONReader(value, path: name).number(in: range) }
-    }
-
-    static func choice(_ value: JSONValue, _ name: String, _ allowed: [String]) throws(RPCError) -> String {
-        try reading { () throws(JSONReadError) in try JSONReader(value, path: name).choice(allowed) }
-    }
-
     /// A seed; `orNull` only adds "or null" to the message, for callers that accept null themselves.
     static func seed(_ value: JSONValue, name: String = "seed", orNull: Bool = false) throws(RPCError) -> UInt64 {
         do {
             return UInt64(try JSONReader(value, path: name).integer(in: 0...Int128(UInt64.max)))
         } catch {
             throw .invalidParams("\(name) must be an unsigned 64-bit integer (0 to \(UInt64.max))\(orNull ? " or null" : ""), got \(describe(value))")
+        }
+    }
+
+    /// `read`, of the value of option `name`, with its read error as an option error.
+    static func option<Value>(_ name: String, _ read: (JSONReader) throws(JSONReadError) -> Value, _ value: JSONValue) throws(RPCError) -> Value {
+        do { return try read(JSONReader(value, path: name)) } catch {
+            guard let rule = rule(error) else { throw .invalidParams(message(error)) }
+            throw .invalidOption(name, reason: rule)
         }
     }
 
@@ -202,26 +188,31 @@ enum Params {
 
     /// The protocol's wording of a read error: the parameter, what is allowed and what was received.
     static func message(_ error: JSONReadError) -> String {
+        if let rule = rule(error) { return "\(error.path) \(rule)" }
+        switch error.failure {
+        case .unknownMember: return "unknown parameter '\(error.path)'"
+        case .duplicateMember: return "duplicate parameter '\(error.path)'"
+        default: return "missing \(error.path)"
+        }
+    }
+
+    /// What is wrong with the value at the error's path ("must be between 2 and 8, got 9"), or `nil`
+    /// when the path itself is the fault (missing, unknown or duplicate).
+    static func rule(_ error: JSONReadError) -> String? {
         let got = error.value.map(describe) ?? "nothing"
         switch (error.failure, error.expected) {
-        case (.missing, _): return "missing \(error.path)"
-        case (.notAllowed, .integer(let range)):
-            return "\(error.path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
-        case (.notAllowed, .number(let range)):
-            return "\(error.path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
-        case (_, .integer(let range)):
-            return "\(error.path) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(got)"
-        case (_, .number(let range)):
-            return "\(error.path) must be a number from \(range.lowerBound) to \(range.upperBound), got \(got)"
-        case (_, .oneOf(let names)):
-            return "\(error.path) must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), got \(got)"
-        case (.unknownMember, _): return "unknown parameter '\(error.path)'"
-        case (.duplicateMember, _): return "duplicate parameter '\(error.path)'"
-        case (_, .object): return "\(error.path) must be an object, got \(error.value?.typeName ?? "nothing")"
-        case (_, .array): return "\(error.path) must be a list, got \(error.value?.typeName ?? "nothing")"
-        case (_, .string): return "\(error.path) must be a string, got \(got)"
-        case (_, .bool): return "\(error.path) must be true or false, got \(got)"
-        case (_, .members(let names)): return "\(error.path) must have only \(names.joined(separator: ", ")), got \(got)"
+        case (.missing, _): return nil
+        case (.notAllowed, .integer(let range)): return "must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
+        case (.notAllowed, .number(let range)): return "must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
+        case (_, .integer(let range)): return "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(got)"
+        case (_, .number(let range)): return "must be a number from \(range.lowerBound) to \(range.upperBound), got \(got)"
+        case (_, .oneOf(let names)): return "must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), got \(got)"
+        case (.unknownMember, _), (.duplicateMember, _): return nil
+        case (_, .object): return "must be an object, got \(error.value?.typeName ?? "nothing")"
+        case (_, .array): return "must be a list, got \(error.value?.typeName ?? "nothing")"
+        case (_, .string): return "must be a string, got \(got)"
+        case (_, .bool): return "must be true or false, got \(got)"
+        case (_, .members(let names)): return "must have only \(names.joined(separator: ", ")), got \(got)"
         }
     }
 

@@ -8,8 +8,8 @@ import Game2048JSON
 /// `g2048 serve` builds its flags and help from it, and ``ServerOption/markdownTable`` renders the
 /// options table of docs/PROTOCOL.md (a test keeps the document equal to it). Its rules options are
 /// made from `Game2048JSON.RulesOption.all`, so adding a rules option is an entry there. Adding a
-/// server option is one entry in `encodingOptions` plus the field it sets in ``ServerConfig/Settings``
-/// and what the option does.
+/// server option is its declaration here and its place in ``all``, plus the field it sets in
+/// ``ServerConfig/Settings`` and what the option does.
 public struct ServerOption: Sendable {
     /// The values an option allows, which also say how a flag's text becomes a JSON value.
     public enum Constraint: Sendable {
@@ -47,58 +47,58 @@ public struct ServerOption: Sendable {
     /// Every option, in the order `spec` reports them: the board size, `num_envs`, the other rules
     /// options (all of `Game2048JSON.RulesOption.all`, in its order), then how results are encoded.
     public static let all: [ServerOption] =
-        RulesOption.all.filter(\.isRequired).map(rules)
-        + [
-            integer(
-                "num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
-                note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs)
-        ]
-        + RulesOption.all.filter { !$0.isRequired }.map(rules) + encodingOptions
+        RulesOption.all.filter(\.isRequired).map(rules) + [numEnvs] + RulesOption.all.filter { !$0.isRequired }.map(rules)
+        + [observation, onehotChannels, info, infoLayout, autoresetMode]
 
-    /// The options of how results are encoded, after the rules options.
-    static let encodingOptions: [ServerOption] = [
-        choice(
-            "observation", valueName: "encoding", help: "Observation encoding:", ServerConfig.Encoding.allCases.map(\.rawValue),
-            \.observation),
-        ServerOption(
-            name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
-            constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
-            read: { value, settings throws(RPCError) in
-                settings.onehotChannels = try Params.int(value, "onehot_channels", in: 2...64)
-                settings.onehotChannelsGiven = true
-            },
-            value: { .integer(Int128($0.onehotChannels)) }),
-        ServerOption(
-            name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
-            constraint: .list(ServerConfig.infoFields), note: " (comma-separated after `--info`)", defaultNote: nil, rules: nil,
-            read: { value, settings throws(RPCError) in
-                guard let list = value.array else { throw .invalidParams("info must be a list of field names, got \(value.typeName)") }
-                var fields: Set<String> = []
-                for item in list { fields.insert(try Params.choice(item, "info", ServerConfig.infoFields)) }
-                settings.info = ServerConfig.infoFields.filter(fields.contains)
-            },
-            value: { .array($0.info.map { .string($0) }) }),
-        choice(
-            "info_layout", valueName: "layout", help: "Vector info layout (rows: one object per env):",
-            ServerConfig.InfoLayout.allCases.map(\.rawValue),
-            note: "; in vector mode `rows` is a list of info objects, `columns` one object of lists", \.infoLayout),
-        choice("autoreset_mode", valueName: "mode", help: "Vector autoreset:", AutoresetMode.allCases.map(\.rawValue), \.autoresetMode),
-    ]
+    /// `num_envs` (`--envs`).
+    public static let numEnvs = ServerOption(
+        name: "num_envs", flag: "envs", valueName: "n", help: "Environments; more than 1 serves a vector environment.",
+        constraint: .integer(1...65_536, nullable: false),
+        note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", defaultNote: nil, rules: nil,
+        read: { value, settings throws(RPCError) in settings.numEnvs = try integer(value, "num_envs", in: 1...65_536) },
+        value: { .integer(Int128($0.numEnvs)) })
+    /// `observation`.
+    public static let observation = choice("observation", valueName: "encoding", help: "Observation encoding:", \.observation)
+    /// `onehot_channels`; it follows the board size unless set.
+    public static let onehotChannels = ServerOption(
+        name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
+        constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
+        read: { value, settings throws(RPCError) in
+            settings.onehotChannels = try integer(value, "onehot_channels", in: 2...64)
+            settings.onehotChannelsGiven = true
+        },
+        value: { .integer(Int128($0.onehotChannels)) })
+    /// `info`: the info fields to report.
+    public static let info = ServerOption(
+        name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
+        constraint: .list(ReportedInfo.allCases.map(\.rawValue)), note: " (comma-separated after `--info`)", defaultNote: nil,
+        rules: nil,
+        read: { value, settings throws(RPCError) in
+            guard let list = value.array else { throw .invalidOption("info", reason: "must be a list of field names, got \(value.typeName)") }
+            var fields: Set<ReportedInfo> = []
+            for item in list { fields.insert(try Params.option("info", { reader throws(JSONReadError) in try reader.choice(of: ReportedInfo.self) }, item)) }
+            settings.info = ReportedInfo.allCases.filter(fields.contains)
+        },
+        value: { .array($0.info.map { .string($0.rawValue) }) })
+    /// `info_layout`.
+    public static let infoLayout = choice(
+        "info_layout", valueName: "layout", help: "Vector info layout (rows: one object per env):",
+        note: "; in vector mode `rows` is a list of info objects, `columns` one object of lists", \.infoLayout)
+    /// `autoreset_mode`.
+    public static let autoresetMode = choice("autoreset_mode", valueName: "mode", help: "Vector autoreset:", \.autoresetMode)
 
     /// The protocol names, in ``all`` order.
     public static let names = all.map(\.name)
 
+    /// The option named `name` in the protocol, if there is one.
+    public static func named(_ name: String) -> ServerOption? { all.first { $0.name == name } }
+
     // MARK: Kinds of option
 
-    static func integer(
-        _ name: String, flag: String, help: String, in range: ClosedRange<Int>, note: String,
-        _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable
-    ) -> ServerOption {
-        ServerOption(
-            name: name, flag: flag, valueName: "n", help: help, constraint: .integer(range, nullable: false),
-            note: note, defaultNote: nil, rules: nil,
-            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.int(value, name, in: range) },
-            value: { .integer(Int128($0[keyPath: field])) })
+    /// An integer option's value; a whole number such as `5.0` counts as one.
+    static func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
+        let range = Int128(range.lowerBound)...Int128(range.upperBound)
+        return Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range, acceptingWholeNumbers: true) }, value))
     }
 
     /// The server option of a rules option: its flag, help and allowed values are the rules option's.
@@ -109,18 +109,23 @@ public struct ServerOption: Sendable {
         switch option.kind {
         case .integer(let field, let range):
             constraint = .integer(range, nullable: false)
-            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.int(value, name, in: range) }
+            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try integer(value, name, in: range) }
         case .optionalInteger(let field, let range):
             constraint = .integer(range, nullable: true)
             read = { value, settings throws(RPCError) in
-                settings.rules[keyPath: field] = value == .null ? nil : try Params.int(value, name, in: range)
+                settings.rules[keyPath: field] = value == .null ? nil : try integer(value, name, in: range)
             }
         case .number(let field, let range):
             constraint = .number(range)
-            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.double(value, name, in: range) }
-        case .choice(let choices, let field):
-            constraint = .choice(choices)
-            read = { value, settings throws(RPCError) in settings.rules[keyPath: field] = try Params.choice(value, name, choices) }
+            read = { value, settings throws(RPCError) in
+                settings.rules[keyPath: field] = try Params.option(name, { reader throws(JSONReadError) in try reader.number(in: range) }, value)
+            }
+        case .choice(let field):
+            constraint = .choice(InvalidActionPolicy.Kind.allCases.map(\.rawValue))
+            read = { value, settings throws(RPCError) in
+                settings.rules[keyPath: field] = try Params.option(
+                    name, { reader throws(JSONReadError) in try reader.choice(of: InvalidActionPolicy.Kind.self) }, value)
+            }
         }
         let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
         return ServerOption(
@@ -129,16 +134,19 @@ public struct ServerOption: Sendable {
             value: { option.value(in: $0.rules) })
     }
 
-    /// A choice among `choices`; the help ends with them ("noop, terminate or reject.").
-    static func choice(
-        _ name: String, valueName: String, help: String, _ choices: [String], note: String = "",
-        _ field: WritableKeyPath<ServerConfig.Settings, String> & Sendable
+    /// A choice among the cases of `Choice`; the help ends with them ("rows or columns.").
+    static func choice<Choice: CaseIterable & RawRepresentable<String> & Sendable>(
+        _ name: String, valueName: String, help: String, note: String = "",
+        _ field: WritableKeyPath<ServerConfig.Settings, Choice> & Sendable
     ) -> ServerOption {
-        ServerOption(
+        let choices = Choice.allCases.map(\.rawValue)
+        return ServerOption(
             name: name, flag: dashed(name), valueName: valueName, help: "\(help) \(choices.listedWithOr).",
             constraint: .choice(choices), note: note, defaultNote: nil, rules: nil,
-            read: { value, settings throws(RPCError) in settings[keyPath: field] = try Params.choice(value, name, choices) },
-            value: { .string($0[keyPath: field]) })
+            read: { value, settings throws(RPCError) in
+                settings[keyPath: field] = try Params.option(name, { reader throws(JSONReadError) in try reader.choice(of: Choice.self) }, value)
+            },
+            value: { .string($0[keyPath: field].rawValue) })
     }
 
     /// The flag of a protocol name: `initial_tiles` is `--initial-tiles`.

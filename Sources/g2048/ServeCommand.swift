@@ -48,13 +48,11 @@ struct ServeCommand: Command {
         do {
             config = try ServerConfig().applying(changes)
         } catch {
-            var message = error.message
-            if message.hasPrefix("invalid params: ") { message.removeFirst("invalid params: ".count) }
-            for option in ServerOption.all where message.hasPrefix(option.name + " ") {
-                message = "--" + option.flag + message.dropFirst(option.name.count)
-                break
+            // Every change came from a flag, so the error is about one: named as it was typed.
+            guard case .invalidOption(let name, let reason) = error, let option = ServerOption.named(name) else {
+                throw UsageError(error.message)
             }
-            throw UsageError(message)
+            throw UsageError("--\(option.flag) \(reason)")
         }
     }
 

@@ -238,10 +238,21 @@ struct ProtocolFuzzer {
         }
         guard response["jsonrpc"] == "2.0" else { return fail("jsonrpc is not \"2.0\"") }
         if let error = response["error"] {
-            guard let code = error["code"]?.integer, Self.documentedCodes.contains(Int(code)), error["message"]?.string != nil,
-                error.object?.count == 2
+            guard let code = error["code"]?.integer, Self.documentedCodes.contains(Int(code)), let message = error["message"]?.string,
+                error.object?.count == (error["data"] == nil ? 2 : 3)
             else {
                 return fail("malformed or undocumented error \(error.serialized)")
+            }
+            // An option error names its option in `data`, as its message does: a client needs only `data`.
+            if let data = error["data"] {
+                let option = data["option"]?.string ?? ""
+                let named: Bool =
+                    switch data["reason"] {
+                    case "invalid": ServerOption.names.contains(option) && message.hasPrefix("invalid params: \(option) ")
+                    case "unknown": !ServerOption.names.contains(option) && message.hasPrefix("invalid params: unknown option '\(option)'")
+                    default: false
+                    }
+                guard code == -32602, data.object?.count == 2, named else { return fail("error data \(data.serialized) for \(message)") }
             }
         }
     }
@@ -294,7 +305,7 @@ struct ProtocolFuzzer {
         if chance(70) { members.append(#""observation":"\#(pick(ServerConfig.Encoding.allCases).rawValue)""#) }
         if chance(15) { members.append(#""onehot_channels":\#(2 + random(63))"#) }
         if chance(40) {
-            let fields = ServerConfig.infoFields.filter { _ in chance(50) }
+            let fields = ReportedInfo.allCases.map(\.rawValue).filter { _ in chance(50) }
             members.append(#""info":[\#(fields.map { "\"\($0)\"" }.joined(separator: ","))]"#)
         }
         if chance(40) { members.append(#""info_layout":"\#(pick(["rows", "columns"]))""#) }
@@ -858,7 +869,10 @@ struct ProtocolFuzzer {
             }
         }
         for info in infos {
-            guard info.object?.map(\.0) == config.info else { fail("info fields \(info.object?.map(\.0) ?? []) instead of \(config.info)"); return nil }
+            guard info.object?.map(\.0) == config.info.map(\.rawValue) else {
+                fail("info fields \(info.object?.map(\.0) ?? []) instead of \(config.info)")
+                return nil
+            }
             if let mask = info["action_mask"], mask.array?.count != 4 || mask.array?.contains(where: { $0.bool == nil }) == true {
                 fail("malformed mask \(mask.serialized)"); return nil
             }

@@ -21,7 +21,6 @@ struct ServerOptionTests {
     @Test func specReportsEveryOptionInTableOrder() {
         let config = ServerConfig().json
         #expect(config.object?.map(\.0) == ServerOption.names)
-        #expect(ServerConfig.optionNames == ServerOption.names)
         // The rules options are RulesOption's, in its order.
         #expect(ServerOption.all.compactMap(\.rules?.name) == RulesOption.all.map(\.name))
     }
@@ -37,7 +36,7 @@ struct ServerOptionTests {
         #expect(option.help.hasPrefix(rules.help))
         if case .integer(_, let range) = rules.kind {
             let above = Int128(range.upperBound) + 1
-            #expect(throws: RPCError.invalidParams("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(above)")) {
+            #expect(throws: RPCError.invalidOption(name, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(above)")) {
                 try ServerConfig().applying([(name, .integer(above))])
             }
         }

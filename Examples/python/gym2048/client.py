@@ -67,10 +67,11 @@ class G2048OptionError(G2048ParamsError, TypeError):
     """The server does not know an option given as a keyword. Also a TypeError, like any unexpected keyword."""
 
 
-def _error(code: int, message: str) -> G2048Error:
-    """The exception class that fits a server error."""
+def _error(error: Mapping[str, Any]) -> G2048Error:
+    """The exception that fits a server error: its `data` says when an option is unknown."""
+    code, message, data = error["code"], error["message"], error.get("data")
     if code == INVALID_PARAMS:
-        if "unknown option" in message:
+        if isinstance(data, dict) and data.get("reason") == "unknown":
             return G2048OptionError(code, message)
         return G2048ParamsError(code, message)
     return G2048Error(code, message)
@@ -313,7 +314,7 @@ class G2048:
             raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
                              "step; the client is closed")
         if "error" in response:
-            raise _error(response["error"]["code"], response["error"]["message"])
+            raise _error(response["error"])
         return response["result"]
 
     def _take_id(self) -> int:
