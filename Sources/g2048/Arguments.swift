@@ -3,9 +3,6 @@
 // generated help with `<value>` names and `(default: …)`. Parsing is a pure
 // function from `[String]` to `ParsedArguments`, so tests call it directly.
 
-import Game2048
-import Game2048Learning
-
 /// One option or flag of a command.
 struct OptionSpec: Equatable {
     /// The long name without dashes, e.g. `rows`.
@@ -69,113 +66,42 @@ struct CommandSpec: Equatable {
 }
 
 /// The result of parsing: option values by name, flags that were given, and whether help was asked for.
+///
+/// Values are read back typed, through the command's declarations: `try arguments[Self.games]`.
 struct ParsedArguments: Equatable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var helpRequested = false
     /// The positional arguments, in order (at most one, when the spec names one).
     var positionals: [String] = []
+    /// The flags of the options the command declares: reading any other is a programming error.
+    var declared: Set<String> = []
 
-    /// Whether the flag `name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// The raw string given for `name`, if any.
-    func string(_ name: String) -> String? { values[name] }
-
-    /// An integer option within `range`, or `defaultValue` when absent.
+    /// The value of `option`: parsed from its text, or its default when it was not given.
     ///
-    /// - Throws: ``UsageError`` such as "--games must be an integer, got 'x'"
-    ///   or "--games must be between 1 and 1000000, got 0"; the value is quoted as typed,
-    ///   and an integer too large for the machine is reported as out of range, not as "not an integer".
-    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let text = values[name] else { return defaultValue }
-        guard let value = Int(text), range.contains(value) else {
-            guard ParsedArguments.isInteger(text) else { throw UsageError("--\(name) must be an integer, got '\(text)'") }
-            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
-        }
-        return value
-    }
-
-    /// Whether `text` is an optional sign and digits (an integer of any size).
-    static func isInteger(_ text: String) -> Bool {
-        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
-        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-    }
-
-    /// An optional integer option within `range`.
-    func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard values[name] != nil else { return nil }
-        return try int(name, default: 0, in: range)
-    }
-
-    /// An unsigned 64-bit option (seeds), or `defaultValue` when absent.
-    func uint64(_ name: String, default defaultValue: UInt64) throws(UsageError) -> UInt64 {
-        guard let text = values[name] else { return defaultValue }
-        guard let value = UInt64(text) else {
-            throw UsageError("--\(name) must be an integer from 0 to \(UInt64.max), got '\(text)'")
-        }
-        return value
-    }
-
-    /// A floating-point option within `range`, or `defaultValue` when absent.
-    ///
-    /// - Throws: ``UsageError`` quoting the value as typed: "--alpha must be a number, got 'x'",
-    ///   "--alpha must be a finite number, got nan", "--alpha must be between 1e-09 and 10.0, got 11".
-    func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
-        guard let text = values[name] else { return defaultValue }
-        guard let value = Double(text) else { throw UsageError("--\(name) must be a number, got '\(text)'") }
-        guard value.isFinite else { throw UsageError("--\(name) must be a finite number, got \(text)") }
-        guard range.contains(value) else {
-            throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
-        }
-        return value
-    }
-
-    /// `--win-tile`: a power of two from 4 to 2^50, `off` for none, or `defaultValue` when absent.
-    ///
-    /// - Throws: ``UsageError`` quoting the value: "--win-tile must be a power of two from 4 to 2^50 or off, got 3".
-    func winTile(default defaultValue: Int?) throws(UsageError) -> Int? {
-        guard let text = values["win-tile"] else { return defaultValue }
-        if text == "off" { return nil }
-        let rule = "--win-tile must be a power of two from 4 to 2^\(Rules.maxExponent) or off, got"
-        guard let tile = Int(text) else { throw UsageError("\(rule) '\(text)'") }
-        do { _ = try Rules(winTile: tile) } catch { throw UsageError("\(rule) \(text)") }
-        return tile
-    }
-
-    /// `--downgrade`, if given: the exponent of the tile from which a network's search downgrades boards
-    /// (see `TileDowngrade`), `.some(nil)` for `off`; `on` is the 32 768 tile. `nil` when not given, so
-    /// that the weights file's tile can apply.
-    ///
-    /// - Throws: ``UsageError`` for anything but on, off or a power of two from 8 to 32768.
-    func downgradeLimit() throws(UsageError) -> UInt8?? {
-        guard let text = values["downgrade"] else { return nil }
-        switch text {
-        case "off": return .some(nil)
-        case "on": return TileDowngrade.defaultLimit
-        default:
-            guard Self.isInteger(text), let tile = Int(text), tile > 0, tile & (tile - 1) == 0,
-                TileDowngrade.limitRange.contains(UInt8(tile.trailingZeroBitCount))
-            else {
-                throw UsageError("--downgrade must be on, off or a power of two from 8 to 32768, got '\(text)'")
-            }
-            return UInt8(tile.trailingZeroBitCount)
+    /// - Throws: ``UsageError`` naming the flag, what it allows and the text given.
+    subscript<Value>(option: CommandOption<Value>) -> Value {
+        get throws(UsageError) {
+            guard let text = text(of: option) else { return option.absent }
+            return try option.parse(text)
         }
     }
 
-    /// The tile a network's search downgrades from: `--downgrade`'s (`flag`, `nil` when not given), else the
-    /// weights file's, else the 32 768 tile.
-    static func downgradeLimit(flag: UInt8??, recorded: UInt8?) -> UInt8? {
-        flag ?? recorded ?? TileDowngrade.defaultLimit
+    /// Whether `option` was given (a flag, or an option with a value).
+    func contains<Value>(_ option: CommandOption<Value>) -> Bool {
+        text(of: option) != nil
     }
 
-    /// The board size from `--rows` and `--cols`, each checked under its own name; a size given alone
-    /// stands for both (a square board). `nil` when neither is given.
-    ///
-    /// - Throws: ``UsageError`` naming the flag at fault: "--cols must be between 2 and 8, got 1".
-    func boardSize() throws(UsageError) -> (rows: Int, cols: Int)? {
-        let rows = try optionalInt("rows", in: Rules.sizeRange.lowerBound...Rules.sizeRange.upperBound)
-        let cols = try optionalInt("cols", in: Rules.sizeRange.lowerBound...Rules.sizeRange.upperBound)
+    /// The text given for `option` (`""` for a flag), or `nil`.
+    private func text<Value>(of option: CommandOption<Value>) -> String? {
+        precondition(declared.contains(option.flag), "--\(option.flag) is read but not declared by the command")
+        return option.spec.isFlag ? (flags.contains(option.flag) ? "" : nil) : values[option.flag]
+    }
+
+    /// The board size from `rows` and `cols`, each checked under its own flag; a size given alone stands
+    /// for both (a square board). `nil` when neither is given.
+    func boardSize(rows: CommandOption<Int?>, cols: CommandOption<Int?>) throws(UsageError) -> (rows: Int, cols: Int)? {
+        let (rows, cols) = (try self[rows], try self[cols])
         guard let size = rows ?? cols else { return nil }
         return (rows ?? size, cols ?? size)
     }
@@ -189,7 +115,7 @@ struct ParsedArguments: Equatable {
 /// - Throws: ``UsageError`` for an unknown option, a missing value, a repeated
 ///   option, or a stray positional argument.
 func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-    var parsed = ParsedArguments()
+    var parsed = ParsedArguments(declared: Set(spec.options.map(\.name)))
     var index = 0
     while index < arguments.count {
         let argument = arguments[index]

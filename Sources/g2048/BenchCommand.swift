@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 import Game2048System
 
 /// `g2048 bench`: environment steps per second under a random legal-action agent.
@@ -11,14 +12,16 @@ struct BenchCommand: Command {
             --rows/--cols it measures one environment on 4x4, 3x3 and 6x6, and a vector of --envs
             environments on 4x4. Build with -c release: swift run -c release g2048 bench
             """,
-        options: [
-            .option("rows", "n", "Measure only boards with this many rows (2 to 8).", default: "the standard set"),
-            .option("cols", "n", "Measure only boards with this many columns (2 to 8).", default: "--rows"),
-            .option("envs", "n", "Environments in the vector measurement.", default: "1024"),
-            .option("seconds", "s", "Wall-clock seconds per measurement.", default: "2"),
-            .option("seed", "seed", "Seed of the environments and the agent.", default: "1"),
-            .flag("json", "Print one JSON array of records instead of a table."),
-        ])
+        options: [Self.rows.spec, Self.cols.spec, Self.envs.spec, Self.seconds.spec, Self.seed.spec, Self.json.spec])
+
+    static let rows = CommandOption.boardSize(RulesOption.rows, help: "Measure only boards with this many rows (2 to 8).")
+        .shown("the standard set")
+    static let cols = CommandOption.boardSize(RulesOption.cols, help: "Measure only boards with this many columns (2 to 8).")
+        .shown("--rows")
+    static let envs = CommandOption.integer("envs", help: "Environments in the vector measurement.", in: 1...1_000_000).defaulting(to: 1024)
+    static let seconds = CommandOption.number("seconds", "s", help: "Wall-clock seconds per measurement.", in: 0.01...3600).defaulting(to: 2)
+    static let seed = CommandOption.seed(help: "Seed of the environments and the agent.").defaulting(to: 1)
+    static let json = CommandOption.flag("json", help: "Print one JSON array of records instead of a table.")
 
     /// One measured configuration.
     struct Case: Equatable {
@@ -32,11 +35,11 @@ struct BenchCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        seconds = try arguments.double("seconds", default: 2, in: 0.01...3600)
-        seed = try arguments.uint64("seed", default: 1)
-        json = arguments.flag("json")
-        let envs = try arguments.int("envs", default: 1024, in: 1...1_000_000)
-        if let size = try arguments.boardSize() {
+        seconds = try arguments[Self.seconds]
+        seed = try arguments[Self.seed]
+        json = try arguments[Self.json]
+        let envs = try arguments[Self.envs]
+        if let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols) {
             let rules: Rules
             do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
             cases = [Case(rules: rules, envs: 1), Case(rules: rules, envs: envs)]

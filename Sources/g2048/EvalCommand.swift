@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 import Game2048Learning
 import Game2048Play
 import Game2048System
@@ -33,25 +34,33 @@ struct EvalCommand: Command {
             Players (--agent): \(Agent.descriptions).
             """,
         options: [
-            .option("weights", "file", "A weights file written by 'g2048 train'."),
-            .option("agent", "name", "\(Agent.names).", default: "ntuple with --weights, else expectimax"),
-            .option("depth", "n", "Expectimax depth (0 = greedy over afterstates).", default: "0 with --weights, 2 for expectimax"),
-            .option("nodes", "n", "Most chance nodes searched per move (1 to 10000000).", default: "\(Expectimax.defaultNodeBudget)"),
-            .option(
-                "prune", "probability", "Value a chance node by the evaluator when the spawns leading to it are less likely than this (0 = off, up to 1).",
-                default: "\(Expectimax.defaultPruneBelow)"),
-            .option(
-                "downgrade", "tile",
-                "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded.",
-                default: "the weights file's tile, else 32768"),
-            .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the network's"),
-            .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
-            .option("win-tile", "tile", "Tile that ends a game, or off.", default: "off"),
-            .option("games", "n", "Games to play.", default: "1000"),
-            .option("seed", "seed", "Seed of the games.", default: "1"),
-            .option("threads", "n", "Games played at once.", default: "number of CPUs"),
-            .flag("json", "Print the report as one JSON object."),
+            Self.weights.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
+            Self.rows.spec, Self.cols.spec, Self.winTile.spec, Self.games.spec, Self.seed.spec, Self.threads.spec, Self.json.spec,
         ])
+
+    static let weights = CommandOption.text("weights", "file", help: "A weights file written by 'g2048 train'.")
+    static let agent = CommandOption.choice("agent", "name", help: "\(Agent.names).", of: Agent.self)
+        .shown("ntuple with --weights, else expectimax")
+    static let depth = CommandOption.integer("depth", help: "Expectimax depth (0 = greedy over afterstates).", in: 0...4)
+        .shown("0 with --weights, 2 for expectimax")
+    static let nodes = CommandOption.integer("nodes", help: "Most chance nodes searched per move (1 to 10000000).", in: 1...10_000_000)
+        .defaulting(to: Expectimax.defaultNodeBudget)
+    static let prune = CommandOption.number(
+        "prune", "probability",
+        help: "Value a chance node by the evaluator when the spawns leading to it are less likely than this (0 = off, up to 1).",
+        in: 0...1
+    ).defaulting(to: Expectimax.defaultPruneBelow, shown: "\(Expectimax.defaultPruneBelow)")
+    static let downgrade = CommandOption.downgrade(
+        help: "Tile-downgrading of the network's search: on (from 32768), off, or the tile (8 to 32768) from which boards are downgraded."
+    ).shown("the weights file's tile, else 32768")
+    static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or the network's")
+    static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
+    static let winTile = CommandOption.winTile(help: "Tile that ends a game, or off.").defaulting(to: nil as Int?)
+    static let games = CommandOption.integer("games", help: "Games to play.", in: 1...10_000_000).defaulting(to: 1000)
+    static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1)
+    static let threads = CommandOption.integer("threads", help: "Games played at once.", in: 1...256)
+        .defaulting(to: SystemInfo.processorCount, shown: "number of CPUs")
+    static let json = CommandOption.flag("json", help: "Print the report as one JSON object.")
 
     var agent: Agent
     var weightsPath: String?
@@ -70,42 +79,42 @@ struct EvalCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        weightsPath = arguments.string("weights")
-        let name = arguments.string("agent") ?? (weightsPath == nil ? Agent.expectimax.rawValue : Agent.ntuple.rawValue)
-        guard let agent = Agent(name: name) else { throw UsageError("--agent must be one of \(Agent.names), got '\(name)'") }
+        weightsPath = try arguments[Self.weights]
+        let agent = try arguments[Self.agent] ?? (weightsPath == nil ? .expectimax : .ntuple)
         self.agent = agent
         if agent.needsNetwork && weightsPath == nil { throw UsageError("--agent \(agent.rawValue) needs --weights <file>") }
         if !agent.needsNetwork && weightsPath != nil { throw UsageError("--weights is only used by --agent ntuple") }
         // Greedy over afterstates is what the network was trained for; the heuristic needs a look ahead.
-        depth = try arguments.int("depth", default: agent == .ntuple ? 0 : agent.defaultDepth, in: 0...4)
+        depth = try arguments[Self.depth] ?? (agent == .ntuple ? 0 : agent.defaultDepth)
         let searchers = Agent.allCases.filter(\.searches).map(\.rawValue).joined(separator: " and ")
         if depth != 0 && !agent.searches { throw UsageError("--depth applies to the \(searchers) players, not \(agent.rawValue)") }
-        nodes = try arguments.int("nodes", default: Expectimax.defaultNodeBudget, in: 1...10_000_000)
-        if arguments.string("nodes") != nil && !agent.searches {
+        nodes = try arguments[Self.nodes]
+        if arguments.contains(Self.nodes) && !agent.searches {
             throw UsageError("--nodes applies to the \(searchers) players, not \(agent.rawValue)")
         }
-        pruneBelow = try arguments.double("prune", default: Expectimax.defaultPruneBelow, in: 0...1)
-        downgradeFlag = try arguments.downgradeLimit()
-        for flag in ["prune", "downgrade"] where arguments.string(flag) != nil && !agent.searches {
+        pruneBelow = try arguments[Self.prune]
+        downgradeFlag = try arguments[Self.downgrade]
+        for (flag, given) in [("prune", arguments.contains(Self.prune)), ("downgrade", arguments.contains(Self.downgrade))]
+        where given && !agent.searches {
             throw UsageError("--\(flag) applies to the \(searchers) players, not \(agent.rawValue)")
         }
-        if arguments.string("downgrade") != nil && !agent.needsNetwork {
+        if arguments.contains(Self.downgrade) && !agent.needsNetwork {
             throw UsageError("--downgrade applies to the network's search (--agent ntuple), not \(agent.rawValue)")
         }
-        size = try arguments.boardSize()
+        size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
         let size = size ?? (4, 4)
-        let winTile = try arguments.winTile(default: nil)
+        let winTile = try arguments[Self.winTile]
         do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(error) }
-        games = try arguments.int("games", default: 1000, in: 1...10_000_000)
-        seed = try arguments.uint64("seed", default: 1)
-        threads = try arguments.int("threads", default: SystemInfo.processorCount, in: 1...256)
-        json = arguments.flag("json")
+        games = try arguments[Self.games]
+        seed = try arguments[Self.seed]
+        threads = try arguments[Self.threads]
+        json = try arguments[Self.json]
     }
 
     func run() throws -> Int32 {
         var rules = self.rules
         let loaded = try weightsPath.map(WeightsFile.load(from:))
-        let downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: loaded?.metadata.downgradeLimit)
+        let downgradeLimit = CommandOption<UInt8??>.downgradeLimit(flag: downgradeFlag, recorded: loaded?.metadata.downgradeLimit)
         if let weightsPath, let loaded {
             let (network, metadata) = loaded
             if let size, size != (network.rows, network.cols) {

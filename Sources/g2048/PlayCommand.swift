@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 import Game2048Learning
 import Game2048Play
 import Game2048System
@@ -26,21 +27,24 @@ struct PlayCommand: Command {
             Agents (--agent): \(Agent.descriptions).
             """,
         options: [
-            .option("rows", "n", "Board rows, 2 to 8.", default: "4, or chosen on the start screen"),
-            .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
-            .option("seed", "seed", "Seed of the first game; each restart adds 1.", default: "from the clock, shown on screen"),
-            .option("win-tile", "tile", "Tile that shows the win message, or off.", default: "2048"),
-            .flag("hint", "Show the move the expectimax search (the network, with --weights) would play."),
-            .option("agent", "name", "Watch an agent play: \(Agent.names)."),
-            .option("weights", "file", "Weights from 'g2048 train', for --agent ntuple or --hint."),
-            .option(
-                "downgrade", "tile",
-                "Tile-downgrading of the network's search (see 'g2048 eval --help'): on (from 32768), off, or the tile.",
-                default: "the weights file's tile, else 32768"),
-            .option("delay", "ms", "Milliseconds between the agent's moves.", default: "150, or 0 when stdout is not a terminal"),
-            .option("record", "file", "Write the episodes to this JSON Lines file."),
-            .flag("force", "Replace an existing --record file."),
+            Self.rows.spec, Self.cols.spec, Self.seed.spec, Self.winTile.spec, Self.hint.spec,
+            Self.agent.spec, Self.weights.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
         ])
+
+    static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or chosen on the start screen")
+    static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
+    static let seed = CommandOption.seed(help: "Seed of the first game; each restart adds 1.").shown("from the clock, shown on screen")
+    static let winTile = CommandOption.winTile(help: "Tile that shows the win message, or off.").defaulting(to: 2048 as Int?)
+    static let hint = CommandOption.flag("hint", help: "Show the move the expectimax search (the network, with --weights) would play.")
+    static let agent = CommandOption.choice("agent", "name", help: "Watch an agent play: \(Agent.names).", of: Agent.self)
+    static let weights = CommandOption.text("weights", "file", help: "Weights from 'g2048 train', for --agent ntuple or --hint.")
+    static let downgrade = CommandOption.downgrade(
+        help: "Tile-downgrading of the network's search (see 'g2048 eval --help'): on (from 32768), off, or the tile."
+    ).shown("the weights file's tile, else 32768")
+    static let delay = CommandOption.integer("delay", "ms", help: "Milliseconds between the agent's moves.", in: 0...600_000)
+        .shown("150, or 0 when stdout is not a terminal")
+    static let record = CommandOption.text("record", "file", help: "Write the episodes to this JSON Lines file.")
+    static let force = CommandOption.flag("force", help: "Replace an existing --record file.")
 
     var rows: Int?
     var cols: Int?
@@ -56,27 +60,24 @@ struct PlayCommand: Command {
     var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let size = try arguments.boardSize()
+        let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
         (rows, cols) = (size?.rows, size?.cols)
-        seed = try arguments.uint64("seed", default: PlayConfiguration.clockSeed())
-        winTile = try arguments.winTile(default: 2048)
-        hint = arguments.flag("hint")
-        if let name = arguments.string("agent") {
-            guard let agent = Agent(name: name) else { throw UsageError("--agent must be one of \(Agent.names), got '\(name)'") }
-            self.agent = agent
-        }
-        weightsPath = arguments.string("weights")
+        seed = try arguments[Self.seed] ?? PlayConfiguration.clockSeed()
+        winTile = try arguments[Self.winTile]
+        hint = try arguments[Self.hint]
+        agent = try arguments[Self.agent]
+        weightsPath = try arguments[Self.weights]
         if agent == .ntuple && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
         if let agent, hint { throw UsageError("--hint is for playing yourself, not with --agent \(agent.rawValue)") }
         if weightsPath != nil && agent != .ntuple && !hint { throw UsageError("--weights is only used by --agent ntuple and --hint") }
-        downgradeFlag = try arguments.downgradeLimit()
-        if arguments.string("downgrade") != nil && weightsPath == nil {
+        downgradeFlag = try arguments[Self.downgrade]
+        if arguments.contains(Self.downgrade) && weightsPath == nil {
             throw UsageError("--downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)")
         }
-        delay = try arguments.optionalInt("delay", in: 0...600_000)
+        delay = try arguments[Self.delay]
         if delay != nil && agent == nil { throw UsageError("--delay sets the pace of --agent; give an agent too") }
-        recordPath = arguments.string("record")
-        force = arguments.flag("force")
+        recordPath = try arguments[Self.record]
+        force = try arguments[Self.force]
     }
 
     func run() throws -> Int32 {
@@ -124,7 +125,7 @@ struct PlayCommand: Command {
         let configuration = PlayConfiguration(
             rows: rows, cols: cols, targetTile: winTile, seed: seed,
             player: agent?.rawValue ?? "human")
-        let downgradeLimit = ParsedArguments.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
+        let downgradeLimit = CommandOption<UInt8??>.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,
             agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network, downgradeLimit: downgradeLimit) },

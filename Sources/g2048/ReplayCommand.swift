@@ -18,25 +18,25 @@ struct ReplayCommand: Command {
             is printed. The format is described in docs/RECORDS.md; gym2048.replay_record() in
             Examples/python checks a record the same way.
             """,
-        options: [
-            .option("file", "file", "The record (JSON Lines) to replay; the same as the positional <file>."),
-            .option("delay", "ms", "Milliseconds between steps; 0 shows all at once.", default: "150, or 0 when stdout is not a terminal"),
-            .flag("check", "Only verify the record and print the summary, without showing the boards."),
-        ],
+        options: [Self.file.spec, Self.delay.spec, Self.check.spec],
         positional: "file")
+
+    static let file = CommandOption.text("file", "file", help: "The record (JSON Lines) to replay; the same as the positional <file>.")
+    static let delay = CommandOption.integer("delay", "ms", help: "Milliseconds between steps; 0 shows all at once.", in: 0...600_000)
+        .shown("150, or 0 when stdout is not a terminal")
+    static let check = CommandOption.flag("check", help: "Only verify the record and print the summary, without showing the boards.")
 
     var path: String
     var delay: Int?
     var checkOnly: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let path = arguments.positionals.first ?? arguments.string("file") else {
-            throw UsageError("missing <file>: the record to replay")
-        }
-        if !arguments.positionals.isEmpty && arguments.string("file") != nil { throw UsageError("give the record once: <file> or --file") }
+        let file = try arguments[Self.file]
+        guard let path = arguments.positionals.first ?? file else { throw UsageError("missing <file>: the record to replay") }
+        if !arguments.positionals.isEmpty && file != nil { throw UsageError("give the record once: <file> or --file") }
         self.path = path
-        delay = try arguments.optionalInt("delay", in: 0...600_000)
-        checkOnly = arguments.flag("check")
+        delay = try arguments[Self.delay]
+        checkOnly = try arguments[Self.check]
     }
 
     func run() throws -> Int32 {

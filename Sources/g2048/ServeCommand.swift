@@ -16,14 +16,18 @@ struct ServeCommand: Command {
             the observation size, four afterstates each) are refused, with the most environments that fit.
             The protocol is documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
             """,
-        options: ServerOption.all.map { .option($0.flag, $0.valueName, $0.help, default: $0.helpDefault) }
-            + [
-                .option(
-                    "max-line-bytes", "n",
-                    "Longest request line accepted, in bytes without the newline; longer ones get an error. At most 1/64 of "
-                        + "this machine's memory (a line's parse holds about 24 bytes per byte), and 1 GiB.",
-                    default: "1048576")
-            ])
+        options: Self.serverOptions.map(\.spec) + [Self.maxLineBytes.spec])
+
+    /// The server's options, flag for flag: their text becomes the JSON value `make` would take.
+    static let serverOptions = ServerOption.all.map { option in
+        CommandOption.parsed(option.flag, option.valueName, help: option.help) { option.value(ofFlag: $0) }.shown(option.helpDefault)
+    }
+    static let maxLineBytes = CommandOption.integer(
+        "max_line_bytes",
+        help: "Longest request line accepted, in bytes without the newline; longer ones get an error. At most 1/64 of "
+            + "this machine's memory (a line's parse holds about 24 bytes per byte), and 1 GiB.",
+        in: 64...(1 << 30)
+    ).defaulting(to: 1 << 20)
 
     var config: ServerConfig
     var maxLineBytes: Int
@@ -34,16 +38,15 @@ struct ServeCommand: Command {
     static var parsableLineBytes: Int { min(1 << 30, max(1 << 20, SystemInfo.physicalMemory / 64)) }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        maxLineBytes = try arguments.int("max-line-bytes", default: 1 << 20, in: 64...(1 << 30))
+        maxLineBytes = try arguments[Self.maxLineBytes]
         guard maxLineBytes <= ServeCommand.parsableLineBytes else {
             throw UsageError(
                 "--max-line-bytes \(maxLineBytes) is more than this machine can parse: a line's parse holds about 24 bytes of "
                     + "memory per byte, so at most \(ServeCommand.parsableLineBytes) (1/64 of its memory)")
         }
         var changes: [(String, JSONValue)] = []
-        for option in ServerOption.all {
-            guard let text = arguments.string(option.flag) else { continue }
-            changes.append((option.name, option.value(ofFlag: text)))
+        for (option, flag) in zip(ServerOption.all, Self.serverOptions) {
+            if let value = try arguments[flag] { changes.append((option.name, value)) }
         }
         do {
             config = try ServerConfig().applying(changes)

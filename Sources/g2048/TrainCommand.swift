@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 import Game2048Learning
 import Synchronization
 import Game2048System
@@ -43,31 +44,69 @@ struct TrainCommand: Command {
             training runs, so a second command writing the same file stops at once.
             """,
         options: [
-            .option("out", "file", "Where to write the weights.", default: "the --resume file, else weights-<rows>x<cols>.bin"),
-            .option("games", "n", "Stop after this many games in total."),
-            .option("seconds", "s", "Stop after this many seconds.", default: "600 when --games is not given"),
-            .option("rows", "n", "Board rows, 2 to 8.", default: "4, or the --resume file's"),
-            .option("cols", "n", "Board columns, 2 to 8.", default: "--rows"),
-            .option("alpha", "rate", "Learning rate (above 0, at most 1), split over the active features.", default: "0.1, or the --resume file's"),
-            .option("optimistic", "value", "Initial value of every board (OTD); 0 for plain TD(0).", default: TrainCommand.defaultOptimismText),
-            .option("network", "name", "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below).", default: "4x6 on 4x4"),
-            .option("patterns", "cells", "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.", default: "the size's default network"),
-            .option("stages", "tiles", "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4).", default: "one stage"),
-            .option("learning", "method", "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", default: "td, or the --resume file's"),
-            .option(
-                "tc-alpha", "rate", "TC's meta learning rate (above 0, at most 1), split over the active features.", default: "1.0, or the --resume file's"),
-            .option("tc-from", "fraction", "otd+tc: the fraction of the run after which TC takes over.", default: "0.5, or the --resume file's"),
-            .option("update", "schedule", "forward (after each move) or backward (after each game, last move first).", default: "forward"),
-            .option("threads", "n", "Self-play threads over the shared weights.", default: "1"),
-            .option("lanes", "n", "Games each thread plays at once, interleaved move by move.", default: "2 on 4x4, 1 on other sizes"),
-            .option("seed", "seed", "Seed of the games.", default: "1, or the --resume file's"),
-            .option("checkpoint-every", "n", "Save the weights every n games."),
-            .option("resume", "file", "Continue training a weights file: its size, patterns, counters; written back to it."),
-            .option("metrics", "file", "Write the learning curve as CSV."),
-            .option("plot", "file", "Draw the learning curve as SVG."),
-            .option("metrics-every", "n", "Games per learning-curve point.", default: "1000"),
-            .flag("force", "Replace existing output files (--out, --metrics, --plot)."),
+            Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
+            Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
+            Self.coherenceFrom.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
+            Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.metricsEvery.spec, Self.force.spec,
         ])
+
+    static let out = CommandOption.text("out", "file", help: "Where to write the weights.")
+        .shown("the --resume file, else weights-<rows>x<cols>.bin")
+    static let games = CommandOption.integer("games", help: "Stop after this many games in total.", in: 1...Int.max)
+    static let seconds = CommandOption.number("seconds", "s", help: "Stop after this many seconds.", in: 0.001...1e9)
+        .shown("600 when --games is not given")
+    static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or the --resume file's")
+    static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
+    // Above 1 a rate overshoots every target it moves toward, and the weights diverge.
+    static let alpha = CommandOption.number(
+        "alpha", "rate", help: "Learning rate (above 0, at most 1), split over the active features.", in: 1e-9...1
+    ).defaulting(to: 0.1, shown: "0.1, or the --resume file's")
+    static let optimistic = CommandOption.number(
+        "optimistic", "value", help: "Initial value of every board (OTD); 0 for plain TD(0).", in: 0...1e9
+    ).shown(TrainCommand.defaultOptimismText)
+    static let network = CommandOption.parsed(
+        "network", "name", help: "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below)."
+    ) { name throws(UsageError) in
+        guard let patterns = TuplePattern.named(name) else {
+            throw UsageError("--network must be one of \(TuplePattern.networkNames.joined(separator: ", ")), got '\(name)'")
+        }
+        return NamedNetwork(name: name, patterns: patterns)
+    }.shown("4x6 on 4x4")
+    static let patterns = CommandOption.text("patterns", "cells", help: "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.")
+        .shown("the size's default network")
+    static let stages = CommandOption.text(
+        "stages", "tiles", help: "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4)."
+    ).shown("one stage")
+    static let learning = CommandOption.choice(
+        "learning", "method", help: "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", of: LearningMethod.self
+    ).shown("td, or the --resume file's")
+    static let coherenceAlpha = CommandOption.number(
+        "tc_alpha", "rate", help: "TC's meta learning rate (above 0, at most 1), split over the active features.", in: 1e-9...1
+    ).shown("1.0, or the --resume file's")
+    static let coherenceFrom = CommandOption.number(
+        "tc_from", "fraction", help: "otd+tc: the fraction of the run after which TC takes over.", in: 0...1
+    ).shown("0.5, or the --resume file's")
+    static let update = CommandOption.choice(
+        "update", "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
+    ).defaulting(to: .forward)
+    static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: 1...256).defaulting(to: 1)
+    static let lanes = CommandOption.integer("lanes", help: "Games each thread plays at once, interleaved move by move.", in: 1...64)
+        .shown("2 on 4x4, 1 on other sizes")
+    static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1, shown: "1, or the --resume file's")
+    static let checkpointEvery = CommandOption.integer("checkpoint_every", help: "Save the weights every n games.", in: 1...Int.max)
+    static let resume = CommandOption.text(
+        "resume", "file", help: "Continue training a weights file: its size, patterns, counters; written back to it.")
+    static let metrics = CommandOption.text("metrics", "file", help: "Write the learning curve as CSV.")
+    static let plot = CommandOption.text("plot", "file", help: "Draw the learning curve as SVG.")
+    static let metricsEvery = CommandOption.integer("metrics_every", help: "Games per learning-curve point.", in: 1...10_000_000)
+        .defaulting(to: 1000)
+    static let force = CommandOption.flag("force", help: "Replace existing output files (--out, --metrics, --plot).")
+
+    /// A network chosen by name (`--network 8x6`).
+    struct NamedNetwork: Sendable {
+        var name: String
+        var patterns: [TuplePattern]
+    }
 
     /// The default optimistic initial value for a board size, chosen by measurement (the README's
     /// learner figures): the value should be above what the board's games score, but far above it
@@ -117,66 +156,55 @@ struct TrainCommand: Command {
     var coherenceFrom: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        resume = arguments.string("resume")
-        size = try arguments.boardSize()
+        resume = try arguments[Self.resume]
+        size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
         let size = size ?? (4, 4)
         do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
         // A resumed run writes back to its file: that is where its counters continue.
-        out = arguments.string("out") ?? resume ?? "weights-\(rules.sizeLabel).bin"
-        outFlag = arguments.string("out") == nil && resume != nil ? "resume" : "out"
-        games = try arguments.optionalInt("games", in: 1...Int.max)
-        seconds = arguments.string("seconds") == nil ? (games == nil ? 600 : nil) : try arguments.double("seconds", default: 600, in: 0.001...1e9)
-        // Above 1 a rate overshoots every target it moves toward, and the weights diverge.
-        alpha = try arguments.double("alpha", default: 0.1, in: 1e-9...1)
-        alphaGiven = arguments.string("alpha") != nil
-        if let name = arguments.string("learning") {
-            guard let method = LearningMethod(rawValue: name) else {
-                throw UsageError("--learning must be td, tc or otd+tc, got '\(name)'")
-            }
-            learning = method
-        }
+        let out = try arguments[Self.out]
+        self.out = out ?? resume ?? "weights-\(rules.sizeLabel).bin"
+        outFlag = out == nil && resume != nil ? "resume" : "out"
+        games = try arguments[Self.games]
+        seconds = try arguments[Self.seconds] ?? (games == nil ? 600 : nil)
+        alpha = try arguments[Self.alpha]
+        alphaGiven = arguments.contains(Self.alpha)
+        learning = try arguments[Self.learning]
         // Pure TC starts from zero weights, as Jaśkowski (2018) does; OTD and OTD+TC from optimistic ones.
-        let defaultOptimism = learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols)
-        optimism = try arguments.double("optimistic", default: defaultOptimism, in: 0...1e9)
-        coherenceAlpha = arguments.string("tc-alpha") == nil ? nil : try arguments.double("tc-alpha", default: 1, in: 1e-9...1)
-        coherenceFrom = arguments.string("tc-from") == nil ? nil : try arguments.double("tc-from", default: 0.5, in: 0...1)
+        let optimism = try arguments[Self.optimistic]
+        self.optimism = optimism ?? (learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols))
+        coherenceAlpha = try arguments[Self.coherenceAlpha]
+        coherenceFrom = try arguments[Self.coherenceFrom]
         if learning == .tc && alphaGiven {
             throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
         }
-        if let spec = arguments.string("stages") { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
-        threads = try arguments.int("threads", default: 1, in: 1...256)
-        lanes = try arguments.optionalInt("lanes", in: 1...64)
-        let scheduleName = arguments.string("update") ?? "forward"
-        guard let schedule = TDLearner.Schedule(rawValue: scheduleName) else {
-            throw UsageError("--update must be backward or forward, got '\(scheduleName)'")
-        }
-        self.schedule = schedule
-        seed = try arguments.uint64("seed", default: 1)
-        seedGiven = arguments.string("seed") != nil
-        checkpointEvery = try arguments.optionalInt("checkpoint-every", in: 1...Int.max)
-        metricsPath = arguments.string("metrics")
-        plotPath = arguments.string("plot")
-        metricsEvery = try arguments.int("metrics-every", default: 1000, in: 1...10_000_000)
-        force = arguments.flag("force")
+        if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
+        threads = try arguments[Self.threads]
+        lanes = try arguments[Self.lanes]
+        schedule = try arguments[Self.update]
+        seed = try arguments[Self.seed]
+        seedGiven = arguments.contains(Self.seed)
+        checkpointEvery = try arguments[Self.checkpointEvery]
+        metricsPath = try arguments[Self.metrics]
+        plotPath = try arguments[Self.plot]
+        metricsEvery = try arguments[Self.metricsEvery]
+        force = try arguments[Self.force]
+        let patternsText = try arguments[Self.patterns]
         if let resume {
             // What a network is made of comes from the file; only a setting that could apply is accepted.
-            if arguments.string("patterns") != nil { throw UsageError("--patterns cannot change a resumed network (the file has its own)") }
-            if arguments.string("optimistic") != nil {
+            if patternsText != nil { throw UsageError("--patterns cannot change a resumed network (the file has its own)") }
+            if optimism != nil {
                 throw UsageError("--optimistic sets the weights of a new network; --resume \(resume) continues the weights it holds")
             }
         }
-        if let name = arguments.string("network") {
-            guard let named = TuplePattern.named(name) else {
-                throw UsageError("--network must be one of \(TuplePattern.networkNames.joined(separator: ", ")), got '\(name)'")
-            }
+        if let named = try arguments[Self.network] {
             guard rules.rows == 4 && rules.cols == 4 else {
-                throw UsageError("--network \(name) is a network for 4x4 boards, not \(rules.sizeLabel); give other boards --patterns")
+                throw UsageError("--network \(named.name) is a network for 4x4 boards, not \(rules.sizeLabel); give other boards --patterns")
             }
-            if arguments.string("patterns") != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
+            if patternsText != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
             if let resume { throw UsageError("--network cannot change a resumed network (--resume \(resume) has its own)") }
-            patterns = named
+            patterns = named.patterns
         }
-        if let spec = arguments.string("patterns") {
+        if let spec = patternsText {
             let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount
             do { patterns = try TuplePattern.parse(spec, rows: rules.rows, cols: rules.cols, valueCount: valueCount) } catch {
                 throw UsageError("--patterns: \(error.message)")

@@ -1,11 +1,17 @@
+import Game2048Learning
 import Testing
 @testable import g2048
 
 /// The pure parser, row by row (swift-configuration's CLIArgumentParserTests style).
 struct ArgumentsTests {
-    static let spec = CommandSpec(
-        name: "demo", abstract: "A demo command.",
-        options: [.option("rows", "n", "Rows.", default: "4"), .option("seed", "seed", "Seed."), .flag("json", "JSON output.")])
+    static let rows = CommandOption.integer("rows", help: "Rows.", in: 2...8).defaulting(to: 4)
+    static let seed = CommandOption.seed(help: "Seed.")
+    static let json = CommandOption.flag("json", help: "JSON output.")
+    static let spec = CommandSpec(name: "demo", abstract: "A demo command.", options: [rows.spec, seed.spec, json.spec])
+
+    /// The same flag read as other kinds.
+    static let rowsAsNumber = CommandOption.number("rows", "n", help: "Rows.", in: 0...10).defaulting(to: 1)
+    static let rowsAsSchedule = CommandOption.choice("rows", "n", help: "Rows.", of: TDLearner.Schedule.self)
 
     @Test func parsesSeparateAndInlineValuesAndFlags() throws {
         let parsed = try parseArguments(["--rows", "5", "--seed=7", "--json"], spec: Self.spec)
@@ -15,7 +21,7 @@ struct ArgumentsTests {
     }
 
     @Test func emptyArgumentsParseToNothing() throws {
-        #expect(try parseArguments([], spec: Self.spec) == ParsedArguments())
+        #expect(try parseArguments([], spec: Self.spec) == ParsedArguments(declared: ["rows", "seed", "json"]))
     }
 
     @Test(arguments: [["-h"], ["--help"], ["--rows", "3", "--help"]])
@@ -35,18 +41,38 @@ struct ArgumentsTests {
         #expect(throws: UsageError(message)) { try parseArguments(arguments, spec: Self.spec) }
     }
 
-    @Test func typedGettersValidateRangeAndSyntax() throws {
+    @Test func typedReadsValidateRangeAndSyntax() throws {
         let parsed = try parseArguments(["--rows", "9", "--seed", "-1"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be between 2 and 8, got 9")) {
-            try parsed.int("rows", default: 4, in: 2...8)
-        }
-        #expect(throws: UsageError("--seed must be an integer from 0 to 18446744073709551615, got '-1'")) {
-            try parsed.uint64("seed", default: 0)
-        }
-        let good = try parseArguments(["--rows", "6", "--seed", "18446744073709551615"], spec: Self.spec)
-        #expect(try good.int("rows", default: 4, in: 2...8) == 6)
-        #expect(try good.uint64("seed", default: 0) == UInt64.max)
-        #expect(try ParsedArguments().int("rows", default: 4, in: 2...8) == 4)
+        #expect(throws: UsageError("--rows must be between 2 and 8, got 9")) { try parsed[Self.rows] }
+        #expect(throws: UsageError("--seed must be an integer from 0 to 18446744073709551615, got '-1'")) { try parsed[Self.seed] }
+        let good = try parseArguments(["--rows", "6", "--seed", "18446744073709551615", "--json"], spec: Self.spec)
+        #expect(try good[Self.rows] == 6 && good[Self.seed] == UInt64.max && good[Self.json])
+        let empty = try parseArguments([], spec: Self.spec)
+        #expect(try empty[Self.rows] == 4 && empty[Self.seed] == nil && !empty[Self.json])
+        #expect(!empty.contains(Self.rows) && good.contains(Self.rows) && good.contains(Self.json))
+    }
+
+    @Test func choicesListTheirCases() throws {
+        let parsed = try parseArguments(["--rows", "sideways"], spec: Self.spec)
+        #expect(throws: UsageError("--rows must be one of forward, backward, got 'sideways'")) { try parsed[Self.rowsAsSchedule] }
+        #expect(try parseArguments(["--rows", "backward"], spec: Self.spec)[Self.rowsAsSchedule] == .backward)
+    }
+
+    /// The help's defaults come from the typed defaults, spelled as a user types them.
+    @Test func defaultsAreShownAsTyped() {
+        #expect(Self.rows.spec.defaultValue == "4")
+        #expect(Self.rowsAsNumber.spec.defaultValue == "1")
+        #expect(CommandOption.winTile(help: "").defaulting(to: nil as Int?).spec.defaultValue == "off")
+        #expect(CommandOption.choice("u", "s", help: "", of: TDLearner.Schedule.self).defaulting(to: .forward).spec.defaultValue == "forward")
+    }
+
+    /// Every command reads only what it declares: a read of anything else stops the test run here, so
+    /// each command is built from its declared defaults (and, where one is required, a value).
+    @Test(arguments: G2048.commands.map { $0.spec.name })
+    func everyCommandReadsOnlyDeclaredOptions(command: String) throws {
+        let type = try #require(G2048.commands.first { $0.spec.name == command })
+        let arguments = command == "replay" ? ["record.jsonl"] : command == "play" ? ["--rows", "4"] : []
+        _ = try type.init(parseArguments(arguments, spec: type.spec))
     }
 
     /// Integers are quoted as typed, and one too large for Int is out of range rather than "not an integer".
@@ -59,7 +85,7 @@ struct ArgumentsTests {
     ])
     func integerErrorsQuoteTheValueAsTyped(text: String, message: String) throws {
         let parsed = try parseArguments(["--rows", text], spec: Self.spec)
-        #expect(throws: UsageError(message)) { try parsed.int("rows", default: 4, in: 2...8) }
+        #expect(throws: UsageError(message)) { try parsed[Self.rows] }
     }
 
     /// `--cols 1` alone once reported `--rows`: each size flag is checked under its own name.
@@ -70,26 +96,29 @@ struct ArgumentsTests {
     ])
     func boardSizeNamesTheFlagAtFault(arguments: [String], message: String) throws {
         let parsed = try parseArguments(arguments, spec: BenchCommand.spec)
-        #expect(throws: UsageError(message)) { try parsed.boardSize() }
+        #expect(throws: UsageError(message)) { try parsed.boardSize(rows: BenchCommand.rows, cols: BenchCommand.cols) }
     }
 
     @Test func boardSizeGivenOnceIsSquare() throws {
-        #expect(try parseArguments(["--cols", "5"], spec: BenchCommand.spec).boardSize()! == (5, 5))
-        #expect(try parseArguments(["--rows", "3", "--cols", "6"], spec: BenchCommand.spec).boardSize()! == (3, 6))
-        #expect(try ParsedArguments().boardSize() == nil)
+        func size(_ arguments: [String]) throws -> (rows: Int, cols: Int)? {
+            try parseArguments(arguments, spec: BenchCommand.spec).boardSize(rows: BenchCommand.rows, cols: BenchCommand.cols)
+        }
+        #expect(try size(["--cols", "5"])! == (5, 5))
+        #expect(try size(["--rows", "3", "--cols", "6"])! == (3, 6))
+        #expect(try size([]) == nil)
     }
 
-    @Test func doubleGetterRejectsNonFiniteAndOutOfRange() throws {
+    @Test func numbersRejectNonFiniteAndOutOfRange() throws {
         let parsed = try parseArguments(["--rows", "nan"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be a finite number, got nan")) { try parsed.double("rows", default: 1, in: 0...10) }
+        #expect(throws: UsageError("--rows must be a finite number, got nan")) { try parsed[Self.rowsAsNumber] }
         for text in ["inf", "-infinity", "NaN"] {
             let odd = try parseArguments(["--rows", text], spec: Self.spec)
-            #expect(throws: UsageError("--rows must be a finite number, got \(text)")) { try odd.double("rows", default: 1, in: 0...10) }
+            #expect(throws: UsageError("--rows must be a finite number, got \(text)")) { try odd[Self.rowsAsNumber] }
         }
         let word = try parseArguments(["--rows", "ten"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be a number, got 'ten'")) { try word.double("rows", default: 1, in: 0...10) }
+        #expect(throws: UsageError("--rows must be a number, got 'ten'")) { try word[Self.rowsAsNumber] }
         let big = try parseArguments(["--rows", "11"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be between 0.0 and 10.0, got 11")) { try big.double("rows", default: 1, in: 0...10) }
+        #expect(throws: UsageError("--rows must be between 0.0 and 10.0, got 11")) { try big[Self.rowsAsNumber] }
     }
 
     @Test func helpTextFollowsArgumentParserConventions() {
