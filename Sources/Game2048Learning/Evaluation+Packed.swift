@@ -37,6 +37,24 @@ extension Evaluation {
         network: NTupleNetwork, rules: Rules, seed: UInt64, start: Bitboard? = nil,
         downgradeLimit: UInt8? = nil, onMove: (() -> Void)? = nil, movesPerCall: Int = 1
     ) -> GameResult {
+        network.withPackedValue(
+            {
+                playPacked(
+                    $0, rules: rules, seed: seed, start: start, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+            },
+            {
+                playPacked(
+                    $0, rules: rules, seed: seed, start: start, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+            })
+    }
+
+    /// ``playPacked(network:rules:seed:start:downgradeLimit:onMove:movesPerCall:)`` read through
+    /// `valueFunction`, specialized for its kind.
+    static func playPacked<V: ValueFunction>(
+        _ valueFunction: V, rules: Rules, seed: UInt64, start: Bitboard?, downgradeLimit: UInt8?, onMove: (() -> Void)?,
+        movesPerCall: Int
+    ) -> GameResult where V.Position == Bitboard {
+        let network = valueFunction.network
         let table = Bitboard.MoveTable()
         let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         var rng = Xoshiro256StarStar(seed: seed)
@@ -55,10 +73,10 @@ extension Evaluation {
         // From a tile one below the downgrading limit on, a move can make a tile at the limit, whose
         // afterstate is valued downgraded: the packed search at depth 0 does that (more slowly).
         let downgradeFrom = min(15, max(1, downgradeLimit ?? 16) - 1)
-        var downgrading = PackedExpectimax(network: network, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
+        var downgrading = PackedExpectimax(valueFunction: valueFunction, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
         while !over && highest < 15 {
             // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            var (best, bestReward, bestMerge, _, found) = network.greedyMove(on: board, table: table)
+            var (best, bestReward, bestMerge, _, found) = valueFunction.greedyMove(on: board, table: table)
             // No legal move: the game is over. (Asked here rather than of `legalMoves` after each spawn, as
             // the four moves are made here anyway.)
             guard found else {

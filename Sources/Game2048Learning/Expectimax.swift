@@ -45,7 +45,7 @@ public struct Expectimax {
     /// The search on `Board`, for any size and evaluator.
     var generic: ExpectimaxSearch<BoardSearchSpace>
     /// The search on the packed board, for 4×4 decisions of a network that reads bitboards.
-    var packed: PackedExpectimax?
+    var packed: PackedSearch?
     /// Chance nodes evaluated in the last decision (for reports and tests).
     public private(set) var nodes = 0
     /// The depth of the search that chose the last move (below ``depth`` when the budget ran out).
@@ -79,9 +79,8 @@ public struct Expectimax {
         generic = ExpectimaxSearch(
             space: BoardSearchSpace(evaluator: evaluator, downgradeLimit: downgradeLimit), nodeBudget: self.nodeBudget,
             pruneBelow: self.pruneBelow)
-        if case .network(let network) = evaluator, network.rows == 4, network.cols == 4, network.readsBitboards {
-            packed = PackedExpectimax(
-                network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow, downgradeLimit: downgradeLimit)
+        if case .network(let network) = evaluator {
+            packed = PackedSearch(network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow, downgradeLimit: downgradeLimit)
         }
     }
 
@@ -97,8 +96,7 @@ public struct Expectimax {
     public mutating func bestAction(on board: Board, spawnFourProbability p: Double) -> Direction? {
         let best: (action: Direction?, depth: Int)
         if let bitboard = packedBoard(of: board) {
-            best = packed!.bestAction(on: bitboard, depth: depth, p: p)
-            nodes = packed!.nodes
+            (best, nodes) = packed!.bestAction(on: bitboard, depth: depth, p: p)
         } else {
             best = generic.bestAction(on: board, depth: depth, p: p)
             nodes = generic.nodes

@@ -92,14 +92,20 @@ public final class NTupleNetwork: @unchecked Sendable {
             return runs
         }
     }
-    /// Whether the 4×4 bitboard path applies, and whether the patterns are the default ones.
-    @usableFromInline let packedLayout: PackedLayout
+    /// How this network's boards are read: the ``ValueFunction`` its hot loops are specialized for.
+    @usableFromInline let reading: Reading
 
+    /// The three ``ValueFunction``s, chosen once when a network is made: the entry points of training,
+    /// greedy play and search switch over this once per game or decision and run code specialized for
+    /// the case.
     @usableFromInline
-    enum PackedLayout: Sendable {
-        case none
-        case defaultSixTuples
-        case custom
+    enum Reading: Sendable {
+        /// ``DefaultTupleValue``: the default 4×4 patterns, 16 values a cell.
+        case defaultTuples
+        /// ``PackedRunValue``: other 4×4 patterns, 16 values a cell.
+        case packedRuns
+        /// ``CellTupleValue``: every other network.
+        case cells
     }
 
     /// The number of features read per board: patterns × symmetries.
@@ -172,9 +178,9 @@ public final class NTupleNetwork: @unchecked Sendable {
         packedRuns = runs.flatMap { $0 }
         packedRunStarts = runs.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         if rows == 4 && cols == 4 && values == 16 {
-            packedLayout = self.patterns == TuplePattern.defaults(rows: 4, cols: 4).patterns ? .defaultSixTuples : .custom
+            reading = self.patterns == TuplePattern.defaults(rows: 4, cols: 4).patterns ? .defaultTuples : .packedRuns
         } else {
-            packedLayout = .none
+            reading = .cells
         }
     }
 
@@ -209,39 +215,37 @@ public final class NTupleNetwork: @unchecked Sendable {
         return tableOffsets[featurePatterns[feature]] + index
     }
 
+    /// `board` packed, when this network reads packed boards and its tiles fit four bits.
+    @inlinable
+    func packed(_ board: Board) -> Bitboard? {
+        reading != .cells && board.maxExponent <= 15 ? Bitboard(board) : nil
+    }
+
     /// The value of a board: the sum of its features' weights.
     ///
     /// - Complexity: O(features × tuple length); on 4×4 boards whose tiles fit four bits, O(features).
     public func value(of board: Board) -> Float {
-        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return value(of: packed) }
-        let offset = stageOffset(of: board)
-        var sum: Float = 0
-        for feature in 0..<featureCount { sum += weights[offset + featureIndex(feature, of: board)] }
-        return sum
+        if let packed = packed(board) { return value(of: packed) }
+        return CellTupleValue(self).value(of: board)
     }
 
     /// Adds `delta` to the weight of every feature of `board` and returns the board's new value.
     public func updateAndValue(_ board: Board, by delta: Float) -> Float {
-        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return updateAndValue(packed, by: delta) }
-        update(board, by: delta)
-        return value(of: board)
+        if let packed = packed(board) { return updateAndValue(packed, by: delta) }
+        return CellTupleValue(self).updateAndValue(board, by: delta)
     }
 
     /// Adds `delta` to the weight of every feature of `board`.
     public func update(_ board: Board, by delta: Float) {
-        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) { return update(packed, by: delta) }
-        let offset = stageOffset(of: board)
-        for feature in 0..<featureCount { weights.add(delta, at: offset + featureIndex(feature, of: board)) }
+        if let packed = packed(board) { return update(packed, by: delta) }
+        CellTupleValue(self).update(board, by: delta)
     }
 
     /// Calls `body` with the weight index of every feature of `board`, its stage's offset included.
     func forEachFeature(of board: Board, _ body: (Int) -> Void) {
-        if packedLayout != .none, board.maxExponent <= 15, let packed = Bitboard(board) {
-            let offset = stageOffset(of: packed)
-            return forEachFeature(of: packed) { body(offset + $0) }
-        }
+        if let packed = packed(board) { return forEachFeature(of: packed, body) }
         let offset = stageOffset(of: board)
-        for feature in 0..<featureCount { body(offset + featureIndex(feature, of: board)) }
+        CellTupleValue(self).forEachFeature(of: board) { body(offset + $0) }
     }
 
     // MARK: Stages

@@ -164,37 +164,21 @@ public final class TDLearner: @unchecked Sendable {
         return coherenceOn.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
 
-    /// One update of `board` toward a target `error` above its value: TD's, or TC's when `coherent`.
-    @inlinable @inline(__always)
-    func learn(_ board: Bitboard, error: Float, coherent: Bool) {
-        if coherent, let accumulators {
-            network.coherentUpdate(board, error: error, step: coherenceStep, accumulators: accumulators)
-        } else {
-            network.update(board, by: step * error)
-        }
-    }
-
-    /// One update of `board`, as ``learn(_:error:coherent:)-(Bitboard,_,_)``.
-    func learn(_ board: Board, error: Float, coherent: Bool) {
-        if coherent, let accumulators {
-            network.coherentUpdate(board, error: error, step: coherenceStep, accumulators: accumulators)
-        } else {
-            network.update(board, by: step * error)
-        }
-    }
-
     /// Plays one game with learning and returns its result.
     @discardableResult
     public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        if network.readsBitboards { return trainGame(on: Bitboard.self, using: &rng) }
-        return trainGame(on: Board.self, using: &rng)
+        switch network.reading {
+        case .defaultTuples: trainGame(DefaultTupleValue(network), using: &rng)
+        case .packedRuns: trainGame(PackedRunValue(network), using: &rng)
+        case .cells: trainGame(CellTupleValue(network), using: &rng)
+        }
     }
 
-    /// One game on boards of type `B`: the hot loop of training, specialized for each board
-    /// (`Bitboard` on 4×4, `Board` elsewhere).
+    /// One game read through `valueFunction`: the hot loop of training, specialized for each
+    /// ``ValueFunction``.
     @inlinable
-    func trainGame<B: LearnableBoard>(on _: B.Type, using rng: inout Xoshiro256StarStar) -> GameResult {
-        var game = TrainingGame<B>(self, using: &rng)
+    func trainGame<V: ValueFunction>(_ valueFunction: V, using rng: inout Xoshiro256StarStar) -> GameResult {
+        var game = TrainingGame(self, valueFunction, using: &rng)
         while !game.isOver { game.step(self, using: &rng) }
         return game.finish(self)
     }
@@ -217,25 +201,26 @@ public final class TDLearner: @unchecked Sendable {
         lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void
     ) {
         precondition(lanes >= 1, "lanes must be at least 1")
-        if network.readsBitboards {
-            trainGames(on: Bitboard.self, lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
-        } else {
-            trainGames(on: Board.self, lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
+        switch network.reading {
+        case .defaultTuples: trainGames(DefaultTupleValue(network), lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
+        case .packedRuns: trainGames(PackedRunValue(network), lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
+        case .cells: trainGames(CellTupleValue(network), lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
         }
     }
 
-    /// ``trainGames(lanes:using:mayStart:finished:)`` on boards of type `B`, specialized as ``trainGame(using:)`` is.
+    /// ``trainGames(lanes:using:mayStart:finished:)`` read through `valueFunction`, specialized as
+    /// ``trainGame(using:)`` is.
     @inlinable
-    func trainGames<B: LearnableBoard>(
-        on _: B.Type, lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void
+    func trainGames<V: ValueFunction>(
+        _ valueFunction: V, lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void
     ) {
         // Each lane's game; whether the lane still plays (no new game may start where one ended); whether its
         // board's moves were prefetched. A new game starts where one ends, so the lanes keep their order.
         // Games are mutated in place: a copy would copy a backward game's path.
-        var games: [TrainingGame<B>] = []
+        var games: [TrainingGame<V>] = []
         for _ in 0..<lanes {
             guard mayStart() else { break }
-            games.append(TrainingGame<B>(self, using: &rng))
+            games.append(TrainingGame(self, valueFunction, using: &rng))
         }
         var playing = [Bool](repeating: true, count: games.count), prefetched = [Bool](repeating: false, count: games.count)
         var remaining = games.count
@@ -248,7 +233,7 @@ public final class TDLearner: @unchecked Sendable {
                     var next = lane
                     repeat { next = next + 1 == games.count ? 0 : next + 1 } while !playing[next] && next != lane
                     if next != lane && !games[next].isOver {
-                        games[next].board.prefetchMoves(for: self)
+                        valueFunction.prefetchMoves(on: games[next].board, table: rowTable)
                         prefetched[next] = true
                     }
                     if !games[lane].isOver {
@@ -258,7 +243,7 @@ public final class TDLearner: @unchecked Sendable {
                     guard games[lane].isOver else { continue }
                     finished(games[lane].finish(self))
                     if mayStart() {
-                        games[lane] = TrainingGame<B>(self, using: &rng)
+                        games[lane] = TrainingGame(self, valueFunction, using: &rng)
                     } else {
                         playing[lane] = false
                         remaining -= 1
@@ -266,13 +251,6 @@ public final class TDLearner: @unchecked Sendable {
                 }
             }
         }
-    }
-}
-
-extension NTupleNetwork {
-    @inlinable @inline(__always)
-    func defaultOrCustomValue(_ board: Bitboard) -> Float {
-        packedLayout == .defaultSixTuples ? defaultValue(board) : value(of: board)
     }
 }
 

@@ -52,18 +52,17 @@ public final class CoherenceAccumulators: @unchecked Sendable {
 
 extension NTupleNetwork {
     /// A TC update of every feature of a 4×4 bitboard (see ``CoherenceAccumulators``).
-    @inlinable
+    ///
+    /// - Precondition: the network is for 4×4 boards with 16 values per cell.
     public func coherentUpdate(_ board: Bitboard, error: Float, step: Float, accumulators: CoherenceAccumulators) {
-        precondition(packedLayout != .none, "coherentUpdate(_: Bitboard, …) needs a 4x4 network with 16 values per cell")
-        precondition(accumulators.count == weights.count, "the accumulators are for another network")
-        let offset = stageOffset(of: board), w = weights.base
-        forEachFeature(of: board) { accumulators.update(w, at: offset + $0, error: error, step: step) }
+        withPackedValue(
+            { $0.coherentUpdate(board, error: error, step: step, accumulators: accumulators) },
+            { $0.coherentUpdate(board, error: error, step: step, accumulators: accumulators) })
     }
 
     /// A TC update of every feature of `board` (see ``CoherenceAccumulators``).
     public func coherentUpdate(_ board: Board, error: Float, step: Float, accumulators: CoherenceAccumulators) {
-        precondition(accumulators.count == weights.count, "the accumulators are for another network")
-        let w = weights.base
-        forEachFeature(of: board) { accumulators.update(w, at: $0, error: error, step: step) }
+        if let packed = packed(board) { return coherentUpdate(packed, error: error, step: step, accumulators: accumulators) }
+        CellTupleValue(self).coherentUpdate(board, error: error, step: step, accumulators: accumulators)
     }
 }

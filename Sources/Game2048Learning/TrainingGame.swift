@@ -5,8 +5,12 @@ import Game2048
 /// (``TDLearner/trainGames(lanes:using:mayStart:finished:)``).
 ///
 /// ``TDLearner/trainGame(using:)`` is `init`, ``step(_:prefetched:using:)`` until ``isOver``, then ``finish(_:)``.
+/// It reads and learns through the network's ``ValueFunction`` `V`, on `V`'s boards.
 @usableFromInline
-struct TrainingGame<B: LearnableBoard> {
+struct TrainingGame<V: ValueFunction> {
+    @usableFromInline typealias B = V.Position
+    /// The network's value function.
+    @usableFromInline let valueFunction: V
     /// The board: the last afterstate with its spawn, or the final board once the game is over.
     @usableFromInline var board: B
     /// The afterstate chosen by the last move, which the next move's target updates (forward schedule).
@@ -15,6 +19,10 @@ struct TrainingGame<B: LearnableBoard> {
     @usableFromInline var moves = 0
     /// Whether this game learns by TC, fixed when it starts.
     @usableFromInline let coherent: Bool
+    /// The learning step per feature: TD's, or TC's meta rate when ``coherent``.
+    @usableFromInline let learningStep: Float
+    /// TC's accumulators when ``coherent``, else `nil` (a TD step).
+    @usableFromInline let accumulators: CoherenceAccumulators?
     @usableFromInline let backward: Bool
     @usableFromInline let staged: Bool
     /// The stage the game has reached (a staged network promotes each stage the first time a game reaches it).
@@ -32,11 +40,14 @@ struct TrainingGame<B: LearnableBoard> {
 
     /// A new game with the rules' initial tiles.
     @inlinable
-    init(_ learner: TDLearner, using rng: inout Xoshiro256StarStar) {
-        board = B.empty(for: learner)
+    init(_ learner: TDLearner, _ valueFunction: V, using rng: inout Xoshiro256StarStar) {
+        self.valueFunction = valueFunction
+        board = B.empty(of: learner.rules)
         for _ in 0..<learner.rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng) }
         backward = learner.schedule == .backward
         coherent = learner.learnsByCoherence
+        accumulators = coherent ? learner.accumulators : nil
+        learningStep = accumulators == nil ? learner.step : learner.coherenceStep
         staged = learner.network.stageCount > 1
         if staged {
             gameStage = learner.network.stage(maxExponent: board.maxExponent)
@@ -50,10 +61,15 @@ struct TrainingGame<B: LearnableBoard> {
 
     /// One move: the greedy move, the forward update of the previous afterstate, the spawn, and
     /// the checks that end the game; `prefetched` when the board's moves were prefetched already.
-    @inlinable @inline(__always)
+    ///
+    /// Not inlined into the loops (a call a move): inlined, the lane loop's register pressure made the
+    /// move's index arithmetic slower (measured 3 % fewer moves a second in training).
+    @inlinable @inline(never)
     mutating func step(_ learner: TDLearner, prefetched: Bool = false, using rng: inout Xoshiro256StarStar) {
         let network = learner.network
-        var (best, bestReward, bestValue, found) = board.greedyMove(for: learner, prefetched: prefetched)
+        // Read once a move: the game lives in an array the weight stores could alias, as far as the compiler knows.
+        let (valueFunction, learningStep, accumulators) = (self.valueFunction, self.learningStep, self.accumulators)
+        var (best, bestReward, _, bestValue, found) = valueFunction.greedyMove(on: board, table: learner.rowTable, prefetched: prefetched)
         // One comparison a move: a learning rate too large makes the weights infinite within a few games,
         // and nothing after that is learning.
         guard !found || bestValue.isFinite else {
@@ -65,12 +81,17 @@ struct TrainingGame<B: LearnableBoard> {
             let stage = network.stage(maxExponent: best.maxExponent)
             if stage > gameStage {
                 gameStage = stage
-                if network.promote(toStage: stage) { bestValue = Float(bestReward) + best.value(in: network) }
+                if network.promote(toStage: stage) { bestValue = Float(bestReward) + valueFunction.value(of: best) }
             }
         }
         if !backward, let previous {
             let target: Float = found ? bestValue : 0
-            previous.learn(in: learner, toward: target, coherent: coherent)
+            // Two calls, so that TD's is inlined without TC's branch (`nil` is known there).
+            if let accumulators {
+                valueFunction.learn(previous, toward: target, step: learningStep, accumulators: accumulators)
+            } else {
+                valueFunction.learn(previous, toward: target, step: learningStep, accumulators: nil)
+            }
         }
         guard found else {
             isOver = true
@@ -84,7 +105,7 @@ struct TrainingGame<B: LearnableBoard> {
         moves += 1
         // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward in finish).
         if learner.reachesWin(reward: bestReward, best) {
-            if !backward { best.learn(in: learner, error: -best.value(in: network), coherent: coherent) }
+            if !backward { valueFunction.learn(best, error: -valueFunction.value(of: best), step: learningStep, accumulators: accumulators) }
             board = best
             isOver = true
             return
@@ -108,7 +129,7 @@ struct TrainingGame<B: LearnableBoard> {
         board = best
         _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng)
         if learner.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
-            if !backward { best.learn(in: learner, error: -best.value(in: network), coherent: coherent) }
+            if !backward { valueFunction.learn(best, error: -valueFunction.value(of: best), step: learningStep, accumulators: accumulators) }
             isOver = true
         }
     }
@@ -118,16 +139,15 @@ struct TrainingGame<B: LearnableBoard> {
     /// came after them), each toward its reward plus the value of the next as just learned.
     @inlinable
     mutating func learnBackward(_ count: Int, from target: Float, _ learner: TDLearner) {
-        let network = learner.network
         var target = target
         for index in stride(from: count - 1, through: 0, by: -1) {
             let (afterstate, reward) = path[index]
-            let value = afterstate.value(in: network)
-            if coherent {
-                afterstate.learn(in: learner, error: target - value, coherent: true)
-                target = reward + afterstate.value(in: network)
+            let value = valueFunction.value(of: afterstate)
+            if accumulators != nil {
+                valueFunction.learn(afterstate, error: target - value, step: learningStep, accumulators: accumulators)
+                target = reward + valueFunction.value(of: afterstate)
             } else {
-                target = reward + afterstate.updateAndValue(in: network, by: learner.step * (target - value))
+                target = reward + valueFunction.updateAndValue(afterstate, by: learningStep * (target - value))
             }
         }
     }
@@ -138,17 +158,16 @@ struct TrainingGame<B: LearnableBoard> {
     mutating func learnOldestBlock(_ learner: TDLearner) {
         let block = learner.backwardBlock
         let next = path[block]
-        learnBackward(block, from: next.reward + next.afterstate.value(in: learner.network), learner)
+        learnBackward(block, from: next.reward + valueFunction.value(of: next.afterstate), learner)
         path.removeFirst(block)
     }
 
     @inlinable
     mutating func finish(_ learner: TDLearner) -> GameResult {
         if backward {
-            let network = learner.network
             // From the last afterstate (target 0: the game ended; its own value when it was cut) back to the first.
             var target: Float = 0
-            if truncated, let last = path.popLast() { target = last.reward + last.afterstate.value(in: network) }
+            if truncated, let last = path.popLast() { target = last.reward + valueFunction.value(of: last.afterstate) }
             learnBackward(path.count, from: target, learner)
             path = []
         }

@@ -187,8 +187,8 @@ struct NTupleNetworkTests {
         #expect(TuplePattern.named("5x6") == Array(eight.prefix(5)))
         #expect(TuplePattern.named("9x6") == nil)
         for name in TuplePattern.networkNames { #expect(TuplePattern.named(name) != nil) }
-        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: TuplePattern.named("4x6")).packedLayout == .defaultSixTuples)
-        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: eight).packedLayout == .custom)
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: TuplePattern.named("4x6")).reading == .defaultTuples)
+        #expect(NTupleNetwork(rows: 4, cols: 4, patterns: eight).reading == .packedRuns)
     }
 
     @Test(

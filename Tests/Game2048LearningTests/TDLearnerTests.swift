@@ -135,17 +135,22 @@ struct TDLearnerTests {
     }
 
     /// `games` games in `lanes` lanes on board type `B`: the results in the order the games ended, and the weights.
+    /// On `Bitboard`, the learner's own entry point (the network's packed value function); on `Board`, the same
+    /// loop through ``BoardReading``.
     static func laneRun<B: LearnableBoard>(
         _ type: B.Type, _ learner: TDLearner, lanes: Int, games: Int, seed: UInt64 = 21
     ) -> (results: [GameResult], weights: [Float]) {
         var rng = Xoshiro256StarStar(seed: seed)
         var started = 0, results: [GameResult] = []
-        learner.trainGames(
-            on: type, lanes: lanes, using: &rng,
-            mayStart: {
-                started += 1
-                return started <= games
-            }, finished: { results.append($0) })
+        let mayStart = {
+            started += 1
+            return started <= games
+        }
+        if type == Board.self {
+            learner.trainGames(BoardReading(learner.network), lanes: lanes, using: &rng, mayStart: mayStart, finished: { results.append($0) })
+        } else {
+            learner.trainGames(lanes: lanes, using: &rng, mayStart: mayStart, finished: { results.append($0) })
+        }
         return (results, (0..<learner.network.weights.count).map { learner.network.weights[$0] })
     }
 
@@ -171,7 +176,7 @@ struct TDLearnerTests {
         let learner = try Self.smallLearner(schedule: .backward)
         learner.backwardBlock = 8
         var rng = Xoshiro256StarStar(seed: 5)
-        var game = TrainingGame<Bitboard>(learner, using: &rng)
+        var game = TrainingGame(learner, PackedRunValue(learner.network), using: &rng)
         var longest = 0
         while !game.isOver {
             game.step(learner, using: &rng)
@@ -184,16 +189,16 @@ struct TDLearnerTests {
         // The oracle: the same game, its path kept whole, each block of 8 learned when 16 are kept.
         let reference = try Self.smallLearner(schedule: .backward)
         var referenceRNG = Xoshiro256StarStar(seed: 5)
-        var whole = TrainingGame<Bitboard>(reference, using: &referenceRNG)
+        var whole = TrainingGame(reference, PackedRunValue(reference.network), using: &referenceRNG)
         var done = 0  // afterstates of `whole.path` learned already
         while !whole.isOver {
             whole.step(reference, using: &referenceRNG)
             if whole.path.count - done == 16 {
-                var target = whole.path[done + 8].reward + whole.path[done + 8].afterstate.value(in: reference.network)
+                var target = whole.path[done + 8].reward + reference.network.value(of: whole.path[done + 8].afterstate)
                 for index in stride(from: done + 7, through: done, by: -1) {
                     let (afterstate, reward) = whole.path[index]
-                    let value = afterstate.value(in: reference.network)
-                    target = reward + afterstate.updateAndValue(in: reference.network, by: reference.step * (target - value))
+                    let value = reference.network.value(of: afterstate)
+                    target = reward + reference.network.updateAndValue(afterstate, by: reference.step * (target - value))
                 }
                 done += 8
             }
@@ -208,7 +213,8 @@ struct TDLearnerTests {
     @Test func twoLanesPlayTheirGamesAMoveEachInTurn() throws {
         let learner = try Self.smallLearner()
         var rng = Xoshiro256StarStar(seed: 21)
-        var first = TrainingGame<Bitboard>(learner, using: &rng), second = TrainingGame<Bitboard>(learner, using: &rng)
+        let packed = PackedRunValue(learner.network)
+        var first = TrainingGame(learner, packed, using: &rng), second = TrainingGame(learner, packed, using: &rng)
         var expected: [GameResult] = []
         while !first.isOver || !second.isOver {
             if !first.isOver {
@@ -265,7 +271,9 @@ struct TDLearnerTests {
                 initialValue: 10, stageThresholds: staged ? [7] : [])
             let learner = TDLearner(network: network, rules: try Rules(rows: 4, cols: 4), schedule: schedule)
             var rng = Xoshiro256StarStar(seed: 21)
-            let results = (0..<30).map { _ in learner.trainGame(on: type, using: &rng) }
+            let results = (0..<30).map { _ in
+                type == Board.self ? learner.trainGame(BoardReading(network), using: &rng) : learner.trainGame(using: &rng)
+            }
             return (results, (0..<network.weights.count).map { network.weights[$0] })
         }
         let packed = try run(Bitboard.self), generic = try run(Board.self)

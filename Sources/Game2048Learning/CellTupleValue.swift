@@ -1,0 +1,23 @@
+import Game2048
+
+/// Any patterns on a `Board` of any size: each feature's index is read a cell at a time, through the
+/// cells of every (pattern, symmetry) pair listed when the network was made.
+@usableFromInline
+struct CellTupleValue: ValueFunction {
+    @usableFromInline let network: NTupleNetwork
+
+    /// The value function of `network`.
+    @inlinable
+    init(_ network: NTupleNetwork) {
+        self.network = network
+    }
+
+    @inlinable @inline(__always)
+    func forEachFeature(of board: Board, _ body: (Int) -> Void) {
+        for feature in 0..<network.featureCount { body(network.featureIndex(feature, of: board)) }
+    }
+
+    /// Nothing: a `Board`'s features are computed and read one at a time.
+    @inlinable @inline(__always)
+    func prefetch(_ board: Board) {}
+}
