@@ -100,6 +100,12 @@ public struct Environment: Sendable {
         }
     }
 
+    /// The current board as text, as Gymnasium's `render()` gives it (see `Board.render(colored:)`).
+    ///
+    /// - Parameter colored: wrap each tile in ANSI 256-colour escapes, by its exponent.
+    /// - Returns: one line per row, without a trailing newline.
+    public func render(colored: Bool = false) -> String { board.render(colored: colored) }
+
     /// The legal moves of the current board.
     @inlinable public var actionMask: ActionMask { episode.mask }
     /// The score of the current episode.

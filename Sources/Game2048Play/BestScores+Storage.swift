@@ -40,6 +40,15 @@ extension BestScores {
         return nil
     }
 
+    /// The directory of `agent`'s best scores: `agents/<agent>` inside `directory`, so that a watched agent's
+    /// scores never replace the player's (`nil`: the player's own, `directory` itself).
+    ///
+    ///     BestScores.directory("/home/me/.local/share/gym2048", agent: "ntuple")
+    ///     // "/home/me/.local/share/gym2048/agents/ntuple"
+    package static func directory(_ directory: String, agent: String?) -> String {
+        agent.map { directory + "/agents/" + $0 } ?? directory
+    }
+
     static func trimmingTrailingSlashes(_ path: String) -> String {
         var path = Substring(path)
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }

@@ -47,9 +47,11 @@ struct CommandSpec: Equatable {
             .joined(separator: " ")
     }
 
-    /// The full `--help` text.
+    /// The full `--help` text, no line longer than ``helpWidth`` columns.
     var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
+        var lines = ["OVERVIEW: \(abstract)", ""]
+        lines += wrap("USAGE: \(usage)", width: helpWidth, indent: String(repeating: " ", count: "USAGE: g2048 \(name) ".count))
+        lines += ["", "OPTIONS:"]
         let rows =
             options.map { option -> (String, String) in
                 let left = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName!)>"
@@ -57,12 +59,61 @@ struct CommandSpec: Equatable {
                 return (left, right)
             } + [("-h, --help", "Show help information.")]
         let width = (rows.map(\.0.count).max() ?? 0) + 2
+        let column = String(repeating: " ", count: 2 + width)
         for (left, right) in rows {
-            lines.append("  " + left + String(repeating: " ", count: max(2, width - left.count)) + right)
+            lines += wrap("  " + left + String(repeating: " ", count: max(2, width - left.count)) + right, width: helpWidth, indent: column)
         }
-        if !discussion.isEmpty { lines += ["", discussion] }
+        if !discussion.isEmpty { lines += [""] + Self.reflow(discussion, width: helpWidth) }
         return lines.joined(separator: "\n")
     }
+
+    /// `text` in lines of at most `width` columns: its paragraphs (separated by blank lines) joined and
+    /// broken again at spaces, whatever the width the source was written at; an indented line stays a
+    /// line of its own (a list entry, an example), its continuation under its first word.
+    static func reflow(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], paragraph: [Substring] = []
+        func flush() {
+            if !paragraph.isEmpty { lines += wrap(paragraph.joined(separator: " "), width: width, indent: "") }
+            paragraph = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty {
+                flush()
+                lines.append("")
+            } else if line.first == " " {
+                flush()
+                let indent = line.prefix { $0 == " " }
+                let hanging = indent + String(repeating: " ", count: line.dropFirst(indent.count).prefix { $0 != " " }.count + 1)
+                lines += wrap(String(line), width: width, indent: String(hanging))
+            } else {
+                paragraph.append(line)
+            }
+        }
+        flush()
+        return lines
+    }
+}
+
+/// The widest line of any help text: terminals of 100 columns show every line whole.
+let helpWidth = 100
+
+/// `line` broken at spaces into lines of at most `width` characters, the later ones starting with
+/// `indent`; a word longer than a line stays whole.
+func wrap(_ line: String, width: Int, indent: String) -> [String] {
+    guard line.count > width else { return [line] }
+    let leading = String(line.prefix { $0 == " " })
+    var lines: [String] = [], current = leading
+    for word in line.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
+        let candidate = current.count == (lines.isEmpty ? leading : indent).count ? current + word : current + " " + word
+        if candidate.count > width && current.count > (lines.isEmpty ? leading : indent).count {
+            lines.append(current)
+            current = indent + word
+        } else {
+            current = candidate
+        }
+    }
+    lines.append(current)
+    return lines
 }
 
 /// The result of parsing: option values by name, flags that were given, and whether help was asked for.

@@ -188,7 +188,21 @@ struct BenchRecord: Equatable {
                     String(r.checksum),
                 ]))
         }
+        if let share = cpuShare(records) {
+            lines += [
+                "",
+                "note: the benchmark had a CPU \(formatFixed(100 * share, digits: 0)) % of the wall time (the machine is busy, "
+                    + "or this process was throttled):", "the wall figures count the wait; compare the CPU figures.",
+            ]
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The share of the wall time the measurements had a CPU, when it is below 95 %; `nil` when the two agree.
+    static func cpuShare(_ records: [BenchRecord]) -> Double? {
+        let wall = records.reduce(0) { $0 + $1.wallSeconds }, cpu = records.reduce(0) { $0 + $1.cpuSeconds }
+        guard wall > 0, cpu < 0.95 * wall else { return nil }
+        return cpu / wall
     }
 
     /// Build configuration, architecture, CPU model and core count.

@@ -15,17 +15,22 @@ struct EvalCommand: Command {
             2 layers by default. The built-in players play on any board (--rows, --cols); the network plays on
             the board it was trained for. --win-tile ends a game when that tile appears (default: games go on
             until no move is left).
+
             A search visits at most --nodes chance nodes per move: it deepens one layer at a time up to --depth
             and plays the move of the deepest layer that fits, so every depth finishes in bounded time per move,
             and, as the budget counts nodes rather than seconds, the same seed gives the same games on any machine.
+
             On a 4x4 board the network searches the packed board with a fixed transposition table (4 MiB a game).
+
             --prune values a chance node by the evaluator instead of expanding it when the spawns that lead to it
             are less likely than the given probability (as nneonneo/2048-ai's probability cutoff; deterministic).
+
             --downgrade values a board holding a tile at or above the given one as the same board with every tile
             above its largest missing tile halved, so the network sees a shape it was trained on (tile-downgrading,
             Guei, Chen & Wu 2022). By default the tile is the weights file's: train records the largest tile that a
             third of its last 1000 games reached (8192 after an hour, 4096 after a few minutes) for 4x4 networks
             trained from an optimistic initial value, which overrate boards past that; else 32768.
+
             Game i is seeded from --seed alone, so results do not depend on --threads. Progress (games, moves,
             ETA) goes to stderr, redrawn every 0.2 s on a terminal and a line every 10 s otherwise, counting
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and

@@ -56,9 +56,10 @@ enum G2048 {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
     static func run(_ arguments: [String]) -> Int32 {
+        // Plain `g2048` is how a newcomer asks what the tool does: the overview, on stdout, and success.
         guard let first = arguments.first else {
-            Console.error(overview)
-            return ExitCode.usage
+            Console.output(overview)
+            return ExitCode.success
         }
         switch first {
         case "-h", "--help", "help":

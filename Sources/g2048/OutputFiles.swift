@@ -42,6 +42,9 @@ enum OutputFiles {
         var mode: Mode = .replace
         /// The input flag whose file this output may replace without `--force` (`resume` for `--out`).
         var mayReplace: String? = nil
+        /// What else the user may want when the file exists, after "add --force to replace it" (`train`'s
+        /// `--out`: "or --resume <file> to train it further"), or `nil`.
+        var otherwise: String? = nil
     }
 
     /// A file a command reads.
@@ -78,7 +81,8 @@ enum OutputFiles {
                 switch output.mode {
                 case .replace:
                     guard force || replacesInput else {
-                        throw OutputFileError("--\(output.flag) \(output.path) already exists; add --force to replace it")
+                        throw OutputFileError(
+                            "--\(output.flag) \(output.path) already exists; add --force to replace it" + (output.otherwise.map { ", \($0)" } ?? ""))
                     }
                 case .append(let header):
                     guard status.size == 0 || firstLine(of: output.path, limit: header.utf8.count + 1) == header else {

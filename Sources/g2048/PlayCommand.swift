@@ -18,8 +18,10 @@ struct PlayCommand: Command {
             pipe, each input line is one key or action name (up, down, left, right, w, a, s, d, h, j,
             k, l, r, q) and the end of input quits; when stdout is not a terminal every board is printed
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
-            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/); games
-            saving at once are merged under a lock, and a corrupted file is kept as best-scores.json.corrupted (then -2, -3, ...).
+            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/), and a
+            watched agent's apart, in agents/<agent>/best-scores.json there; games saving at once are
+            merged under a lock, and a corrupted file is kept as best-scores.json.corrupted (then -2, -3, ...).
+
             The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
             recorded with --record is shown again by 'g2048 replay <file>'; an existing record is
             replaced only with --force.
@@ -111,8 +113,8 @@ struct PlayCommand: Command {
         }
 
         var bestScores: BestScores? = nil
-        if let directory = BestScores.defaultDirectory() {
-            let loaded = BestScores.load(directory: directory)
+        if let data = BestScores.defaultDirectory() {
+            let loaded = BestScores.load(directory: BestScores.directory(data, agent: agent?.rawValue))
             if let problem = loaded.problem { Console.error("warning: " + problem) }
             bestScores = loaded.scores
             if loaded.isCorrupted {

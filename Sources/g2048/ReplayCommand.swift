@@ -7,13 +7,15 @@ import Game2048System
 struct ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",
-        abstract: "Show a game recorded by 'g2048 play --record' step by step, checking it reproduces exactly.",
+        abstract: "Show a game recorded by 'g2048 play --record' step by step, checking that it replays.",
         discussion: """
             Every episode in the file is replayed from its seed first: the start board, and each step's
             reward, spawned tile and score must match the record, or the first difference is reported and
             the exit status is 1. A malformed or truncated record is reported in one line, also with 1.
+
             Records of format version 1 (from before records had end lines) are still replayed, with a note
             on stderr that a record cut off at a line boundary cannot be detected in them.
+
             Then the positions are shown --delay milliseconds apart, and one 'verified' line per episode
             is printed. The format is described in docs/RECORDS.md; gym2048.replay_record() in
             Examples/python checks a record the same way.

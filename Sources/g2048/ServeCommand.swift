@@ -10,10 +10,13 @@ struct ServeCommand: Command {
         abstract: "Serve the environment over newline-delimited JSON-RPC 2.0 on stdin and stdout.",
         discussion: """
             One request per line in, one response per line out; logs go to stderr.
+
             Methods: \(Methods.names.joined(separator: ", ")).
+
             End of input or 'close' exits with 0; an unreadable stdin or unwritable stdout exits with 1. One
             response is at most 256 MiB: configurations whose largest result could be larger (num_envs times
             the observation size, four afterstates each) are refused, with the most environments that fit.
+
             The protocol is documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
             """,
         options: Self.serverOptions.map(\.spec) + [Self.maxLineBytes.spec])

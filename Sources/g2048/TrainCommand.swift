@@ -16,18 +16,22 @@ struct TrainCommand: Command {
             curve as CSV and --plot draws it as SVG. --optimistic sets every weight so that a new board is worth
             that much (optimistic initialization, OTD: Guei et al. 2021), which makes early play explore; its
             default depends on the board size; --optimistic 0 is plain TD(0).
+
             Each thread plays --lanes games at once, a move of each in turn, so that one game's weights load from
             memory while the other moves (on 4x4 two lanes train about an eighth faster than one; the games are
             others, and learn as much a game). With one thread a seed and a number of lanes give the same weights
             on every run. A 4x4 run from an optimistic initial value
             records in the weights the tile from which eval and play downgrade boards by default (see 'g2048 eval
             --help'): the largest tile that at least a third of its last 1000 games reached.
+
             Ctrl-C (SIGINT) or SIGTERM stops the games in progress, saves the weights, the learning curve and
             the plot, and exits with 130 or 143; a second one exits at once, and the last saved file stays whole.
+
             --resume continues a weights file: its board size, patterns, counters, learning rate and seed come
             from it (--alpha and --seed replace the last two), and it is written back unless --out is given;
             --rows/--cols that differ from the file, --patterns and --optimistic are refused, and so are --stages
             and --learning that differ from the file's.
+
             --stages 16384,32768 splits the network into stages at those tiles (multi-stage networks, Yeh et al.
             2016): each stage has its own tables, read by the boards whose largest tile has reached its threshold,
             and a stage's tables start as a copy of the stage before when a game first enters it (weight promotion,
@@ -35,8 +39,10 @@ struct TrainCommand: Command {
             sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
             --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
             the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do; --plot marks the switch.
+
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
+
             Existing files are not replaced without --force, with two exceptions: --out may be the --resume
             file (resuming continues it), and a resumed run appends to its --metrics file. The folder of each
             output must exist; an output that is not a regular file, or is the same file as an input or another
@@ -236,7 +242,8 @@ struct TrainCommand: Command {
 
     /// The files this run writes, for the output policy (see ``OutputFiles``).
     var outputs: [OutputFiles.Output] {
-        var outputs = [OutputFiles.Output(flag: outFlag, path: out, mayReplace: "resume")]
+        // Running the same `train --out w.bin` line twice is a user who wants more training as often as a fresh start.
+        var outputs = [OutputFiles.Output(flag: outFlag, path: out, mayReplace: "resume", otherwise: "or --resume \(out) to train it further")]
         if let metricsPath {
             // A resumed run continues the learning curve of the runs before it.
             outputs.append(.init(flag: "metrics", path: metricsPath, mode: resume == nil ? .replace : .append(header: TrainingMetrics.csvHeader)))

@@ -56,6 +56,17 @@ struct ReferenceGame {
 }
 
 struct EnvironmentTests {
+    /// The contract lists `render(colored:)`, which once was only on `Board`: the environment renders its board.
+    @Test func environmentRendersItsCurrentBoard() throws {
+        var env = Environment(rules: try Rules(rows: 2, cols: 3))
+        let board = try Board(rows: 2, cols: 3, exponents: [1, 0, 7, 0, 2, 0])
+        _ = try env.reset(seed: 1, board: board)
+        #expect(env.render() == board.render(colored: false))
+        #expect(env.render(colored: true) == board.render(colored: true))
+        #expect(env.render() != env.render(colored: true))
+        #expect(env.render().contains("128"))
+    }
+
     static let variedRules: [Rules] = [
         Rules(),
         try! Rules(rows: 3, cols: 5),

@@ -39,6 +39,20 @@ struct BenchCommandTests {
         )
     }
 
+    /// A busy machine once printed 21.48 M (wall) beside 44.69 M (CPU) while the README said the two agree: the
+    /// table says when they do not, and which to compare.
+    @Test func theTableSaysWhenTheWallTimeCountsAWait() {
+        func record(cpu: Double) -> BenchRecord {
+            BenchRecord(board: "4x4", envs: 1, steps: 1_000, episodes: 10, wallSeconds: 1, cpuSeconds: cpu, checksum: 1)
+        }
+        let busy = BenchRecord.table([record(cpu: 0.48)], header: "h")
+        #expect(
+            busy.hasSuffix(
+                "note: the benchmark had a CPU 48 % of the wall time (the machine is busy, or this process was throttled):\nthe wall figures count the wait; compare the CPU figures."
+            ))
+        #expect(!BenchRecord.table([record(cpu: 0.99)], header: "h").contains("note:"))
+    }
+
     @Test func measurementsPlayRealEpisodes() {
         let single = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.01, seed: 3)
         #expect(single.steps >= 1 << 16)

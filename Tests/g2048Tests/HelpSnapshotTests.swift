@@ -23,4 +23,26 @@ struct HelpSnapshotTests {
     @Test func overviewIsUnchanged() throws {
         #expect(G2048.overview + "\n" == (try Self.snapshot("help.txt")))
     }
+
+    /// `eval --help` once had a 150-column paragraph: every help line fits a terminal of 100 columns.
+    @Test(arguments: [("g2048", G2048.overview)] + G2048.commands.map { ($0.spec.name, $0.spec.help) })
+    func everyHelpLineFitsInOneHundredColumns(command: String, help: String) {
+        let long = help.split(separator: "\n").filter { $0.count > helpWidth }
+        #expect(long.isEmpty, "\(command) --help has lines over \(helpWidth) columns: \(long)")
+    }
+
+    /// Wrapping breaks at spaces, indents the lines after the first, and keeps a word too long for a line whole.
+    @Test func wrappingBreaksAtSpacesUnderTheIndent() {
+        #expect(wrap("  --a  one two three", width: 12, indent: "     ") == ["  --a  one", "     two", "     three"])
+        #expect(wrap("short", width: 12, indent: "  ") == ["short"])
+        #expect(wrap("a verylongwordindeed b", width: 8, indent: " ") == ["a", " verylongwordindeed", " b"])
+    }
+
+    /// Plain `g2048` is a newcomer asking what the tool does: the overview on stdout, exit 0.
+    @Test func bareCommandPrintsTheOverviewAndSucceeds() throws {
+        let result = try G2048Tests.run([])
+        #expect(result.status == 0)
+        #expect(result.stdout == G2048.overview + "\n")
+        #expect(result.stderr.isEmpty)
+    }
 }

@@ -176,6 +176,20 @@ struct OutputFilesTests {
 
     // MARK: The commands
 
+    /// The README's `train` line run twice stopped with only "add --force": the message also offers the other
+    /// wish, training the same file further, and that command works.
+    @Test func runningTheSameTrainLineAgainSaysHowToTrainFurther() throws {
+        let folder = Folder()
+        let weights = folder.file("weights.bin")
+        let line = ["train", "--rows", "2", "--games", "10", "--out", weights]
+        #expect(try G2048Tests.run(line).status == 0)
+        let again = try G2048Tests.run(line)
+        #expect(again.status == 1)
+        #expect(again.stderr == "error: --out \(weights) already exists; add --force to replace it, or --resume \(weights) to train it further\n")
+        let further = try G2048Tests.run(["train", "--games", "20", "--resume", weights])
+        #expect(further.status == 0, "\(further.stderr)")
+    }
+
     @Test func trainRefusesToTruncateOrCorruptItsFiles() throws {
         let folder = Folder()
         let weights = folder.file("w.bin"), csv = folder.file("curve.csv", contents: "my notes\n")

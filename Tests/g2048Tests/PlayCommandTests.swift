@@ -233,17 +233,35 @@ struct PlayCommandTests {
 
     @Test func bestScoresAreKeptPerSizeUnderXDGDataHome() throws {
         let scratch = Scratch()
-        let small = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "3"], scratch: scratch)
-        let classic = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
+        let moves = String(repeating: "left\nup\nright\ndown\n", count: 3) + "q\n"
+        let small = try Self.run(["play", "--seed", "1", "--rows", "2", "--cols", "3"], input: moves, scratch: scratch)
+        let classic = try Self.run(["play", "--seed", "1"], input: moves, scratch: scratch)
         func score(_ result: G2048Tests.Result) -> Int {
-            Int(result.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })!
+            Int(result.stdout.components(separatedBy: ": score ").last!.prefix { $0.isNumber })!
         }
         let text = try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8)
         #expect(text == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"2x3\":\(score(small)),\"4x4\":\(score(classic))}}\n")
         // The next game shows the best from the start.
-        let next = try Self.run(["play", "--seed", "9"], scratch: scratch)
+        let next = try Self.run(["play", "--seed", "9"], input: "q\n", scratch: scratch)
         #expect(next.stdout.contains("score 0 · best \(score(classic))"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048").sorted() == ["best-scores.json", "best-scores.json.lock"])
+    }
+
+    /// Watching an agent once replaced the player's own best (`{"4x4":32}` became `{"4x4":1708}`): an agent's
+    /// scores go to `agents/<agent>/best-scores.json`, and the player's file is left as it was.
+    @Test func aWatchedAgentsScoresNeverReplaceThePlayers() throws {
+        let scratch = Scratch()
+        _ = try Self.run(["play", "--seed", "1"], input: String(repeating: "left\nup\nright\ndown\n", count: 5) + "q\n", scratch: scratch)
+        let players = try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8)
+        let watched = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
+        let agentScore = Int(watched.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })!
+        #expect(agentScore > 100 && watched.stdout.contains("best 4x4 \(agentScore)"))
+        #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8) == players)
+        let agents = try String(contentsOfFile: scratch.file("gym2048/agents/greedy/best-scores.json"), encoding: .utf8)
+        #expect(agents == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"4x4\":\(agentScore)}}\n")
+        // The player's next game shows the player's best, not the agent's.
+        let next = try Self.run(["play", "--seed", "2"], input: "q\n", scratch: scratch)
+        #expect(!next.stdout.contains("best \(agentScore)"))
     }
 
     @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {

@@ -358,7 +358,9 @@ struct TrainEvalCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["board"] as? String == "3x3")
-        #expect(EvalCommand.spec.help.contains(Agent.descriptions) && PlayCommand.spec.help.contains(Agent.descriptions))
+        // The help reflows its paragraphs: compare the text with its line breaks as spaces.
+        func text(_ help: String) -> String { help.split(separator: "\n").joined(separator: " ") }
+        #expect(text(EvalCommand.spec.help).contains(Agent.descriptions) && text(PlayCommand.spec.help).contains(Agent.descriptions))
     }
 
     @Test func theNetworkPlaysOnItsOwnBoardOnly() throws {
