@@ -101,7 +101,7 @@ struct DispatcherTests {
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":"4"}}"#, -32602, #"invalid params: rows must be an integer from 2 to 8, got "4""#),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
-            "invalid params: unknown option 'colour'; options are rows, cols, num_envs, spawn_four_probability, initial_tiles, win_tile, max_steps, invalid_action, invalid_action_penalty, observation, onehot_channels, info, info_layout, autoreset_mode"
+            "invalid params: unknown option 'colour'; options are \(ServerOption.names.joined(separator: ", "))"
         ),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"win_tile":100}}"#, -32602,
@@ -113,7 +113,7 @@ struct DispatcherTests {
         ),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
-            "method not found: 'fly'; methods are spec, make, reset, step, afterstates, render, close"
+            "method not found: 'fly'; methods are \(Methods.names.joined(separator: ", "))"
         ),
         (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset before step, afterstates or render"),
         (#"{"jsonrpc":"1.0","id":1,"method":"spec"}"#, -32600, #"invalid request: jsonrpc must be "2.0""#),

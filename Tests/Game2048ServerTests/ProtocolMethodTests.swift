@@ -32,7 +32,7 @@ struct ProtocolMethodTests {
         #expect(throws: RPCError.methodNotFound("jump")) { try session.call("jump", params: nil) }
         #expect(
             RPCError.methodNotFound("jump").message
-                == "method not found: 'jump'; methods are spec, make, reset, step, afterstates, render, close")
+                == "method not found: 'jump'; methods are \(Methods.names.joined(separator: ", "))")
     }
 
     /// Each method refuses a parameter it does not take, by the list the table declares.
