@@ -2,7 +2,8 @@
 # Every test of the repository, as README.md gives it and CI runs it:
 #   1. the Swift test suites (swift test),
 #   2. the release build the examples use,
-#   3. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
+#   3. the documents (links, anchors, the README's quick start built and run from a folder not named Gym2048),
+#   4. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
 #      pytest, moviepy for the video test, mypy, and gymnasium-2048 for the benchmark): mypy --strict, then its
 #      tests and the Node.js example test.
 set -euo pipefail
@@ -31,6 +32,12 @@ fi
 echo "== swift build -c release (the binary the examples start, and libgym2048 they load)"
 swift build -c release
 swift build -c release --product gym2048
+
+echo "== the documents: links and anchors, the README's lines (Scripts/check-docs.py)"
+python3 Scripts/check-docs.py
+
+echo "== the README's quick start, run as a newcomer would (Scripts/check-quickstart.sh)"
+bash Scripts/check-quickstart.sh
 
 echo "== the C example, against libgym2048 (warnings are errors)"
 cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/random_agent.c -L .build/release -lgym2048 \
