@@ -51,23 +51,15 @@ public struct ServerOption: Sendable {
         + [observation, onehotChannels, info, infoLayout, autoresetMode]
 
     /// `num_envs` (`--envs`).
-    public static let numEnvs = ServerOption(
-        name: "num_envs", flag: "envs", valueName: "n", help: "Environments; more than 1 serves a vector environment.",
-        constraint: .integer(1...65_536, nullable: false),
-        note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", defaultNote: nil, rules: nil,
-        read: { value, settings throws(RPCError) in settings.numEnvs = try integer(value, "num_envs", in: 1...65_536) },
-        value: { .integer(Int128($0.numEnvs)) })
+    public static let numEnvs = integer(
+        "num_envs", flag: "envs", help: "Environments; more than 1 serves a vector environment.", in: 1...65_536,
+        note: ", and responses within 256 MiB (see Transport); more than 1 is vector mode", \.numEnvs)
     /// `observation`.
     public static let observation = choice("observation", valueName: "encoding", help: "Observation encoding:", \.observation)
     /// `onehot_channels`; it follows the board size unless set.
-    public static let onehotChannels = ServerOption(
-        name: "onehot_channels", flag: "onehot-channels", valueName: "n", help: "Planes of the onehot encoding.",
-        constraint: .integer(2...64, nullable: false), note: "", defaultNote: "rows*cols+2", rules: nil,
-        read: { value, settings throws(RPCError) in
-            settings.onehotChannels = try integer(value, "onehot_channels", in: 2...64)
-            settings.onehotChannelsGiven = true
-        },
-        value: { .integer(Int128($0.onehotChannels)) })
+    public static let onehotChannels = integer(
+        "onehot_channels", help: "Planes of the onehot encoding.", in: 2...64, defaultNote: "rows*cols+2", \.onehotChannels,
+        given: \ServerConfig.Settings.onehotChannelsGiven)
     /// `info`: the info fields to report.
     public static let info = ServerOption(
         name: "info", flag: "info", valueName: "fields", help: "Comma-separated info fields to report.",
@@ -99,6 +91,23 @@ public struct ServerOption: Sendable {
     static func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
         let range = Int128(range.lowerBound)...Int128(range.upperBound)
         return Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range, acceptingWholeNumbers: true) }, value))
+    }
+
+    /// An integer option in `range`, stored at `field`; `given` records that it was set (an option whose
+    /// default follows others). The name, the range and the field are stated once, here.
+    static func integer(
+        _ name: String, flag: String? = nil, help: String, in range: ClosedRange<Int>, note: String = "",
+        defaultNote: String? = nil, _ field: WritableKeyPath<ServerConfig.Settings, Int> & Sendable,
+        given: (WritableKeyPath<ServerConfig.Settings, Bool> & Sendable)? = nil
+    ) -> ServerOption {
+        ServerOption(
+            name: name, flag: flag ?? dashed(name), valueName: "n", help: help, constraint: .integer(range, nullable: false),
+            note: note, defaultNote: defaultNote, rules: nil,
+            read: { value, settings throws(RPCError) in
+                settings[keyPath: field] = try integer(value, name, in: range)
+                if let given { settings[keyPath: given] = true }
+            },
+            value: { .integer(Int128($0[keyPath: field])) })
     }
 
     /// The server option of a rules option: its flag, help and allowed values are the rules option's.
