@@ -58,10 +58,12 @@ let package = Package(
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
         .testTarget(name: "Game2048JSONTests", dependencies: ["Game2048JSON"]),
         .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System", "TestSupport"]),
-        .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"]),
+        // Snapshots/ are read by path (#filePath), not bundled: excluded, so that SwiftPM does not warn about them.
+        .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"], exclude: ["Snapshots"]),
         .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System", "TestSupport"]),
         .testTarget(
             name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "TestSupport"]),
-        .testTarget(name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "TestSupport"]),
+        .testTarget(
+            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "TestSupport"], exclude: ["Snapshots"]),
     ]
 )
