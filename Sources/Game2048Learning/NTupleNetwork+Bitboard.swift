@@ -1,4 +1,3 @@
-import CPrefetch
 import Game2048
 
 // The 4×4 fast path: features straight from the packed board.
