@@ -17,12 +17,10 @@ struct TrainingGame<V: ValueFunction> {
     @usableFromInline var previous: B? = nil
     @usableFromInline var score: Int64 = 0
     @usableFromInline var moves = 0
-    /// Whether this game learns by TC, fixed when it starts.
-    @usableFromInline let coherent: Bool
-    /// The learning step per feature: TD's, or TC's meta rate when ``coherent``.
-    @usableFromInline let learningStep: Float
-    /// TC's accumulators when ``coherent``, else `nil` (a TD step).
+    /// TC's accumulators when this game learns by TC (fixed when it starts), else `nil`: a TD game.
     @usableFromInline let accumulators: CoherenceAccumulators?
+    /// The learning step per feature: TD's, or TC's meta rate in a TC game.
+    @usableFromInline let learningStep: Float
     @usableFromInline let backward: Bool
     @usableFromInline let staged: Bool
     /// The stage the game has reached (a staged network promotes each stage the first time a game reaches it).
@@ -45,8 +43,7 @@ struct TrainingGame<V: ValueFunction> {
         board = B.empty(of: learner.rules)
         for _ in 0..<learner.rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng) }
         backward = learner.schedule == .backward
-        coherent = learner.learnsByCoherence
-        accumulators = coherent ? learner.accumulators : nil
+        accumulators = learner.learnsByCoherence ? learner.accumulators : nil
         learningStep = accumulators == nil ? learner.step : learner.coherenceStep
         staged = learner.network.stageCount > 1
         if staged {
@@ -105,7 +102,7 @@ struct TrainingGame<V: ValueFunction> {
         moves += 1
         // The win tile ends the game: the afterstate is terminal (forward learns it toward 0 here, backward in finish).
         if learner.reachesWin(reward: bestReward, best) {
-            if !backward { valueFunction.learn(best, error: -valueFunction.value(of: best), step: learningStep, accumulators: accumulators) }
+            if !backward { learnTerminal(best) }
             board = best
             isOver = true
             return
@@ -129,9 +126,15 @@ struct TrainingGame<V: ValueFunction> {
         board = best
         _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng)
         if learner.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
-            if !backward { valueFunction.learn(best, error: -valueFunction.value(of: best), step: learningStep, accumulators: accumulators) }
+            if !backward { learnTerminal(best) }
             isOver = true
         }
+    }
+
+    /// Learns a terminal afterstate toward 0 (once a game: it reads the game's fields, not ``step``'s copies).
+    @inlinable
+    func learnTerminal(_ afterstate: B) {
+        valueFunction.learn(afterstate, error: -valueFunction.value(of: afterstate), step: learningStep, accumulators: accumulators)
     }
 
     /// Ends the game: the backward schedule's updates, then the result.

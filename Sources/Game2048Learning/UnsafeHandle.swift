@@ -45,10 +45,6 @@ public final class WeightStorage: @unchecked Sendable {
         set { base[index] = newValue }
     }
 
-    /// Adds `delta` to the weights at `indices`.
-    @inlinable @inline(__always)
-    func add(_ delta: Float, at index: Int) { base[index] += delta }
-
     /// Copies `count` weights from index `source` to index `destination` (the ranges must not overlap).
     func copy(count: Int, from source: Int, to destination: Int) {
         precondition(count >= 0 && source >= 0 && destination >= 0 && source + count <= self.count && destination + count <= self.count)
