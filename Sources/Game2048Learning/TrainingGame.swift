@@ -131,7 +131,7 @@ struct TrainingGame<V: ValueFunction> {
         }
     }
 
-    /// Learns a terminal afterstate toward 0 (once a game: it reads the game's fields, not ``step``'s copies).
+    /// Learns a terminal afterstate toward 0 (once a game, so it reads the game's own fields).
     @inlinable
     func learnTerminal(_ afterstate: B) {
         valueFunction.learn(afterstate, error: -valueFunction.value(of: afterstate), step: learningStep, accumulators: accumulators)
