@@ -50,10 +50,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # Editable: the tests run the package's sources and the release build above (pip's own build step is then
 # an incremental no-op).
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./Examples/python[test]" gymnasium-2048
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./python[test]" gymnasium-2048
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
 fi
 echo "== mypy --strict on the gym2048 package (its public API is typed)"
-(cd Examples/python && ../../.venv/bin/python -m mypy --strict gym2048)
-.venv/bin/python -m pytest -q Examples/python/tests
+(cd python && ../.venv/bin/python -m mypy --strict gym2048)
+.venv/bin/python -m pytest -q python/tests

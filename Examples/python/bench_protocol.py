@@ -187,7 +187,7 @@ def main():
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = parser.parse_args()
     ensure_packages()
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(REPO, "python"))
     s, reps = args.seconds, args.reps
     print("measuring ...", file=sys.stderr)
     figures = {

@@ -4,9 +4,14 @@
 """
 
 import argparse
+import os
 import random
+import sys
 
-from gym2048.client import G2048  # the package folder beside this script, or the installed one
+# The package in the repository's python/ folder (this script runs from a clone without installing), else the
+# installed one.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+from gym2048.client import G2048  # noqa: E402
 
 
 def main():

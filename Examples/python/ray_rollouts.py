@@ -21,7 +21,7 @@ variable, which `ray.init()` reads) connects to an existing cluster instead, wit
     python3 Examples/python/ray_rollouts.py --address auto --actors 8
 
 Every machine that runs actors needs the gym2048 package installed in the Python that Ray runs there
-(`python3 -m pip install ./Examples/python` from a clone, which builds the Swift server on that machine,
+(`python3 -m pip install ./python` from a clone, which builds the Swift server on that machine,
 so each needs the Swift toolchain), plus numpy, gymnasium and ray. Each actor asks Ray for
 `--cpus-per-actor` CPUs (default 1): an actor and its server keep about one core busy between them.
 

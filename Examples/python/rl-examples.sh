@@ -28,13 +28,13 @@ if [ ! -x "$venv/bin/python" ]; then
     echo '*' > "$venv/.gitignore"   # keep the venv out of git without touching the repository's .gitignore
 fi
 echo "== installing the gym2048 package (builds the Swift server), torch (CPU), sb3-contrib, ray, pytest"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./Examples/python
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     "torch==2.13.0+cpu" sb3-contrib ray pytest
 
 echo "== RL example tests"
 # From outside the clone's Examples/python so `import gym2048` finds the installed package.
-G2048_RL_TESTS=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider Examples/python/tests/test_rl_examples.py
+G2048_RL_TESTS=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_rl_examples.py
 
 if [ -n "$minutes" ]; then
     echo "== MaskablePPO, $minutes minutes"

@@ -18,7 +18,7 @@ struct ReplayCommand: Command {
 
             Then the positions are shown --delay milliseconds apart, and one 'verified' line per episode
             is printed. The format is described in docs/RECORDS.md; gym2048.replay_record() in
-            Examples/python checks a record the same way.
+            python/ checks a record the same way.
             """,
         options: [Self.file.spec, Self.delay.spec, Self.check.spec],
         positional: "file")

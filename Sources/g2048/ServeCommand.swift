@@ -17,7 +17,7 @@ struct ServeCommand: Command {
             response is at most 256 MiB: configurations whose largest result could be larger (num_envs times
             the observation size, four afterstates each) are refused, with the most environments that fit.
 
-            The protocol is documented in docs/PROTOCOL.md; clients are in Examples/python and Examples/node.
+            The protocol is documented in docs/PROTOCOL.md; clients are in python/ and Examples/node.
             """,
         options: Self.serverOptions.map(\.spec) + [Self.maxLineBytes.spec])
 

@@ -1,4 +1,4 @@
-"""The wheel a user without Swift installs: `pip wheel ./Examples/python`, then `pip install <wheel>` into a fresh
+"""The wheel a user without Swift installs: `pip wheel ./python`, then `pip install <wheel>` into a fresh
 virtualenv, then both backends and the `g2048` command with no Swift toolchain on PATH, from a folder outside the
 repository. The bundled g2048 and libgym2048.so must link the Swift runtime statically (no libswift*.so).
 
@@ -15,7 +15,7 @@ import venv
 
 import pytest
 
-EXAMPLES = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 pytestmark = pytest.mark.skipif(shutil.which("ldd") is None, reason="ldd is not installed: it checks the wheel's links")
 
 USER_SCRIPT = textwrap.dedent("""
@@ -52,7 +52,7 @@ def installed(tmp_path_factory):
     root = tmp_path_factory.mktemp("wheel")
     environment = {k: v for k, v in os.environ.items() if k not in ("G2048_BIN", "G2048_LIB", "PYTHONPATH")}
     pip = ["-m", "pip", "--disable-pip-version-check"]
-    completed = subprocess.run([sys.executable, *pip, "wheel", "--no-deps", "-w", str(root / "dist"), EXAMPLES],
+    completed = subprocess.run([sys.executable, *pip, "wheel", "--no-deps", "-w", str(root / "dist"), PACKAGE],
                                capture_output=True, text=True, env=environment, timeout=1800)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     [wheel] = glob.glob(str(root / "dist" / "gym2048-*.whl"))

@@ -1,4 +1,4 @@
-"""The install a new user does: `pip install ./Examples/python` into a fresh virtualenv, then gym2048 from any folder.
+"""The install a new user does: `pip install ./python` into a fresh virtualenv, then gym2048 from any folder.
 
 Slow-ish (a virtualenv, pip's isolated build, an incremental `swift build`), so both checks share one install.
 """
@@ -12,7 +12,7 @@ import venv
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.dirname(HERE)
+PACKAGE = os.path.dirname(HERE)
 
 # What a user runs from their own project folder after installing: no environment variable, no repository path.
 USER_SCRIPT = textwrap.dedent("""
@@ -37,12 +37,12 @@ USER_SCRIPT = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """A fresh virtualenv with `pip install ./Examples/python` (not editable) done in it: its python."""
+    """A fresh virtualenv with `pip install ./python` (not editable) done in it: its python."""
     root = tmp_path_factory.mktemp("install")
     venv.create(root / "venv", with_pip=True)
     python = str(root / "venv" / "bin" / "python")
     environment = {k: v for k, v in os.environ.items() if k != "G2048_BIN"}
-    completed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", EXAMPLES],
+    completed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PACKAGE],
                                capture_output=True, text=True, env=environment)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return python, root, environment
@@ -63,6 +63,6 @@ def test_install_without_swift_fails_with_one_clear_sentence(installed):
     # The same install with no Swift toolchain on PATH (and no G2048_BIN): pip must stop with the sentence.
     no_swift = dict(environment, PATH="/usr/bin:/bin")
     completed = subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "--force-reinstall",
-                                "--no-deps", EXAMPLES], capture_output=True, text=True, env=no_swift)
+                                "--no-deps", PACKAGE], capture_output=True, text=True, env=no_swift)
     assert completed.returncode != 0
     assert "gym2048 needs the Swift 6.3 toolchain to build its server" in completed.stdout + completed.stderr

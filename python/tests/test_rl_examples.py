@@ -14,7 +14,7 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.dirname(HERE)
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Examples", "python")
 
 _missing = [name for name in ("gym2048", "sb3_contrib", "torch", "ray") if importlib.util.find_spec(name) is None]
 if os.environ.get("G2048_RL_TESTS") != "1":

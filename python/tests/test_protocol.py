@@ -9,8 +9,8 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.dirname(HERE)
-REPO = os.path.dirname(os.path.dirname(EXAMPLES))
+REPO = os.path.dirname(os.path.dirname(HERE))
+EXAMPLES = os.path.join(REPO, "Examples", "python")
 
 from gym2048.client import G2048, G2048Error, G2048ParamsError, find_binary
 

@@ -6,7 +6,7 @@ import io
 import pathlib
 import re
 
-README = pathlib.Path(__file__).resolve().parents[3] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
 def readme_block(name):
