@@ -21,10 +21,13 @@ static int check(g2048_status status, const char *what) {
 }
 
 int main(void) {
-    g2048_rules rules;
-    g2048_rules_default(&rules);
+    /* The configuration is the protocol's `make` options, by name: the engine checks them. */
     int64_t handle;
-    check(g2048_create(&rules, G2048_AUTORESET_NEXT_STEP, ENVS, 0, &handle), "create");
+    check(g2048_make("{\"num_envs\": 256, \"observation\": \"exponents\"}", &handle), "make");
+    /* A bad option is refused with the protocol's message, and the option named in its data. */
+    int64_t refused;
+    if (g2048_make("{\"rows\": 9}", &refused) != G2048_INVALID_ARGUMENT) return 1;
+    printf("refused: %s\n         %s\n", g2048_last_error(), g2048_last_error_json());
 
     /* The caller owns every buffer: one entry per environment, boards rows * cols bytes each. */
     static uint8_t observations[ENVS * 16], terminations[ENVS], truncations[ENVS], masks[ENVS], actions[ENVS];
@@ -39,8 +42,7 @@ int main(void) {
     out.info.action_masks = masks;
     out.info.scores = scores;
 
-    uint64_t seed = 42;
-    check(g2048_reset(handle, &seed, NULL, &out), "reset");
+    check(g2048_reset(handle, "{\"seed\": 42}", &out), "reset");
     unsigned state = 1;
     int64_t episodes = 0, total = 0;
     for (int t = 0; t < 2000; t++) {

@@ -60,18 +60,51 @@ public enum ObservationEncoding: Hashable, Sendable {
     }
 
     /// Calls `body` with every value of `board`, in order: row-major, channel-major for one-hot.
-    /// The one writer of the encoding: its floats, its text and its bytes are all written from these.
     @inlinable
     public func forEachValue(of board: Board, _ body: (Int) throws -> Void) rethrows {
-        let cells = board.cellCount
+        try forEachValue(cells: board.cellCount, exponent: { board.storage[$0] }, body)
+    }
+
+    /// Calls `body` with every value of the board whose cell `i` holds `exponent(i)`, in order.
+    /// The one writer of the encoding: its floats, its text, its bytes and its buffers are all written from this.
+    @inlinable
+    func forEachValue(cells: Int, exponent: (Int) -> UInt8, _ body: (Int) throws -> Void) rethrows {
         switch self {
         case .exponents:
-            for cell in 0..<cells { try body(Int(board.storage[cell])) }
+            for cell in 0..<cells { try body(Int(exponent(cell))) }
         case .values:
-            for cell in 0..<cells { try body(Board.value(ofExponent: board.storage[cell])) }
+            for cell in 0..<cells { try body(Board.value(ofExponent: exponent(cell))) }
         case .oneHot(let channels):
             for plane in 0..<channels {
-                for cell in 0..<cells { try body(min(Int(board.storage[cell]), channels - 1) == plane ? 1 : 0) }
+                for cell in 0..<cells { try body(min(Int(exponent(cell)), channels - 1) == plane ? 1 : 0) }
+            }
+        }
+    }
+
+    /// Writes `boards` boards of `cells` exponents each (`exponents`, board-major) in this encoding at
+    /// `target`, one ``dtype`` value each in native byte order: the in-process doors' observation buffers.
+    ///
+    /// - Precondition: `target` has room for `boards × count(rows:cols:)` values of ``dtype``.
+    /// - Complexity: O(`boards × count(rows:cols:)`).
+    @inlinable
+    public func write(exponents: UnsafePointer<UInt8>, boards: Int, cells: Int, to target: UnsafeMutableRawPointer) {
+        let perBoard = cells * (shape(rows: 1, cols: 1).reduce(1, *))
+        for board in 0..<boards {
+            let source = exponents + board * cells
+            var index = board * perBoard
+            switch dtype {
+            case .uint8:
+                let out = target.assumingMemoryBound(to: UInt8.self)
+                forEachValue(cells: cells, exponent: { source[$0] }) { value in
+                    out[index] = UInt8(truncatingIfNeeded: value)
+                    index += 1
+                }
+            case .int64:
+                let out = target.assumingMemoryBound(to: Int64.self)
+                forEachValue(cells: cells, exponent: { source[$0] }) { value in
+                    out[index] = Int64(value)
+                    index += 1
+                }
             }
         }
     }

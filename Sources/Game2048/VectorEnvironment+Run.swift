@@ -221,21 +221,7 @@ extension VectorEnvironment {
     }
 
     /// Before a reset or a step: no lane has a final result yet (only same-step autoreset makes them).
-    func clearFinals(_ out: VectorStepBuffers) {
-        out.finals?.initialize(repeating: false, count: count)
-        out.finalObservations?.initialize(repeating: 0, count: count * rules.cellCount)
-        let info = out.finalInfo
-        info.actionMasks?.initialize(repeating: 0, count: count)
-        info.scores?.initialize(repeating: 0, count: count)
-        info.maxTiles?.initialize(repeating: 0, count: count)
-        info.steps?.initialize(repeating: 0, count: count)
-        info.invalid?.initialize(repeating: false, count: count)
-        info.won?.initialize(repeating: false, count: count)
-        info.afterstates?.initialize(repeating: 0, count: count * rules.cellCount)
-        info.spawnCells?.initialize(repeating: -1, count: count)
-        info.spawnExponents?.initialize(repeating: 0, count: count)
-        info.legalActions?.initialize(repeating: 0, count: count * 4)
-    }
+    func clearFinals(_ out: VectorStepBuffers) { out.clearFinals(count: count, cells: rules.cellCount) }
 }
 
 /// One packed lane's move in a block, stage by stage: its row lookups, the move, and (when the

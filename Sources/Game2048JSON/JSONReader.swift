@@ -95,16 +95,10 @@ public struct JSONReader: Sendable {
         return flag
     }
 
-    /// The value as an integer in `range`. With `acceptingWholeNumbers`, a non-integer number that
-    /// is whole (`5.0`, below 10^18 in size) reads as that integer, and a range error reports it so.
-    public func integer(in range: ClosedRange<Int128>, acceptingWholeNumbers: Bool = false) throws(JSONReadError) -> Int128 {
-        let integer: Int128
-        switch value {
-        case .integer(let number): integer = number
-        case .double(let number) where acceptingWholeNumbers && number.rounded() == number && abs(number) < 1e18:
-            integer = Int128(number)
-        default: throw error(.integer(range), .wrongKind)
-        }
+    /// The value as an integer in `range`: an integer literal, exactly. `5.0`, `5e0` and a number
+    /// beyond 38 digits are numbers, not integers, and are refused: nothing is rounded.
+    public func integer(in range: ClosedRange<Int128>) throws(JSONReadError) -> Int128 {
+        guard case .integer(let integer) = value else { throw error(.integer(range), .wrongKind) }
         guard range.contains(integer) else {
             throw JSONReadError(path: path, expected: .integer(range), failure: .notAllowed, value: .integer(integer))
         }

@@ -14,7 +14,7 @@ public struct GameSession: Sendable {
     /// One environment or a vector of them, per `num_envs`.
     var environments: any ServedEnvironments
     /// Whether `reset` has been called since the last `make`.
-    public private(set) var isReset = false
+    public internal(set) var isReset = false
 
     /// Creates a session with `config`; call `reset` before stepping.
     public init(config: ServerConfig) {
@@ -30,10 +30,7 @@ public struct GameSession: Sendable {
     /// - Returns: the `result` member of the response.
     /// - Throws: ``RPCError``; the session is unchanged when it throws.
     public mutating func call(_ method: String, params: JSONValue?) throws(RPCError) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if let params, params != .null {
-            members = try Params.reading { () throws(JSONReadError) in try JSONReader(params, path: "params").members() }
-        }
+        let members = try Self.members(of: params)
         guard let entry = Self.methods.first(where: { $0.name == method }) else { throw .methodNotFound(method) }
         try entry.check(members)
         return try entry.run(&self, members)
@@ -100,29 +97,40 @@ public struct GameSession: Sendable {
     // MARK: reset
 
     mutating func reset(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        var seed: UInt64? = nil
-        var seeds: [UInt64?]? = nil
-        var board: Board? = nil
+        let request = try parseReset(members)
+        isReset = true
+        return environments.reset(seed: request.seed, seeds: request.seeds, board: request.board, encoder: ResultEncoder(config: config))
+    }
+
+    /// What a `reset` asks for, its parameters checked: one seed, or one per environment, and a starting board.
+    struct ResetRequest {
+        var seed: UInt64?
+        var seeds: [UInt64?]?
+        var board: Board?
+    }
+
+    /// A `reset` request's parameters (`seed`, `seeds`, `options`), checked; nothing changes.
+    func parseReset(_ members: [(String, JSONValue)]) throws(RPCError) -> ResetRequest {
+        var request = ResetRequest()
         for (name, value) in members {
             switch name {
-            case "seed": seed = value == .null ? nil : try Params.seed(value)
-            case "seeds": seeds = value == .null ? nil : try parseSeeds(value)
+            case "seed": request.seed = value == .null ? nil : try Params.seed(value)
+            case "seeds": request.seeds = value == .null ? nil : try parseSeeds(value)
             default:
                 if value == .null { continue }
                 let options = try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "options").members() }
                 try Self.allowOnly(options, ["board"], "reset options")
                 if let boardValue = options.first(where: { $0.0 == "board" })?.1, boardValue != .null {
-                    board = try parseBoard(boardValue)
+                    request.board = try parseBoard(boardValue)
                 }
             }
         }
-        if seed != nil && seeds != nil {
+        if request.seed != nil && request.seeds != nil {
             throw .invalidParams(
                 "seed and seeds cannot be given together: seed seeds every environment from one number, "
                     + "seeds gives one seed per environment")
         }
-        isReset = true
-        return environments.reset(seed: seed, seeds: seeds, board: board, encoder: ResultEncoder(config: config))
+        return request
     }
 
     /// `num_envs` seeds, each an unsigned 64-bit integer or null (that environment continues its stream).

@@ -28,6 +28,8 @@ public enum RPCError: Error, Hashable, Sendable {
     case episodeOver(String = "the episode has ended; call reset")
     /// An illegal action under `invalid_action: "reject"`; nothing changed.
     case illegalAction(String)
+    /// In-process only (the C ABI): a handle that was never made, or was destroyed.
+    case invalidHandle(Int64)
 
     /// The JSON-RPC error code.
     public var code: Int {
@@ -40,6 +42,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .notReset: -32001
         case .episodeOver: -32002
         case .illegalAction: -32003
+        case .invalidHandle: -32004
         }
     }
 
@@ -58,6 +61,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .notReset: "not reset: call reset before step, afterstates or render"
         case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
+        case .invalidHandle(let handle): "invalid handle: \(handle) is not a live handle (never made, or destroyed)"
         }
     }
 

@@ -33,6 +33,12 @@ protocol ServedEnvironments: Sendable {
     func afterstates(encoder: ResultEncoder) -> JSONValue
     /// The `render` text: every board, separated by blank lines.
     func render(encoder: ResultEncoder, colored: Bool) -> JSONValue
+
+    /// As ``reset(seed:seeds:board:encoder:)``, its results written into caller-owned buffers.
+    mutating func reset(seed: UInt64?, seeds: [UInt64?]?, board: Board?, into buffers: VectorStepBuffers)
+    /// Steps every environment with its action (each checked to be 0…3), the results written into
+    /// caller-owned buffers; changes nothing when it throws.
+    mutating func step(_ actions: UnsafeBufferPointer<UInt8>, into buffers: VectorStepBuffers) throws(RPCError)
 }
 
 extension ServedEnvironments {
@@ -109,10 +115,7 @@ struct VectorSession: ServedEnvironments {
     }
 
     mutating func reset(seed: UInt64?, seeds: [UInt64?]?, board: Board?, encoder: ResultEncoder) -> JSONValue {
-        // One seed for the batch becomes the per-environment seeds it stands for.
-        let perEnvironment =
-            seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) }
-            ?? Array(repeating: nil, count: vector.count)
+        let perEnvironment = perEnvironment(seed: seed, seeds: seeds)
         if let board {
             // The board was validated against the rules, so this cannot throw.
             try? vector.reset(seeds: perEnvironment, board: board)
@@ -134,15 +137,25 @@ struct VectorSession: ServedEnvironments {
         do {
             try vector.step(actions)
         } catch {
-            switch error {
-            case .illegalAction: throw .illegalAction(error.description)
-            case .episodesOver(let indices):
-                throw .episodeOver(
-                    "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
-                        + "ended; with autoreset_mode \"disabled\" call reset first")
-            }
+            throw Self.rpcError(error)
         }
         return encoder.vectorResult(vector, stepped: true, moves: moves)
+    }
+
+    /// The per-environment seeds of a reset: one seed for the batch becomes the seeds it stands for.
+    func perEnvironment(seed: UInt64?, seeds: [UInt64?]?) -> [UInt64?] {
+        seeds ?? seed.map { VectorEnvironment.seeds(from: $0, count: vector.count) } ?? Array(repeating: nil, count: vector.count)
+    }
+
+    /// The protocol's error for a step the vector refused.
+    static func rpcError(_ error: VectorStepError) -> RPCError {
+        switch error {
+        case .illegalAction: .illegalAction(error.description)
+        case .episodesOver(let indices):
+            .episodeOver(
+                "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
+                    + "ended; with autoreset_mode \"disabled\" call reset first")
+        }
     }
 
     func afterstates(encoder: ResultEncoder) -> JSONValue {

@@ -87,10 +87,10 @@ public struct ServerOption: Sendable {
 
     // MARK: Kinds of option
 
-    /// An integer option's value; a whole number such as `5.0` counts as one.
+    /// An integer option's value: an integer, exactly (`5.0` and `5e0` are refused, as for seeds and actions).
     static func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
         let range = Int128(range.lowerBound)...Int128(range.upperBound)
-        return Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range, acceptingWholeNumbers: true) }, value))
+        return Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range) }, value))
     }
 
     /// An integer option in `range`, stored at `field`; `given` records that it was set (an option whose
@@ -211,6 +211,34 @@ public struct ServerOption: Sendable {
 
     static func spelled(_ bound: Double) -> String {
         bound.rounded() == bound && abs(bound) < 1e15 ? "\(Int(bound))" : "\(bound)"
+    }
+
+    /// The table as data, for the in-process doors (`g2048_options` in C, and Python's options): one object per
+    /// option with its `name`, `flag`, `type` (`integer`, `number`, `choice` or `list`), bounds or choices,
+    /// whether it may be `null` (off), its `default`, whether it is a rules option (`rules`: what records and
+    /// weights files keep) (and what the default follows, when it follows other
+    /// options), and its `help`.
+    public static var tableJSON: JSONValue {
+        .array(
+            all.map { option in
+                var members: [(String, JSONValue)] = [("name", .string(option.name)), ("flag", .string("--" + option.flag))]
+                switch option.constraint {
+                case .integer(let range, let nullable):
+                    members += [
+                        ("type", "integer"), ("min", .integer(Int128(range.lowerBound))),
+                        ("max", .integer(Int128(range.upperBound))), ("nullable", .bool(nullable)),
+                    ]
+                case .number(let range):
+                    members += [("type", "number"), ("min", .double(range.lowerBound)), ("max", .double(range.upperBound))]
+                case .choice(let choices): members += [("type", "choice"), ("choices", .array(choices.map { .string($0) }))]
+                case .list(let choices): members += [("type", "list"), ("choices", .array(choices.map { .string($0) }))]
+                }
+                members.append(("default", option.defaultValue))
+                members.append(("rules", .bool(option.rules != nil)))
+                if let defaultNote = option.defaultNote { members.append(("default_follows", .string(defaultNote))) }
+                members.append(("help", .string(option.help + (option.note.isEmpty ? "" : " Allowed: \(option.documentedAllowed).") )))
+                return .object(members)
+            })
     }
 
     /// The options table of docs/PROTOCOL.md: option, flag, default and allowed values.

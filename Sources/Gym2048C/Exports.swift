@@ -1,18 +1,20 @@
 // The functions gym2048.h declares, one @_cdecl each. Every argument is checked before anything
-// changes, and every failure is a status with a message: nothing here may trap on the caller's input.
+// changes, and every failure is a status with the protocol's error: nothing here may trap on the caller's input.
 import CGym2048
 import Game2048
 import Game2048JSON
+import Game2048Server
 
-/// The library's version.
-let libraryVersion = "0.2.0"
-/// The same string in static storage, for C (written once, then only read).
-nonisolated(unsafe) let libraryVersionCString: UnsafeMutablePointer<CChar> = {
-    let bytes = Array(libraryVersion.utf8CString)
+/// A C string made once and kept for the life of the process (static storage, written once, then only read).
+func staticCString(_ text: String) -> UnsafeMutablePointer<CChar> {
+    let bytes = Array(text.utf8CString)
     let memory = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
     memory.initialize(from: bytes, count: bytes.count)
     return memory
-}()
+}
+
+nonisolated(unsafe) let libraryVersionCString = staticCString(Gym2048Version.current)
+nonisolated(unsafe) let optionsCString = staticCString(ServerOption.tableJSON.serialized)
 
 @_cdecl("g2048_library_version")
 public func g2048LibraryVersion() -> UnsafePointer<CChar> { UnsafePointer(libraryVersionCString) }
@@ -24,26 +26,37 @@ public func g2048ABIVersion() -> Int32 { Int32(G2048_ABI_VERSION) }
 public func g2048RulesVersion() -> Int32 { Int32(Rules.version) }
 
 @_cdecl("g2048_last_error")
-public func g2048LastError() -> UnsafePointer<CChar> { LastError.current }
+public func g2048LastError() -> UnsafePointer<CChar> { ThreadText.get(ThreadText.message, otherwise: ThreadText.empty) }
 
-@_cdecl("g2048_rules_default")
-public func g2048RulesDefault(_ rules: UnsafeMutablePointer<g2048_rules>?) {
-    rules?.pointee = CRules.defaults
+@_cdecl("g2048_last_error_json")
+public func g2048LastErrorJSON() -> UnsafePointer<CChar> { ThreadText.get(ThreadText.json, otherwise: ThreadText.null) }
+
+@_cdecl("g2048_options")
+public func g2048Options() -> UnsafePointer<CChar> { UnsafePointer(optionsCString) }
+
+/// A JSON text argument, parsed as a request line is (NULL: absent).
+func json(_ text: UnsafePointer<CChar>?, name: String) throws(CallError) -> JSONValue? {
+    guard let text else { return nil }
+    do throws(JSONParseError) {
+        return try JSONValue.parse(Array(String(cString: text).utf8))
+    } catch {
+        throw CallError(.parseError("\(name): \(error.description)"))
+    }
 }
 
-@_cdecl("g2048_create")
-public func g2048Create(
-    _ rules: UnsafePointer<g2048_rules>?, _ autoresetMode: Int32, _ numEnvs: Int64, _ seed: UInt64,
-    _ handle: UnsafeMutablePointer<Int64>?
-) -> g2048_status {
+@_cdecl("g2048_make")
+public func g2048Make(_ config: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<Int64>?) -> g2048_status {
     call { () throws(CallError) in
-        guard let rules else { throw .argument("rules must not be NULL") }
         guard let handle else { throw .argument("handle must not be NULL") }
-        let parsed = try CRules.parse(rules.pointee)
-        let mode = try Handles.mode(of: autoresetMode)
-        guard (1...65_536).contains(numEnvs) else { throw .argument("num_envs must be between 1 and 65536, got \(numEnvs)") }
-        let environments = VectorEnvironment(rules: parsed, count: Int(numEnvs), autoresetMode: mode, seed: seed, infoFields: [])
-        handle.pointee = Handles.add(environments)
+        let options = try json(config, name: "config") ?? .object([])
+        var session = GameSession(config: ServerConfig())
+        do throws(RPCError) {
+            _ = try session.call("make", params: options)
+        } catch {
+            throw CallError(error)
+        }
+        _ = try session.config.checkedInProcess()
+        handle.pointee = Handles.add(session)
     }
 }
 
@@ -52,63 +65,67 @@ public func g2048Destroy(_ handle: Int64) -> g2048_status {
     call { () throws(CallError) in try Handles.remove(handle) }
 }
 
-@_cdecl("g2048_env_info_get")
-public func g2048EnvInfoGet(_ handle: Int64, _ info: UnsafeMutablePointer<g2048_env_info>?) -> g2048_status {
+@_cdecl("g2048_layout_get")
+public func g2048LayoutGet(_ handle: Int64, _ layout: UnsafeMutablePointer<g2048_layout>?) -> g2048_status {
     call { () throws(CallError) in
         let box = try Handles.box(handle)
-        guard let info else { throw .argument("info must not be NULL") }
-        info.pointee = box.info
+        guard let layout else { throw .argument("layout must not be NULL") }
+        layout.pointee = box.session.withLock { $0.config.layout }
+    }
+}
+
+@_cdecl("g2048_call")
+public func g2048Call(
+    _ handle: Int64, _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<CChar>?,
+    _ result: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(handle)
+        guard let method else { throw .argument("method must not be NULL") }
+        guard let result else { throw .argument("result must not be NULL") }
+        let name = String(cString: method)
+        let parameters = try json(params, name: "params")
+        let answer = try box.session.withLock { session throws(CallError) -> JSONValue in
+            var next = session
+            let answer: JSONValue
+            do throws(RPCError) {
+                answer = try next.call(name, params: parameters)
+            } catch {
+                throw CallError(error)
+            }
+            _ = try next.config.checkedInProcess()
+            session = next
+            return answer
+        }
+        ThreadText.set(ThreadText.result, answer.serialized)
+        result.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+    }
+}
+
+@_cdecl("g2048_spec")
+public func g2048Spec(_ handle: Int64, _ spec: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(handle)
+        guard let spec else { throw .argument("spec must not be NULL") }
+        ThreadText.set(ThreadText.result, box.session.withLock { $0.spec }.serialized)
+        spec.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
     }
 }
 
 @_cdecl("g2048_reset")
-public func g2048Reset(
-    _ handle: Int64, _ seed: UnsafePointer<UInt64>?, _ board: UnsafePointer<Int64>?, _ out: UnsafePointer<g2048_buffers>?
-) -> g2048_status {
+public func g2048Reset(_ handle: Int64, _ params: UnsafePointer<CChar>?, _ out: UnsafePointer<g2048_buffers>?) -> g2048_status {
     call { () throws(CallError) in
         let box = try Handles.box(handle)
-        let count = Int(box.info.num_envs)
-        let seeds: [UInt64?] = seed.map { VectorEnvironment.seeds(from: $0.pointee, count: count) } ?? Array(repeating: nil, count: count)
-        try reset(box, seeds: seeds, board: board, out: out)
-    }
-}
-
-@_cdecl("g2048_reset_each")
-public func g2048ResetEach(
-    _ handle: Int64, _ seeds: UnsafePointer<UInt64>?, _ given: UnsafePointer<UInt8>?, _ board: UnsafePointer<Int64>?,
-    _ out: UnsafePointer<g2048_buffers>?
-) -> g2048_status {
-    call { () throws(CallError) in
-        let box = try Handles.box(handle)
-        guard let seeds else { throw .argument("seeds must not be NULL (use g2048_reset to continue every stream)") }
-        let each = (0..<Int(box.info.num_envs)).map { index in given.map { $0[index] == 0 } ?? false ? nil : seeds[index] }
-        try reset(box, seeds: each, board: board, out: out)
-    }
-}
-
-func reset(_ box: HandleBox, seeds: [UInt64?], board values: UnsafePointer<Int64>?, out: UnsafePointer<g2048_buffers>?) throws(CallError) {
-    let buffers = try CBuffers.parse(out, info: box.info)
-    try box.environments.withLock { environments throws(CallError) in
-        let board = try values.map { values throws(CallError) in try CRules.board(values, for: environments.rules) }
-        do throws(RulesError) {
-            try environments.reset(seeds: seeds, board: board, into: buffers)
-        } catch {
-            throw .argument("board: \(error.description)")
+        let parameters = try json(params, name: "params")
+        try box.session.withLock { session throws(CallError) in
+            let buffers = try CBuffers(out, config: session.config)
+            do throws(RPCError) {
+                try session.reset(params: parameters, into: buffers.buffers)
+            } catch {
+                throw CallError(error)
+            }
+            buffers.finish()
         }
-    }
-}
-
-@_cdecl("g2048_reset_one")
-public func g2048ResetOne(
-    _ handle: Int64, _ index: Int64, _ seed: UnsafePointer<UInt64>?, _ out: UnsafePointer<g2048_buffers>?
-) -> g2048_status {
-    call { () throws(CallError) in
-        let box = try Handles.box(handle)
-        let buffers = try CBuffers.parse(out, info: box.info)
-        guard (0..<box.info.num_envs).contains(index) else {
-            throw .argument("index must be between 0 and \(box.info.num_envs - 1), got \(index)")
-        }
-        box.environments.withLock { $0.reset(index: Int(index), seed: seed?.pointee, into: buffers) }
     }
 }
 
@@ -118,76 +135,18 @@ public func g2048Step(
 ) -> g2048_status {
     call { () throws(CallError) in
         let box = try Handles.box(handle)
-        let count = box.info.num_envs
-        let buffers = try CBuffers.parse(out, info: box.info)
-        guard let actions else { throw .argument("actions must not be NULL") }
-        guard numActions == count else { throw .argument("actions must have \(count) entries, got \(numActions)") }
-        for index in 0..<Int(count) where actions[index] > 3 {
-            throw .argument("actions[\(index)] must be 0..3 (up, right, down, left), got \(actions[index])")
-        }
-        try box.environments.withLock { environments throws(CallError) in
-            guard environments.isReset else { throw CallError(G2048_NOT_RESET, "not reset: call g2048_reset first") }
-            do throws(VectorStepError) {
-                try environments.step(UnsafeBufferPointer(start: actions, count: Int(count)), into: buffers)
+        try box.session.withLock { session throws(CallError) in
+            let buffers = try CBuffers(out, config: session.config)
+            guard let actions else { throw .argument("actions must not be NULL") }
+            guard numActions == Int64(session.config.numEnvs) else {
+                throw .argument("actions must have \(session.config.numEnvs) entries, got \(numActions)")
+            }
+            do throws(RPCError) {
+                try session.step(UnsafeBufferPointer(start: actions, count: Int(numActions)), into: buffers.buffers)
             } catch {
-                switch error {
-                case .illegalAction: throw CallError(G2048_ILLEGAL_ACTION, "illegal action: \(error.description)")
-                case .episodesOver(let indices):
-                    throw CallError(
-                        G2048_EPISODE_OVER,
-                        "episode over: \(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
-                            + "ended; with autoreset disabled call g2048_reset_one first")
-                }
+                throw CallError(error)
             }
+            buffers.finish()
         }
-    }
-}
-
-@_cdecl("g2048_afterstates")
-public func g2048Afterstates(
-    _ handle: Int64, _ numEnvs: Int64, _ legal: UnsafeMutablePointer<UInt8>?, _ rewards: UnsafeMutablePointer<Int64>?,
-    _ boards: UnsafeMutablePointer<UInt8>?
-) -> g2048_status {
-    call { () throws(CallError) in
-        let box = try Handles.box(handle)
-        guard numEnvs == box.info.num_envs else {
-            throw .argument("num_envs must be the handle's \(box.info.num_envs), got \(numEnvs)")
-        }
-        box.environments.withLock { environments in
-            let cells = environments.rules.cellCount
-            for index in 0..<environments.count {
-                let environment = environments.environment(at: index)
-                // A finished environment has no legal move, as its action mask says.
-                let running = environment.currentPhase == .running
-                for afterstate in environment.afterstates() {
-                    let slot = index * 4 + afterstate.direction.rawValue
-                    legal?[slot] = running && afterstate.legal ? 1 : 0
-                    rewards?[slot] = running && afterstate.legal ? afterstate.reward : 0
-                    if let boards {
-                        for (cell, exponent) in afterstate.board.exponents.enumerated() { boards[slot * cells + cell] = exponent }
-                    }
-                }
-            }
-        }
-    }
-}
-
-@_cdecl("g2048_render")
-public func g2048Render(
-    _ handle: Int64, _ ansi: Int32, _ text: UnsafeMutablePointer<CChar>?, _ capacity: Int, _ needed: UnsafeMutablePointer<Int>?
-) -> g2048_status {
-    call { () throws(CallError) in
-        let box = try Handles.box(handle)
-        let rendered = box.environments.withLock { environments in
-            // The lanes' boards: the observations went to the caller's buffers, not the environment's own.
-            (0..<environments.count).map { environments.environment(at: $0).board.render(colored: ansi != 0) }
-                .joined(separator: "\n\n")
-        }
-        let bytes = Array(rendered.utf8CString)
-        needed?.pointee = bytes.count
-        guard let text, capacity >= bytes.count else {
-            throw CallError(G2048_TOO_SMALL, "text needs \(bytes.count) bytes, capacity is \(capacity)")
-        }
-        bytes.withUnsafeBufferPointer { text.update(from: $0.baseAddress!, count: bytes.count) }
     }
 }

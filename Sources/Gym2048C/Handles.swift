@@ -1,30 +1,23 @@
 import CGym2048
 import Game2048
+import Game2048Server
 import Synchronization
 
-/// One handle's environments behind its lock: calls on the same handle from several threads take
-/// turns; calls on different handles never wait for each other.
+/// One handle's session behind its lock: calls on the same handle from several threads take turns; calls on
+/// different handles never wait for each other.
 final class HandleBox: Sendable {
-    let environments: Mutex<VectorEnvironment>
-    /// What the handle's info reports; fixed at creation.
-    let info: g2048_env_info
+    let session: Mutex<GameSession>
 
-    init(_ environments: VectorEnvironment) {
-        let rules = environments.rules
-        info = g2048_env_info(
-            num_envs: Int64(environments.count), rows: Int32(rules.rows), cols: Int32(rules.cols),
-            largest_exponent: Int32(rules.largestExponent), autoreset_mode: Handles.code(of: environments.autoresetMode))
-        self.environments = Mutex(environments)
-    }
+    init(_ session: GameSession) { self.session = Mutex(session) }
 }
 
-/// The live handles. A handle is a number, never reused, not a pointer: a destroyed or invented
-/// handle is an unknown number, an error, never memory read after it was freed.
+/// The live handles. A handle is a number, never reused, not a pointer: a destroyed or invented handle is an
+/// unknown number, an error, never memory read after it was freed.
 enum Handles {
     static let table = Mutex<(next: Int64, boxes: [Int64: HandleBox])>((1, [:]))
 
-    static func add(_ environments: VectorEnvironment) -> Int64 {
-        let box = HandleBox(environments)
+    static func add(_ session: GameSession) -> Int64 {
+        let box = HandleBox(session)
         return table.withLock { table in
             let handle = table.next
             table.next += 1
@@ -34,34 +27,34 @@ enum Handles {
     }
 
     static func box(_ handle: Int64) throws(CallError) -> HandleBox {
-        guard let box = table.withLock({ $0.boxes[handle] }) else {
-            throw CallError(G2048_INVALID_HANDLE, "handle \(handle) is not a live handle (never created, or destroyed)")
-        }
+        guard let box = table.withLock({ $0.boxes[handle] }) else { throw CallError(.invalidHandle(handle)) }
         return box
     }
 
     static func remove(_ handle: Int64) throws(CallError) {
-        guard table.withLock({ $0.boxes.removeValue(forKey: handle) }) != nil else {
-            throw CallError(G2048_INVALID_HANDLE, "handle \(handle) is not a live handle (never created, or destroyed)")
+        guard table.withLock({ $0.boxes.removeValue(forKey: handle) }) != nil else { throw CallError(.invalidHandle(handle)) }
+    }
+}
+
+extension ServerConfig {
+    /// The in-process door writes results into buffers, which have no column for tile movements: a
+    /// configuration that asks for them is refused there, with the option named as `make` names it.
+    func checkedInProcess() throws(CallError) -> ServerConfig {
+        guard !info.contains(.moves) else {
+            throw CallError(
+                .invalidOption(
+                    ServerOption.info.name,
+                    reason: "\"moves\" is served by g2048 serve only (from Python: backend=\"server\"); in-process results have no tile movements"))
         }
+        return self
     }
 
-    /// The C code of an autoreset mode.
-    static func code(of mode: AutoresetMode) -> Int32 {
-        switch mode {
-        case .nextStep: Int32(G2048_AUTORESET_NEXT_STEP)
-        case .sameStep: Int32(G2048_AUTORESET_SAME_STEP)
-        case .disabled: Int32(G2048_AUTORESET_DISABLED)
-        }
-    }
-
-    /// The autoreset mode of a C code.
-    static func mode(of code: Int32) throws(CallError) -> AutoresetMode {
-        switch code {
-        case Int32(G2048_AUTORESET_NEXT_STEP): .nextStep
-        case Int32(G2048_AUTORESET_SAME_STEP): .sameStep
-        case Int32(G2048_AUTORESET_DISABLED): .disabled
-        default: throw CallError.argument("autoreset_mode must be 0 (next step), 1 (same step) or 2 (disabled), got \(code)")
-        }
+    /// The shape of results under this configuration.
+    var layout: g2048_layout {
+        let encoding = observation
+        return g2048_layout(
+            num_envs: Int64(numEnvs), rows: Int32(rules.rows), cols: Int32(rules.cols),
+            values_per_observation: Int64(encoding.count(rows: rules.rows, cols: rules.cols)),
+            observation_dtype: Int32(encoding.dtype.byteCount))
     }
 }

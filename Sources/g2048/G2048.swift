@@ -16,7 +16,7 @@ protocol Command {
 @main
 enum G2048 {
     /// The tool's version.
-    static let version = "0.1.0"
+    static let version = Gym2048Version.current
 
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {

@@ -18,6 +18,7 @@ The server binary is found by :func:`find_binary`.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import signal
@@ -67,14 +68,39 @@ class G2048OptionError(G2048ParamsError, TypeError):
     """The server does not know an option given as a keyword. Also a TypeError, like any unexpected keyword."""
 
 
-def _error(error: Mapping[str, Any]) -> G2048Error:
-    """The exception that fits a server error: its `data` says when an option is unknown."""
+def error_from(error: Mapping[str, Any]) -> G2048Error:
+    """The exception that fits a protocol error object (from the server, or from the in-process engine, which
+    gives the same objects): its `data` says when an option is unknown."""
     code, message, data = error["code"], error["message"], error.get("data")
     if code == INVALID_PARAMS:
         if isinstance(data, dict) and data.get("reason") == "unknown":
             return G2048OptionError(code, message)
         return G2048ParamsError(code, message)
     return G2048Error(code, message)
+
+
+def _finite(name: str, value: Any) -> None:
+    """Refuse NaN and the infinities anywhere in `value`: JSON has no spelling for them, so they never reach the
+    engine (the same message from either backend)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise G2048ParamsError(INVALID_PARAMS, f"invalid params: {name} must be a finite number, got {value} "
+                                                   "(JSON, and so the engine, has no NaN or infinity)")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _finite(f"{name}.{key}" if name else str(key), item)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _finite(f"{name}[{index}]", item)
+    elif hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        _finite(name, value.tolist())
+
+
+def to_json(params: Mapping[str, Any]) -> str:
+    """Request parameters or `make` options as the JSON text both backends send to the engine: numpy scalars and
+    arrays become plain numbers and lists, and NaN or an infinity is a G2048ParamsError naming where it is."""
+    _finite("", params)
+    return json.dumps(params, separators=(",", ":"), default=_json_default, allow_nan=False)
 
 
 def find_repository(start: str = _PACKAGE) -> Optional[str]:
@@ -314,7 +340,7 @@ class G2048:
             raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
                              "step; the client is closed")
         if "error" in response:
-            raise _error(response["error"])
+            raise error_from(response["error"])
         return response["result"]
 
     def _take_id(self) -> int:
@@ -328,7 +354,10 @@ class G2048:
         request: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params:
             request["params"] = params
-        return self._result(json.dumps(request, separators=(",", ":"), default=_json_default), request_id)
+        if params:
+            _finite("", params)
+        return self._result(json.dumps(request, separators=(",", ":"), default=_json_default, allow_nan=False),
+                            request_id)
 
     # -- methods ---------------------------------------------------------------------
     def spec(self) -> dict[str, Any]:

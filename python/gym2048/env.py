@@ -9,32 +9,13 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from .client import G2048, G2048ParamsError
-from .native import NativeBatch
+from .backend import BACKENDS, Backend, make_backend, reset_params
+from .client import G2048ParamsError
 from .render import parse_text, render_board
-from .wire import Decoder
-
-#: Where the environment runs: "inprocess" (the library, called directly) or "server" (a `g2048 serve` child).
-BACKENDS = ("inprocess", "server")
 
 #: The info keys the environments ask for unless `info=[...]` is given (the server also offers `afterstate`,
 #: `spawn` and `moves`).
 DEFAULT_INFO = ("action_mask", "score", "max_tile", "steps", "invalid", "won")
-
-
-def check_backend(backend: str) -> str:
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
-    return backend
-
-
-def native_spec(native: NativeBatch) -> dict[str, Any]:
-    """The parts of a server `spec` the environments read, for the in-process backend."""
-    shape = [native.rows, native.cols] if native.encoding != "onehot" else [native.channels, native.rows, native.cols]
-    dtype = "int64" if native.encoding == "values" else "uint8"
-    return {"rows": native.rows, "cols": native.cols, "num_envs": native.num_envs,
-            "observation": {"encoding": native.encoding, "shape": shape, "dtype": dtype, "low": 0, "high": native.high},
-            "config": {"autoreset_mode": native.autoreset_mode, "info": list(native.info_fields)}}
 
 
 def single_action(action: Any) -> int:
@@ -63,23 +44,33 @@ def observation_space(spec: dict[str, Any]) -> spaces.Box:
     return spaces.Box(observation["low"], observation["high"], shape=shape, dtype=np.dtype(observation["dtype"]))
 
 
-class ServerOwner:
-    """What both environments do with the server process they own (`self._client`, None once closed)."""
+class BackendOwner:
+    """What both environments do with the backend they own (`self._backend`, None once closed)."""
 
-    _client: Optional[G2048]
+    _backend: Optional[Backend]
 
     @property
     def server_pid(self) -> Optional[int]:
-        """The process id of the server, None once closed."""
-        return None if self._client is None or self._client.closed else self._client.pid
+        """The process id of the server (backend="server"), None in-process or once closed."""
+        return None if self._backend is None else self._backend.server_pid
 
-    def _server(self) -> G2048:
-        if self._client is None:
+    def _live(self) -> Backend:
+        if self._backend is None:
             raise gymnasium.error.Error(f"the {type(self).__name__} is closed")
-        return self._client
+        return self._backend
+
+    def call(self, method: str, params: Optional[dict[str, Any]] = None) -> Any:
+        """Any protocol method on this environment's session (`spec`, `afterstates`, `render`, ...), from either
+        backend: its result as the protocol gives it."""
+        return self._live().call(method, params)
+
+    def __getstate__(self) -> Any:
+        raise TypeError(f"a {type(self).__name__} cannot be pickled or copied: its state lives in the engine. "
+                        "Make a new environment with the same options and reset it with the same seed, or replay "
+                        "its actions, to get the same state")
 
 
-class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
+class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
     """2048 on a rows×cols board, served by a `g2048 serve` child process.
 
     Every keyword but `render_mode` and `binary` is a server option (`rows`, `cols`, `observation`, `info`,
@@ -104,18 +95,11 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
             raise ValueError("Gym2048Env is one environment: for num_envs use gymnasium.make_vec(\"Gym2048-v0\", "
                              "num_envs=N) or Gym2048VectorEnv")
         self.render_mode = render_mode
-        self._client: Optional[G2048] = None
-        self._native: Optional[NativeBatch] = None
-        self.backend = check_backend(backend)
+        self._backend: Optional[Backend] = None
+        self.backend = backend
         options = {"observation": "base64", "info": list(DEFAULT_INFO), **options}
-        if self.backend == "inprocess":
-            # A batch of one whose autoreset is off: stepping a finished episode is an error, as with the server.
-            self._native = NativeBatch(autoreset_mode="disabled", **options)
-            self.spec_info: dict[str, Any] = native_spec(self._native)
-        else:
-            self._client = G2048(binary=binary, **options)
-            self.spec_info = self._client.spec_info
-        self._decoder = Decoder(self.spec_info)
+        self._backend = make_backend(backend, options, binary)
+        self.spec_info: dict[str, Any] = self._backend.spec_info
         self.observation_space = observation_space(self.spec_info)
         self.action_space = spaces.Discrete(4)
         self._mask: Optional[npt.NDArray[np.int8]] = None
@@ -131,40 +115,19 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         if seed is None and not self._reset_once:
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
             seed = int(self.np_random.integers(0, 2**63))
-        board = (options or {}).get("board")
-        if self._native is not None:
-            native = self._native
-            native.reset(seeds=[seed], board=board)
-            self._reset_once = True
-            info = native.info(0)
-            if native.terminations[0]:
-                info["terminated"] = True
-            self._mask = info.get("action_mask")
-            return native.encode(native.observations[0]), info
-        result = self._server().reset(seed=seed, board=board)
+        observation, over, info = self._live().reset_one(reset_params(seed, None, options))
         self._reset_once = True
-        info = self._decoder.info(result["info"])
-        if result.get("terminated"):
+        if over:
             info["terminated"] = True
         self._mask = info.get("action_mask")
-        return self._decoder.observation(result["observation"]), info
+        return observation, info
 
     def step(self, action: Any) -> tuple[npt.NDArray[Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Play `action` (0 up, 1 right, 2 down, 3 left). An action outside 0..3 raises G2048ParamsError (a
         ValueError) with the server's message."""
-        if self._native is not None:
-            native = self._native
-            native.actions[0] = action if type(action) is int and 0 <= action <= 3 else single_action(action)
-            native.step()
-            info = native.info(0)
-            self._mask = info.get("action_mask")
-            return (native.encode(native.observations[0]), float(native.rewards.item(0)),
-                    bool(native.terminations.item(0)), bool(native.truncations.item(0)), info)
-        result = self._server().step(single_action(action))
-        info = self._decoder.info(result["info"])
-        self._mask = info.get("action_mask")
-        return (self._decoder.observation(result["observation"]), float(result["reward"]),
-                bool(result["terminated"]), bool(result["truncated"]), info)
+        step = self._live().step_one(action if type(action) is int and 0 <= action <= 3 else single_action(action))
+        self._mask = step[4].get("action_mask")
+        return step
 
     def render(self) -> Any:
         """"ansi": the board as text; "rgb_array": an RGB image (height, width, 3) uint8; None without a mode."""
@@ -175,27 +138,20 @@ class Gym2048Env(ServerOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         return None
 
     def _text(self) -> str:
-        if self._native is not None:
-            return self._native.render()
-        return self._server().render()
+        text: str = self._live().call("render")["text"]
+        return text
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal moves of the current state, as bool (for maskable-policy libraries such as sb3-contrib)."""
         if self._mask is not None:
             return self._mask.astype(bool)
-        if self._native is not None:
-            legal: npt.NDArray[np.bool_] = self._native.afterstates()[0][0]
-            return legal
-        return np.array([a["legal"] for a in self._server().afterstates()], dtype=bool)
+        return np.array([a["legal"] for a in self._live().call("afterstates")["afterstates"]], dtype=bool)
 
     def close(self) -> None:
-        """Stop the server. Calling it again does nothing."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-        if self._native is not None:
-            self._native.close()
-            self._native = None
+        """Release the engine (stop the server with backend="server"). Calling it again does nothing."""
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
         super().close()
 
 

@@ -10,11 +10,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import G2048, splitmix64
-from .env import ServerOwner, check_backend, native_spec, observation_space
-from .native import NativeBatch
+from .backend import Backend, make_backend, reset_params
+from .client import splitmix64
+from .env import BackendOwner, observation_space
 from .render import parse_text, render_board
-from .wire import Decoder
 
 # What a vector step reports by default: the masks an agent needs, and the scores a logger wants. Every
 # other info field (max_tile, steps, invalid, won, afterstate, spawn, moves) costs wire bytes for each
@@ -27,7 +26,7 @@ _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": Autoreset
 Seed = Union[int, Sequence[Optional[int]], None]
 
 
-class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
+class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
     """`num_envs` boards stepped in one request to one server process, with Gymnasium 1.x autoreset.
 
     Every keyword but `num_envs`, `render_mode`, `binary` and `max_episode_steps` (Gymnasium's name for the
@@ -70,30 +69,24 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
                                  "disagree: give one of them")
             options["max_steps"] = max_episode_steps
         self.render_mode = render_mode
-        self._client: Optional[G2048] = None
-        self._native: Optional[NativeBatch] = None
-        self.backend = check_backend(backend)
+        self._backend: Optional[Backend] = None
+        self.backend = backend
         if isinstance(options.get("autoreset_mode"), AutoresetMode):
             options["autoreset_mode"] = {mode: name for name, mode in _AUTORESET_MODES.items()}[options["autoreset_mode"]]
         settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(VECTOR_DEFAULT_INFO), **options}
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool):
             raise TypeError(f"num_envs must be an integer, got {type(num_envs).__name__}")
-        if self.backend == "inprocess":
-            self._native = NativeBatch(num_envs=int(num_envs), **settings)
-            self.spec_info: dict[str, Any] = native_spec(self._native)
-        else:
-            self._client = G2048(binary=binary, num_envs=num_envs, **settings)
-            self.spec_info = self._client.spec_info
+        self._backend = make_backend(backend, {"num_envs": num_envs, **settings}, binary)
+        self.spec_info: dict[str, Any] = self._backend.spec_info
         self.num_envs = num_envs
-        self._decoder = Decoder(self.spec_info)
         self.single_observation_space = observation_space(self.spec_info)
         self.single_action_space = spaces.Discrete(4)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.autoreset_mode = _AUTORESET_MODES[self.spec_info["config"]["autoreset_mode"]]
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
-        # With one environment the server runs in single mode (no autoreset): the env does what vector mode does.
-        self._single = num_envs == 1 and self._native is None
+        # With one environment the engine runs in single mode (no autoreset): the env does what vector mode does.
+        self._single = num_envs == 1
         self._finished = False
         self._reset_once = False
 
@@ -119,25 +112,19 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
         elif not self._reset_once:
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
             base = int(self.np_random.integers(0, 2**63))
-        board = (options or {}).get("board")
-        if self._native is not None:
-            native = self._native
-            native.reset(seed=base, seeds=seeds, board=board)
-            self._reset_once = True
-            return native.encode(native.observations), native.infos(native.columns)
-        server = self._server()
+        backend = self._live()
         if self._single:
             if seeds is not None:
                 single_seed = seeds[0]
             else:
                 single_seed = None if base is None else splitmix64(base, 1)[0]
-            result = server.reset(seed=single_seed, board=board)
-            self._finished = bool(result.get("terminated"))
+            observation, over, info = backend.reset_one(reset_params(single_seed, None, options))
+            self._finished = over
             self._reset_once = True
-            return self._one(result)
-        result = server.reset(seed=base, seeds=seeds, board=board)
+            return self._one(observation, info)
+        result = backend.reset_batch(reset_params(base, seeds, options))
         self._reset_once = True
-        return self._decoder.observations(result["observation"]), self._decoder.infos(result["info"])
+        return result
 
     # -- step ---------------------------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.bool_],
@@ -145,23 +132,9 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
         """Step every environment with `actions` (num_envs integers 0..3). Anything else raises TypeError or
         ValueError naming what it got and the action space, before either backend sees it."""
         array = self._checked(actions)
-        if self._native is not None:
-            return self._step_native(array)
         if self._single:
             return self._step_single(array)
-        server = self._server()
-        result = server.step_vector((array.astype(np.uint8) + 48).tobytes().decode("ascii"))
-        decoder = self._decoder
-        infos = decoder.infos(result["info"])
-        if "final_observation" in result:
-            final = decoder.final_observations(result["final_observation"])
-            done = np.array([entry is not None for entry in final], dtype=bool)
-            infos["final_obs"], infos["_final_obs"] = final, done
-            raw_final_info = result.get("final_info")
-            infos["final_info"] = decoder.infos(raw_final_info) if isinstance(raw_final_info, (dict, list)) else {}
-            infos["_final_info"] = done.copy()
-        return (decoder.observations(result["observation"]), decoder.rewards(result["reward"]),
-                decoder.flags(result["terminated"]), decoder.flags(result["truncated"]), infos)
+        return self._live().step_batch(array)
 
     def _checked(self, actions: Any) -> npt.NDArray[Any]:
         """`actions` as an integer array of num_envs entries 0..3 (any integer dtype, or a list of ints); anything
@@ -180,71 +153,60 @@ class Gym2048VectorEnv(ServerOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any]
             raise ValueError(f"actions[{index}] must be 0..3 (up, right, down, left; {space}), got {array[index]}")
         return array
 
-    def _step_native(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
-                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
-                                                              dict[str, Any]]:
-        native = self._native
-        assert native is not None
-        np.copyto(native.actions, array, casting="unsafe")
-        native.step()
-        infos = native.infos(native.columns)
-        if native.finals is not None:
-            finals = native.finals.copy()
-            final = np.full(self.num_envs, None, dtype=object)
-            assert native.final_observations is not None
-            for index in np.flatnonzero(finals):
-                final[index] = native.encode(native.final_observations[index])
-            infos["final_obs"], infos["_final_obs"] = final, finals
-            # As the server backend decodes it: no keys at all when no episode ended.
-            infos["final_info"] = native.infos(native.final_columns, present=finals) if finals.any() else {}
-            infos["_final_info"] = finals.copy()
-        return (native.encode(native.observations), native.rewards.astype(np.float64), native.terminations.copy(),
-                native.truncations.copy(), infos)
-
     def _step_single(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                                              dict[str, Any]]:
-        server = self._server()
+        backend = self._live()
         if self._finished and self.autoreset_mode == AutoresetMode.NEXT_STEP:
-            result = server.reset()  # no seed: the environment's stream goes on, as in vector mode
-            self._finished = bool(result.get("terminated"))
-            obs, infos = self._one(result)
+            observation, over, info = backend.reset_one({})  # no seed: the stream goes on, as in vector mode
+            self._finished = over
+            obs, infos = self._one(observation, info)
             return obs, np.zeros(1), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), infos
-        result = server.step(int(array[0]))
-        terminated, truncated = bool(result["terminated"]), bool(result["truncated"])
-        obs, infos = self._one(result)
+        observation, reward, terminated, truncated, info = backend.step_one(int(array[0]))
+        obs, infos = self._one(observation, info)
         self._finished = terminated or truncated
         if self._finished and self.autoreset_mode == AutoresetMode.SAME_STEP:
             final_obs = np.full(1, None, dtype=object)
             final_obs[0] = obs[0]
             final_info = infos
-            restart = server.reset()
-            self._finished = bool(restart.get("terminated"))
-            obs, infos = self._one(restart)
+            observation, over, info = backend.reset_one({})
+            self._finished = over
+            obs, infos = self._one(observation, info)
             infos["final_obs"], infos["_final_obs"] = final_obs, np.ones(1, dtype=bool)
             infos["final_info"], infos["_final_info"] = final_info, np.ones(1, dtype=bool)
-        return (obs, np.array([float(result["reward"])]), np.array([terminated]), np.array([truncated]), infos)
+        return (obs, np.array([reward]), np.array([terminated]), np.array([truncated]), infos)
 
-    def _one(self, result: dict[str, Any]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
-        """A single-mode result as a batch of one."""
-        return self._decoder.observations([result["observation"]]), self._decoder.infos([result["info"]])
+    def _one(self, observation: npt.NDArray[Any], info: dict[str, Any]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """A single environment's result as a batch of one, in Gymnasium's vector info form."""
+        infos: dict[str, Any] = {}
+        for key, value in info.items():
+            if key == "afterstate" and value is None:  # as a vector reports no afterstate: zeros, marked absent
+                space = self.single_observation_space
+                infos[key] = np.zeros((1, *space.shape), dtype=space.dtype)
+            elif isinstance(value, np.ndarray):
+                infos[key] = value[None].copy()
+            elif value is None or isinstance(value, dict):
+                column = np.empty(1, dtype=object)
+                column[0] = value
+                infos[key] = column
+            else:
+                infos[key] = np.asarray([value])
+            infos["_" + key] = np.array([value is not None])
+        return observation[None].copy(), infos
 
     # -- render, close ------------------------------------------------------------------------------------
     def render(self) -> Any:
         """"ansi": the boards as text, separated by blank lines; "rgb_array": a tuple of one RGB uint8 image per
         environment; None without a render mode."""
-        text = self._native.render() if self._native is not None else None
+        if self.render_mode is None:
+            return None
+        text: str = self._live().call("render")["text"]
         if self.render_mode == "ansi":
-            return (text if text is not None else self._server().render()) + "\n"
-        if self.render_mode == "rgb_array":
-            return tuple(render_board(board) for board in parse_text(text if text is not None else self._server().render()))
-        return None
+            return text + "\n"
+        return tuple(render_board(board) for board in parse_text(text))
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Stop the server, or release the in-process environments (once)."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-        if self._native is not None:
-            self._native.close()
-            self._native = None
+        """Release the engine (stop the server with backend="server"), once."""
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None

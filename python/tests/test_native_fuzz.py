@@ -1,5 +1,5 @@
 """Attacks on the C ABI from Python: random calls in any order, with live, destroyed and invented handles,
-NULL and mis-sized buffers, actions and options out of range. The library must answer each with a status and
+NULL and mis-sized buffers, malformed JSON, unknown methods, actions and options out of range. The library must answer each with a status and
 (on failure) a message, and never crash. And two threads with two handles give what one thread gives."""
 
 from __future__ import annotations
@@ -11,10 +11,19 @@ import threading
 import numpy as np
 
 from gym2048 import native
-from gym2048.native import NativeBatch, _Buffers, _InfoBuffers, _Rules, library
+from gym2048.native import InProcessSession, _Buffers, _InfoBuffers, library
 
 SEED = int(os.environ.get("G2048_FUZZ_SEED", "7"))
 CALLS = int(os.environ.get("G2048_FUZZ_CALLS", "20000"))
+
+#: Configurations and parameters, good and bad: JSON the engine must check, and text that is not JSON at all.
+CONFIGS = ['{}', '{"num_envs": 3}', '{"num_envs": 7, "observation": "onehot"}', '{"rows": 8, "cols": 8}',
+           '{"num_envs": 2, "observation": "values", "autoreset_mode": "same_step"}', '{"rows": 9}',
+           '{"rows": 3.0}', '{"num_envs": 70000}', '{"bogus": 1}', '{"info": ["moves"]}', '[1, 2]', '{"rows":',
+           '{"num_envs": 64, "rows": 2, "cols": 2, "invalid_action": "reject"}', '"text"', '']
+PARAMS = [None, '{}', '{"seed": 5}', '{"seed": -1}', '{"seeds": [1, null, 3]}', '{"options": {"board": [[2, 2], [0, 4]]}}',
+          '{"options": {"bord": 1}}', '{"seed": 1e2}', '{', 'null', '{"seed": 18446744073709551616}']
+METHODS = [b"spec", b"reset", b"step", b"afterstates", b"render", b"make", b"close", b"nope", None]
 
 
 def test_random_calls_never_crash_and_failures_say_why() -> None:
@@ -26,38 +35,40 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
         kind = rng.integers(6)
         handle = int(rng.choice(handles)) if handles else 0
         n = int(rng.choice([0, 1, 2, 3, 7, 64]))
-        # Buffers as large as any handle needs for the most environments declared below (n + 1, 8x8): C cannot
-        # see a pointer's size, so the count the caller declares (num_envs, fuzzed below) is what the library
-        # checks, and the memory behind it is the caller's promise. (Sized for n, a declared n + 1 let the
-        # library write past them: seed 11 corrupted the heap, found at the arrays' release.)
-        cells = 64
-        arrays = [np.zeros((n + 1) * cells, np.uint8), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint8),
+        # Buffers as large as any handle needs for the most environments declared below (n + 1; 8x8 one-hot of
+        # 66 planes, or int64 values): C cannot see a pointer's size, so the count the caller declares (num_envs,
+        # fuzzed below) is what the library checks, and the memory behind it is the caller's promise.
+        board_bytes = 66 * 64
+        arrays = [np.zeros((n + 1) * board_bytes, np.uint8), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint8),
                   np.zeros(n + 1, np.uint8)]
         keep.append(arrays)
         pointers = [None if rng.random() < 0.1 else a.ctypes.data for a in arrays]
         buffers = _Buffers(int(rng.choice([n, n + 1, -1, 0])), *pointers, _InfoBuffers(), None, None, _InfoBuffers())
         if kind == 0:
-            rules = _Rules(int(rng.integers(0, 10)), int(rng.integers(0, 10)), float(rng.choice([0.1, -1.0, 2.0, np.nan])),
-                           int(rng.integers(-1, 70)), int(rng.choice([0, 2, 3, 2048, 1 << 60])),
-                           int(rng.choice([0, -1, 5])), int(rng.integers(-1, 4)), int(rng.choice([0, -3, 10])))
             out = ctypes.c_int64()
-            status = lib.g2048_create(ctypes.byref(rules), int(rng.integers(-1, 4)), int(rng.choice([0, 1, 3, 7, 70000])),
-                                      int(rng.integers(1 << 62)), ctypes.byref(out))
+            config = rng.choice(CONFIGS + [None])
+            status = lib.g2048_make(None if config is None else str(config).encode(), ctypes.byref(out))
             if status == 0:
                 handles.append(out.value)
         elif kind == 1:
-            seed = ctypes.c_uint64(int(rng.integers(1 << 62)))
-            status = lib.g2048_reset(handle, ctypes.byref(seed) if rng.random() < 0.5 else None, None,
+            params = rng.choice(PARAMS)
+            status = lib.g2048_reset(handle, None if params is None else str(params).encode(),
                                      ctypes.byref(buffers) if rng.random() < 0.95 else None)
         elif kind == 2:
             actions = rng.integers(0, 6 if rng.random() < 0.2 else 4, size=n + 1).astype(np.uint8)
             status = lib.g2048_step(handle, actions.ctypes.data if rng.random() < 0.95 else None,
                                     int(rng.choice([n, n + 1])), ctypes.byref(buffers))
         elif kind == 3:
-            board = rng.choice([0, 2, 4, 3, 1 << 40], size=64).astype(np.int64)
-            status = lib.g2048_reset(handle, None, board.ctypes.data, ctypes.byref(buffers))
+            result = ctypes.c_char_p()
+            method = METHODS[int(rng.integers(len(METHODS)))]
+            params = rng.choice(PARAMS + CONFIGS)
+            status = lib.g2048_call(handle, method, None if params is None else str(params).encode(),
+                                    ctypes.byref(result) if rng.random() < 0.95 else None)
+            if status == 0:
+                assert result.value is not None
         elif kind == 4:
-            status = lib.g2048_reset_one(handle, int(rng.integers(-2, 9)), None, ctypes.byref(buffers))
+            result = ctypes.c_char_p()
+            status = lib.g2048_spec(handle, ctypes.byref(result) if rng.random() < 0.95 else None)
         else:
             status = lib.g2048_destroy(handle)
             if status == 0 and rng.random() < 0.5:
@@ -69,11 +80,11 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
 
 
 def run(seed: int, out: list[bytes]) -> None:
-    batch = NativeBatch(num_envs=64, info=["action_mask", "score"])
-    batch.reset(seed=seed)
+    batch = InProcessSession({"num_envs": 64, "info": ["action_mask", "score"]})
+    batch.reset({"seed": seed}, lambda: None)
     actions = np.random.default_rng(seed).integers(0, 4, size=(500, 64)).astype(np.uint8)
     for row in actions:
-        batch.step(row)
+        batch.step(row, lambda: None)
         out.append(batch.observations.tobytes() + batch.rewards.tobytes() + batch.columns["scores"].tobytes())
     batch.close()
 
@@ -89,4 +100,4 @@ def test_two_threads_with_two_handles_match_one_at_a_time() -> None:
     for thread in threads:
         thread.join()
     assert together == alone
-    assert native.library().g2048_abi_version() == 1
+    assert native.library().g2048_abi_version() == native.ABI_VERSION == 2
