@@ -41,6 +41,25 @@ def repository_root():
         folder = parent
 
 
+def version():
+    """The package's version: the library's (`Gym2048Version.current` in Sources/Game2048/Version.swift, the one
+    place it is written), and when built from a git clone `.devN+g<commit>`, N counting the commits to that one,
+    so a wheel built from a later commit has a later version and `pip install` replaces an older one."""
+    root = repository_root()
+    if root is None:  # an unpacked sdist: PKG-INFO has the version it was made with
+        return None
+    with open(os.path.join(root, "Sources", "Game2048", "Version.swift")) as source:
+        base = re.search(r'current = "([0-9.]+)"', source.read()).group(1)
+    try:
+        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=root, capture_output=True, text=True,
+                               check=True).stdout.strip()
+        commit = subprocess.run(["git", "rev-parse", "--short=9", "HEAD"], cwd=root, capture_output=True, text=True,
+                                check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):  # no git, or not a clone: the release version
+        return base
+    return f"{base}.dev{count}+g{commit}"
+
+
 def say(line):
     """Print `line` where the person running pip sees it. pip keeps a build's output to itself unless run with -v,
     so the line goes to the terminal (/dev/tty) when there is one, and to stderr (pip's log, and -v) always."""
@@ -152,4 +171,5 @@ class PlatformWheel(bdist_wheel):
         return "py3", "none", platform
 
 
-setup(cmdclass={"build_py": BuildWithEngine, "bdist_wheel": PlatformWheel}, distclass=PlatformDistribution)
+setup(cmdclass={"build_py": BuildWithEngine, "bdist_wheel": PlatformWheel}, distclass=PlatformDistribution,
+      **({"version": version()} if version() else {}))

@@ -20,7 +20,16 @@ if TYPE_CHECKING:
     from .env import Gym2048Env
     from .vector import Gym2048VectorEnv
 
-__version__ = "0.1.0"
+def _version() -> str:
+    """The installed distribution's version (the library's, `.devN+g<commit>` when built from a clone)."""
+    from importlib import metadata
+    try:
+        return metadata.version("gym2048")
+    except metadata.PackageNotFoundError:  # run from a clone without installing
+        return "unknown"
+
+
+__version__ = _version()
 
 __all__ = ["G2048", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
            "RecordMismatch", "find_binary", "read_record", "replay_record", "__version__"]

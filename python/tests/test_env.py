@@ -180,7 +180,21 @@ def test_make_with_the_module_prefix_needs_no_import():
 
 def test_package_exports():
     assert gym2048.Gym2048Env is Gym2048Env
-    assert gym2048.__version__
     spec = gymnasium.spec("Gym2048-v0")
     assert spec.entry_point == "gym2048.env:Gym2048Env"
     assert spec.vector_entry_point == "gym2048.vector:Gym2048VectorEnv"
+
+
+def test_one_version_for_the_package_the_library_and_the_command():
+    """The package's version is the library's, with `.devN+g<commit>` from a clone: N counts the commits, so a
+    wheel from a later commit has a later version."""
+    from gym2048 import native
+    from gym2048.client import find_binary
+    library_version = native.library().g2048_library_version().decode()
+    assert gym2048.__version__.split(".dev")[0] == library_version
+    command = subprocess.run([find_binary(), "--version"], capture_output=True, text=True, check=True).stdout
+    assert library_version in command
+    if ".dev" in gym2048.__version__:
+        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], capture_output=True, text=True,
+                               cwd=os.path.dirname(__file__)).stdout.strip()
+        assert gym2048.__version__.startswith(f"{library_version}.dev{count}+g")
