@@ -95,16 +95,20 @@ public enum ObservationEncoding: Hashable, Sendable {
             switch dtype {
             case .uint8:
                 let out = target.assumingMemoryBound(to: UInt8.self)
-                forEachValue(cells: cells, exponent: { source[$0] }) { value in
-                    out[index] = UInt8(truncatingIfNeeded: value)
-                    index += 1
-                }
+                forEachValue(
+                    cells: cells, exponent: { source[$0] },
+                    { value in
+                        out[index] = UInt8(truncatingIfNeeded: value)
+                        index += 1
+                    })
             case .int64:
                 let out = target.assumingMemoryBound(to: Int64.self)
-                forEachValue(cells: cells, exponent: { source[$0] }) { value in
-                    out[index] = Int64(value)
-                    index += 1
-                }
+                forEachValue(
+                    cells: cells, exponent: { source[$0] },
+                    { value in
+                        out[index] = Int64(value)
+                        index += 1
+                    })
             }
         }
     }

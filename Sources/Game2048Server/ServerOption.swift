@@ -236,7 +236,7 @@ public struct ServerOption: Sendable {
                 members.append(("default", option.defaultValue))
                 members.append(("rules", .bool(option.rules != nil)))
                 if let defaultNote = option.defaultNote { members.append(("default_follows", .string(defaultNote))) }
-                members.append(("help", .string(option.help + (option.note.isEmpty ? "" : " Allowed: \(option.documentedAllowed).") )))
+                members.append(("help", .string(option.help + (option.note.isEmpty ? "" : " Allowed: \(option.documentedAllowed)."))))
                 return .object(members)
             })
     }

@@ -79,13 +79,14 @@ class InProcessBackend(Backend):
 
     def reset_one(self, params: Mapping[str, Any]) -> tuple[npt.NDArray[Any], bool, dict[str, Any]]:
         s = self._session
-        return s.reset(params, lambda: (s.observations[0].copy(), bool(s.terminations[0]), s.info(0)))
+        return s.reset(params, lambda: (s.observations[0].copy(), bool(s.terminations[0]), s.info(0)))  # type: ignore[no-any-return]
 
     def step_one(self, action: int) -> Single:
         s = self._session
         s.actions[0] = action
-        return s.step(None, lambda: (s.observations[0].copy(), float(s.rewards.item(0)), bool(s.terminations.item(0)),
-                                     bool(s.truncations.item(0)), s.info(0)))
+        result: Single = s.step(None, lambda: (s.observations[0].copy(), float(s.rewards.item(0)),
+                                               bool(s.terminations.item(0)), bool(s.truncations.item(0)), s.info(0)))
+        return result
 
     def reset_batch(self, params: Mapping[str, Any]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         s = self._session

@@ -181,8 +181,8 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         infos: dict[str, Any] = {}
         for key, value in info.items():
             if key == "afterstate" and value is None:  # as a vector reports no afterstate: zeros, marked absent
-                space = self.single_observation_space
-                infos[key] = np.zeros((1, *space.shape), dtype=space.dtype)
+                shape: tuple[int, ...] = tuple(self.spec_info["observation"]["shape"])
+                infos[key] = np.zeros((1, *shape), dtype=np.dtype(self.spec_info["observation"]["dtype"]))
             elif isinstance(value, np.ndarray):
                 infos[key] = value[None].copy()
             elif value is None or isinstance(value, dict):
