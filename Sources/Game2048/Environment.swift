@@ -46,7 +46,7 @@ public struct Environment: Sendable {
     public let rules: Rules
 
     /// What the transition reads of the rules on every step.
-    @usableFromInline let limits: StepLimits
+    @usableFromInline let limits: EpisodeRules
     /// The bitboard's row table, loaded once rather than through a lazy global on every move.
     @usableFromInline let rowTable: RowTableHandle
     @usableFromInline var rng: Xoshiro256StarStar
@@ -82,7 +82,7 @@ public struct Environment: Sendable {
     /// An environment in a given state: how ``VectorEnvironment`` lends out one of its environments.
     init(rules: Rules, rng: Xoshiro256StarStar, board: Board, episode: Episode) {
         self.rules = rules
-        limits = StepLimits(rules)
+        limits = EpisodeRules(rules)
         rowTable = Bitboard.rowTable
         self.rng = rng
         state = Environment.representation(of: board, highestExponent: episode.highest)
@@ -131,9 +131,7 @@ public struct Environment: Sendable {
     public mutating func reset(seed: UInt64? = nil) -> Reset {
         if let seed { rng = Xoshiro256StarStar(seed: seed) }
         var board = Board(rules: rules)
-        for _ in 0..<rules.initialTiles {
-            board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &rng)
-        }
+        limits.placeStartingTiles(on: &board, using: &rng)
         return begin(board)
     }
 

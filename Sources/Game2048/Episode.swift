@@ -1,32 +1,68 @@
-/// What the transition needs of ``Rules``, worked out once: an environment reads these on every
-/// step, and the optional fields of `Rules` would cost an unwrap there.
-@frozen @usableFromInline
-struct StepLimits: Sendable {
+/// How an episode starts, spawns and ends under some ``Rules``, worked out once: the one statement of the episode's
+/// rules, read by ``Environment`` and ``VectorEnvironment`` on every step and by anything else that plays the game
+/// by them (the learner's training and greedy games), so that no player restates them.
+///
+///     let rules = try Rules(winTile: 2048, maxSteps: 1_000)
+///     let episode = rules.episodeRules
+///     var board = Bitboard()
+///     var rng = Xoshiro256StarStar(seed: 1)
+///     episode.placeStartingTiles(on: &board, using: &rng)
+///     episode.isWon(highest: 11)            // true: the win tile is there
+///     episode.isTruncated(steps: 1_000)     // true: the step limit is reached
+///
+/// The optional fields of ``Rules`` are resolved here (no win tile is an exponent never reached, no step limit
+/// `Int.max`), because a step would otherwise pay an unwrap for each.
+@frozen
+public struct EpisodeRules: Sendable, Hashable {
     /// ``Rules/spawnFourProbability`` as the generator's threshold.
-    @usableFromInline let fourThreshold: UInt64
+    public let fourThreshold: UInt64
     /// ``Rules/largestExponent``: tiles at it don't merge.
-    @usableFromInline let largestExponent: UInt8
+    public let largestExponent: UInt8
     /// ``Rules/winExponent``, or `UInt8.max` (never reached) when there is no win tile.
-    @usableFromInline let winExponent: UInt8
+    public let winExponent: UInt8
     /// ``Rules/maxSteps``, or `Int.max` (never reached) when episodes are not truncated.
-    @usableFromInline let maxSteps: Int
+    public let stepLimit: Int
+    /// ``Rules/initialTiles``.
+    public let initialTiles: Int
     /// ``Rules/invalidAction``.
-    @usableFromInline let invalidAction: InvalidActionPolicy
+    public let invalidAction: InvalidActionPolicy
 
-    @usableFromInline
-    init(_ rules: Rules) {
+    /// The episode rules of `rules`.
+    @inlinable
+    public init(_ rules: Rules) {
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         largestExponent = rules.largestExponent
         winExponent = rules.winExponent ?? .max
-        maxSteps = rules.maxSteps ?? .max
+        stepLimit = rules.maxSteps ?? .max
+        initialTiles = rules.initialTiles
         invalidAction = rules.invalidAction
     }
+
+    /// Places a new episode's starting tiles on `board` (empty), one spawn each, drawn from `rng`.
+    @inlinable
+    public func placeStartingTiles(on board: inout some GameBoard, using rng: inout some RandomNumberGenerator) {
+        for _ in 0..<initialTiles { _ = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+    }
+
+    /// The spawn after a move that changed `board`: a 2 or a 4 on a uniformly random empty cell; `nil` on a full board.
+    @inlinable @inline(__always) @discardableResult
+    public func spawn(on board: inout some GameBoard, using rng: inout some RandomNumberGenerator) -> Spawn? {
+        board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+    }
+
+    /// Whether a board whose largest exponent is `highest` holds the win tile (and so ends the episode).
+    @inlinable @inline(__always)
+    public func isWon(highest: UInt8) -> Bool { highest >= winExponent }
+
+    /// Whether an episode of `steps` steps is truncated by the step limit.
+    @inlinable @inline(__always)
+    public func isTruncated(steps: Int) -> Bool { steps >= stepLimit }
 
     /// `mask` (the moves that change `board`) less those that would merge two tiles
     /// at ``largestExponent``; free unless `highest`, the board's largest tile, is there.
     @inlinable @inline(__always)
     func ceilingApplied(_ mask: ActionMask, of board: some GameBoard, highest: UInt8) -> ActionMask {
-        highest < largestExponent ? mask : StepLimits.withoutCeilingMerges(mask, of: board, largest: largestExponent)
+        highest < largestExponent ? mask : EpisodeRules.withoutCeilingMerges(mask, of: board, largest: largestExponent)
     }
 
     /// `mask` less the moves that would merge two tiles at `largest`: the slow
@@ -76,10 +112,10 @@ struct Episode: Sendable, Hashable {
     /// The first state of an episode on `board`: over at once when no move is legal or the
     /// win tile is already there.
     @inlinable
-    init(starting board: some GameBoard, limits: StepLimits) {
+    init(starting board: some GameBoard, limits: EpisodeRules) {
         let highest = board.maxExponent
         let mask = limits.ceilingApplied(board.legalMoves, of: board, highest: highest)
-        let won = highest >= limits.winExponent
+        let won = limits.isWon(highest: highest)
         self.init(mask: mask, highest: highest, won: won, phase: mask.isEmpty || won ? .over : .running, steps: 0, score: 0)
     }
 
@@ -96,7 +132,7 @@ struct Episode: Sendable, Hashable {
     @inlinable @inline(__always)
     mutating func advance(
         to board: some GameBoard, legalMoves: ActionMask, reward: Int64, highestMerge: UInt8, spawn: Spawn?,
-        limits: StepLimits
+        limits: EpisodeRules
     ) -> (terminated: Bool, truncated: Bool) {
         // A spawned 4 can be the largest tile on a nearly empty board.
         highest = max(max(highest, highestMerge), spawn?.exponent ?? 0)
@@ -104,9 +140,9 @@ struct Episode: Sendable, Hashable {
         mask = limits.ceilingApplied(legalMoves, of: board, highest: highest)
         steps &+= 1
         score &+= reward
-        if highest >= limits.winExponent { won = true }
+        if limits.isWon(highest: highest) { won = true }
         let terminated = mask.isEmpty || won
-        let truncated = steps >= limits.maxSteps
+        let truncated = limits.isTruncated(steps: steps)
         if terminated || truncated { phase = .over }
         return (terminated, truncated)
     }
@@ -114,7 +150,7 @@ struct Episode: Sendable, Hashable {
     /// After an action that would not change the board, under a policy other than
     /// ``InvalidActionPolicy/reject``: the reward and the end flags.
     @inlinable
-    mutating func refuse(limits: StepLimits) -> (reward: Int64, terminated: Bool, truncated: Bool) {
+    mutating func refuse(limits: EpisodeRules) -> (reward: Int64, terminated: Bool, truncated: Bool) {
         var reward: Int64 = 0
         var terminated = false
         if case .terminate(let penalty) = limits.invalidAction {
@@ -122,7 +158,7 @@ struct Episode: Sendable, Hashable {
             terminated = true
         }
         steps &+= 1
-        let truncated = steps >= limits.maxSteps
+        let truncated = limits.isTruncated(steps: steps)
         if terminated || truncated { phase = .over }
         return (reward, terminated, truncated)
     }

@@ -124,6 +124,10 @@ public struct Rules: Hashable, Sendable {
     @inlinable
     public var winExponent: UInt8? { winTile.map { UInt8($0.trailingZeroBitCount) } }
 
+    /// How an episode starts, spawns and ends under these rules: what every player of the game reads.
+    @inlinable
+    public var episodeRules: EpisodeRules { EpisodeRules(self) }
+
     /// A short label such as `"4x4"`, used to key results by board configuration.
     public var sizeLabel: String { "\(rows)x\(cols)" }
 }

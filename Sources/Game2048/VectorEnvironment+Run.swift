@@ -177,7 +177,7 @@ extension VectorEnvironment {
 
     /// Places a new episode's starting tiles on `board`, drawn from lane `index`'s generator.
     func spawnInitialTiles(on board: inout some GameBoard, lane index: Int) {
-        for _ in 0..<rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &lanes.generators[index]) }
+        limits.placeStartingTiles(on: &board, using: &lanes.generators[index])
     }
 
     /// Writes lane `index`'s info (its episode as it is now, and what its step did) into the columns that are there.

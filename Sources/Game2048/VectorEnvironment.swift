@@ -53,7 +53,7 @@ public struct VectorEnvironment: Sendable {
     /// ``infoFields``, as a step tests them.
     let recordedFields: InfoFieldFlags
 
-    let limits: StepLimits
+    let limits: EpisodeRules
     var lanes: VectorLanes
     var results: VectorResults
 
@@ -76,7 +76,7 @@ public struct VectorEnvironment: Sendable {
         self.autoresetMode = autoresetMode
         self.infoFields = infoFields
         recordedFields = InfoFieldFlags(infoFields)
-        limits = StepLimits(rules)
+        limits = EpisodeRules(rules)
         lanes = VectorLanes(rules: rules, generators: VectorEnvironment.seeds(from: seed, count: count).map(Xoshiro256StarStar.init(seed:)))
         results = VectorResults(count: count, cells: rules.cellCount)
     }

@@ -56,20 +56,19 @@ extension Evaluation {
     ) -> GameResult where V.Position == Bitboard {
         let network = valueFunction.network
         let table = Bitboard.MoveTable()
-        let fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        let episode = rules.episodeRules
         var rng = Xoshiro256StarStar(seed: seed)
         var board = Bitboard(rawValue: 0)
         if let start {
             board = start
         } else {
-            for _ in 0..<rules.initialTiles { board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) }
+            episode.placeStartingTiles(on: &board, using: &rng)
         }
         var highest = board.maxExponent
         var score: Int64 = 0, moves = 0
-        let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
-        // The environment's episode ends when no move is legal, the win tile is there, or maxSteps is reached;
-        // the first is found by the loop's greedy step.
-        var over = highest >= win
+        // The environment's episode ends when no move is legal, the win tile is there, or the step limit is
+        // reached (its EpisodeRules); the first is found by the loop's greedy step.
+        var over = episode.isWon(highest: highest)
         // From a tile one below the downgrading limit on, a move can make a tile at the limit, whose
         // afterstate is valued downgraded: the packed search at depth 0 does that (more slowly).
         let downgradeFrom = min(15, max(1, downgradeLimit ?? 16) - 1)
@@ -89,15 +88,15 @@ extension Evaluation {
             }
             highest = max(highest, bestMerge)
             board = best
-            if let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng) { highest = max(highest, spawn.exponent) }
+            if let spawn = episode.spawn(on: &board, using: &rng) { highest = max(highest, spawn.exponent) }
             score &+= bestReward
             moves += 1
             if moves & (movesPerCall &- 1) == 0 { onMove?() }
-            over = highest >= win || moves >= maxSteps
+            over = episode.isWon(highest: highest) || episode.isTruncated(steps: moves)
         }
         guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
         return playGenericContinuation(
-            network: network, rules: rules, board: Board(board), rng: rng, fourThreshold: fourThreshold,
+            network: network, rules: rules, board: Board(board), rng: rng,
             highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove,
             movesPerCall: movesPerCall)
     }
@@ -107,22 +106,22 @@ extension Evaluation {
     /// On 4×4 no move can merge two tiles at `Rules.largestExponent` (two 131 072 tiles cannot
     /// both appear), so every move the player picks is legal and no invalid-action policy applies.
     static func playGenericContinuation(
-        network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar, fourThreshold: UInt64,
+        network: NTupleNetwork, rules: Rules, board: Board, rng: Xoshiro256StarStar,
         highest: UInt8, score: Int64, moves: Int, downgradeLimit: UInt8?, onMove: (() -> Void)?, movesPerCall: Int
     ) -> GameResult {
         var board = board, rng = rng, highest = highest, score = score, moves = moves
         var player = SearchPlayer(network: network, depth: 0, downgradeLimit: downgradeLimit)
-        let win = rules.winExponent ?? UInt8.max, maxSteps = rules.maxSteps ?? Int.max
+        let episode = rules.episodeRules
         while let action = player.action(on: board, rules: rules) {
             let outcome = board.moved(action)
-            guard outcome.changed, outcome.highestMerge <= rules.largestExponent else { break }
+            guard outcome.changed, outcome.highestMerge <= episode.largestExponent else { break }
             board = outcome.afterstate
-            let spawn = board.spawnRandomTile(fourThreshold: fourThreshold, using: &rng)
+            let spawn = episode.spawn(on: &board, using: &rng)
             highest = max(highest, outcome.highestMerge, spawn?.exponent ?? 0)
             score &+= outcome.reward
             moves += 1
             if moves & (movesPerCall &- 1) == 0 { onMove?() }
-            if board.legalMoves.isEmpty || highest >= win || moves >= maxSteps { break }
+            if board.legalMoves.isEmpty || episode.isWon(highest: highest) || episode.isTruncated(steps: moves) { break }
         }
         return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves)
     }

@@ -72,7 +72,7 @@ public struct MonteCarloPlayer: Player {
     }
 
     public mutating func action(on board: Board, rules: Rules) -> Direction? {
-        let fours = bernoulliThreshold(probability: rules.spawnFourProbability)
+        let episode = rules.episodeRules
         var best: Direction? = nil, bestMean = -Double.infinity
         for direction in Direction.allCases {
             let outcome = board.moved(direction)
@@ -80,7 +80,7 @@ public struct MonteCarloPlayer: Player {
             var total = 0.0
             for _ in 0..<rollouts {
                 var state = outcome.afterstate
-                state.spawnRandomTile(fourThreshold: fours, using: &rng)
+                episode.spawn(on: &state, using: &rng)
                 var score = Double(outcome.reward)
                 for _ in 0..<depth {
                     let mask = state.legalMoves
@@ -88,7 +88,7 @@ public struct MonteCarloPlayer: Player {
                     let next = state.moved(mask.direction(at: rng.uniform(below: mask.count)))
                     score += Double(next.reward)
                     state = next.afterstate
-                    state.spawnRandomTile(fourThreshold: fours, using: &rng)
+                    episode.spawn(on: &state, using: &rng)
                 }
                 // Surviving longer is worth more than a quick merge: count the empty cells left.
                 total += score + 16 * Double(state.emptyCount)

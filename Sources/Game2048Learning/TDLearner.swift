@@ -63,7 +63,7 @@ public struct GameResult: Hashable, Sendable {
 ///
 /// The games follow the `Rules`: their size, spawn distribution and initial tiles; a
 /// `Rules.winTile` ends a game as the environment does (the board that reaches it is
-/// terminal, its afterstate learns toward 0), and `Rules.maxSteps` truncates it (the last
+/// terminal, its afterstate learns toward 0), and the step limit (``EpisodeRules/stepLimit``) truncates it (the last
 /// afterstate is left as it is: the game did not end, it was cut). `Rules.invalidAction`
 /// never applies, as the learner plays only legal moves. ``stop`` ends the games in progress
 /// early, truncated the same way.
@@ -99,10 +99,9 @@ public final class TDLearner: @unchecked Sendable {
 
     @usableFromInline let step: Float
     @usableFromInline let coherenceStep: Float
-    @usableFromInline let fourThreshold: UInt64
+    /// How the training games start, spawn and end: the environment's own episode rules.
+    @usableFromInline let episode: EpisodeRules
     @usableFromInline let rowTable: Bitboard.MoveTable
-    /// The rules' step limit, `Int.max` for none.
-    @usableFromInline let maxSteps: Int
     /// The afterstates a backward game keeps at most twice over: a longer game (an 8×8 game plays
     /// millions of moves) learns its oldest block of this many before it ends, so its memory stays
     /// bounded and a stop waits for at most two blocks a game (32 games of 8×8: about a second). A
@@ -110,8 +109,6 @@ public final class TDLearner: @unchecked Sendable {
     @usableFromInline var backwardBlock = 1 << 14
     /// The reward a move that makes the win tile has at least (a merge into it scores its value), `Int64.max` for none.
     @usableFromInline let winReward: Int64
-    /// The win tile's exponent (`UInt8.max` for none); a spawned 4 reaches it when it is 2.
-    @usableFromInline let winExponent: UInt8
 
     /// Creates a learner for `network` under `rules`.
     ///
@@ -140,17 +137,15 @@ public final class TDLearner: @unchecked Sendable {
         coherenceOn = Atomic(method == .tc || (method == .otdThenTC && coherenceStarted))
         step = alpha / Float(network.featureCount)
         coherenceStep = coherenceAlpha / Float(network.featureCount)
-        fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        episode = rules.episodeRules
         rowTable = Bitboard.MoveTable()
-        maxSteps = rules.maxSteps ?? Int.max
         winReward = rules.winTile.map(Int64.init) ?? Int64.max
-        winExponent = rules.winExponent ?? UInt8.max
     }
 
     /// Whether `board` holds the rules' win tile; checked only when a move or a spawn could have made it.
     @inlinable @inline(__always)
     func reachesWin(reward: Int64, _ board: some GameBoard) -> Bool {
-        (reward >= winReward || winExponent <= 2) && board.maxExponent >= winExponent
+        (reward >= winReward || episode.winExponent <= 2) && episode.isWon(highest: board.maxExponent)
     }
 
     /// Whether games started now learn by TC.

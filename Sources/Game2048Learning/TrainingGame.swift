@@ -41,7 +41,7 @@ struct TrainingGame<V: ValueFunction> {
     init(_ learner: TDLearner, _ valueFunction: V, using rng: inout Xoshiro256StarStar) {
         self.valueFunction = valueFunction
         board = B.empty(of: learner.rules)
-        for _ in 0..<learner.rules.initialTiles { _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng) }
+        learner.episode.placeStartingTiles(on: &board, using: &rng)
         backward = learner.schedule == .backward
         accumulators = learner.learnsByCoherence ? learner.accumulators : nil
         learningStep = accumulators == nil ? learner.step : learner.coherenceStep
@@ -51,7 +51,7 @@ struct TrainingGame<V: ValueFunction> {
             learner.network.promote(toStage: gameStage)
         }
         if backward { path.reserveCapacity(4096) }
-        nextCheck = min(learner.maxSteps, TDLearner.stopCheckInterval)
+        nextCheck = min(learner.episode.stepLimit, TDLearner.stopCheckInterval)
         // With a win tile of 4, the first tiles may already end the game.
         isOver = learner.reachesWin(reward: 0, board)
     }
@@ -109,12 +109,12 @@ struct TrainingGame<V: ValueFunction> {
         }
         // The step limit or a stop truncates the game: its last afterstate is not updated.
         if moves >= nextCheck {
-            if moves >= learner.maxSteps || learner.stop.isDue {
+            if learner.episode.isTruncated(steps: moves) || learner.stop.isDue {
                 (truncated, board) = (true, best)
                 isOver = true
                 return
             }
-            nextCheck = min(learner.maxSteps, moves + TDLearner.stopCheckInterval)
+            nextCheck = min(learner.episode.stepLimit, moves + TDLearner.stopCheckInterval)
         }
         // A packed board with two 32 768 tiles ends the game here (without a terminal
         // update, so the network does not learn to fear it).
@@ -124,8 +124,8 @@ struct TrainingGame<V: ValueFunction> {
         }
         previous = best
         board = best
-        _ = board.spawnRandomTile(fourThreshold: learner.fourThreshold, using: &rng)
-        if learner.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
+        _ = learner.episode.spawn(on: &board, using: &rng)
+        if learner.episode.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
             if !backward { learnTerminal(best) }
             isOver = true
         }

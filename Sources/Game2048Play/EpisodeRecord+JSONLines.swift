@@ -23,7 +23,7 @@ extension EpisodeHeader {
     }
 
     /// The rules as the protocol's `make` options.
-    static func config(of rules: Rules) -> JSONValue { .object(RulesOption.members(of: rules)) }
+    static func config(of rules: Rules) -> JSONValue { .object(RulesOption.members(of: rules).map { ($0, JSONValue($1)) }) }
 
     /// A board as rows of exponents, the protocol's observation layout.
     static func json(of board: Board) -> JSONValue {

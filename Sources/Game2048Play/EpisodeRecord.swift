@@ -11,13 +11,12 @@ import Game2048
 /// and an end line:
 ///
 ///     {"type":"header","format":"gym2048-episode","version":2,"rules_version":1,"seed":42,
-///      "config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,
-///                "max_steps":null,"invalid_action":"noop","invalid_action_penalty":0},
+///      "config":{"rows":4,"cols":4,"spawn_four_probability":0.1,"initial_tiles":2,"win_tile":null,…},
 ///      "target_tile":2048,"player":"human","board":[[0,0,0,0],[0,0,1,0],[0,0,0,0],[0,0,1,0]]}
 ///     {"type":"step","step":1,"action":"left","reward":0,"spawn":{"cell":11,"value":2},"score":0}
 ///     {"type":"end","steps":1,"score":0,"outcome":"stopped","last_episode":true}
 ///
-/// (each record is one line in the file). The end line makes a record cut off at
+/// (each record is one line in the file; `config` holds every rules option, `RulesOption.all`, by name). The end line makes a record cut off at
 /// a line boundary detectable: an episode of version 2 without one is reported as
 /// truncated, and so is a file that ends after an end line with
 /// `"last_episode":false` (a restart, whose next header is missing). `outcome` is `game_over` (no legal move was left) or `stopped`

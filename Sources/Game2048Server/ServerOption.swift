@@ -140,7 +140,7 @@ public struct ServerOption: Sendable {
         return ServerOption(
             name: name, flag: option.flag, valueName: option.valueName, help: option.help + listed, constraint: constraint,
             note: option.note, defaultNote: nil, rules: option, read: read,
-            value: { option.value(in: $0.rules) })
+            value: { JSONValue(option.value(in: $0.rules)) })
     }
 
     /// A choice among the cases of `Choice`; the help ends with them ("rows or columns.").

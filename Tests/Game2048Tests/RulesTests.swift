@@ -95,4 +95,28 @@ struct RulesTests {
         #expect(InvalidActionPolicy.terminate(penalty: 5).name == "terminate")
         #expect(InvalidActionPolicy.reject.name == "reject")
     }
+
+    /// `RulesOption.assign` takes a value of the option's kind within its range (or, for the settings' own check,
+    /// outside it); anything else leaves the settings as they were.
+    @Test func optionsAssignOnlyValuesOfTheirKind() throws {
+        var settings = RulesSettings(Rules())
+        #expect(RulesOption.winTile.assign(.integer(2048), to: &settings) && settings.winTile == 2048)
+        #expect(RulesOption.winTile.assign(.null, to: &settings) && settings.winTile == nil)
+        #expect(!RulesOption.rows.assign(.string("4"), to: &settings) && settings.rows == 4)
+        #expect(!RulesOption.rows.assign(.integer(9), to: &settings) && settings.rows == 4)
+        #expect(RulesOption.rows.assign(.integer(9), to: &settings, checkingRange: false) && settings.rows == 9)
+        #expect(throws: RulesError.rows(9)) { try settings.rules() }
+        #expect(!RulesOption.spawnFourProbability.assign(.integer(1), to: &settings))
+        #expect(RulesOption.invalidAction.assign(.string("reject"), to: &settings) && settings.invalidAction == .reject)
+        #expect(!RulesOption.invalidAction.assign(.string("explode"), to: &settings))
+        // Every option reads back what it wrote.
+        let rules = try Rules(
+            rows: 3, cols: 5, spawnFourProbability: 0.25, initialTiles: 3, winTile: 64, maxSteps: 9,
+            invalidAction: .terminate(penalty: 4))
+        var copy = RulesSettings(Rules())
+        for (name, value) in RulesOption.members(of: rules) {
+            #expect(try #require(RulesOption.named(name)).assign(value, to: &copy))
+        }
+        #expect(try copy.rules() == rules)
+    }
 }

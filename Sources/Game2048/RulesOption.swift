@@ -1,12 +1,10 @@
-import Game2048
-
-/// One field of `Game2048.Rules` as the protocol's `make` and `spec`, `g2048 serve` and the episode
-/// records spell it, declared once.
+/// One field of ``Rules`` as every door spells it, declared once: its name, type, allowed values, help and
+/// the field of ``RulesSettings`` that holds it.
 ///
-/// ``RulesOption/all`` is the one list: the server's option table makes its rules options from it
-/// (name, flag, help, allowed values), and episode records write and read their `config` block
-/// through it. Adding a rules option is an entry here and its field in ``RulesSettings``, plus the
-/// rule itself in `Rules`.
+/// ``RulesOption/all`` is the one list: the protocol's `make` and `spec`, `g2048 serve`'s flags and the
+/// CLI's rules flags, the C ABI's `g2048_options`, the Python package, episode records and weights files all
+/// read it. Adding a rules option is an entry here and its field in ``RulesSettings``, plus the rule itself
+/// in ``Rules``.
 public struct RulesOption: Sendable {
     /// The option's type, the values the protocol allows (`Rules` checks what depends on other
     /// options, such as `initial_tiles` at most rows·cols), and where it lives in ``RulesSettings``.
@@ -38,6 +36,9 @@ public struct RulesOption: Sendable {
     public let note: String
     /// Whether a record's `config` must give it (the board size); the others default to `Rules()`'s.
     public let isRequired: Bool
+    /// Whether the option can change the games of a player that makes only legal moves (the learner and the
+    /// built-in agents): every option but the invalid-action policy and its penalty.
+    public var concernsLegalPlay: Bool { field != .penalty && field != nil }
 
     /// An option; its flag is its name with dashes unless `flag` is given.
     init(
@@ -98,17 +99,42 @@ public struct RulesOption: Sendable {
     public static func name(of field: RulesError.Field) -> String { option(of: field)?.name ?? field.rawValue }
 
     /// The option's value in `settings`.
-    public func value(in settings: RulesSettings) -> JSONValue {
+    public func value(in settings: RulesSettings) -> OptionValue {
         switch kind {
-        case .integer(let field, _): .integer(Int128(settings[keyPath: field]))
-        case .optionalInteger(let field, _): settings[keyPath: field].map { .integer(Int128($0)) } ?? .null
-        case .number(let field, _): .double(settings[keyPath: field])
+        case .integer(let field, _): .integer(settings[keyPath: field])
+        case .optionalInteger(let field, _): settings[keyPath: field].map { .integer($0) } ?? .null
+        case .number(let field, _): .number(settings[keyPath: field])
         case .choice(let field): .string(settings[keyPath: field].rawValue)
         }
     }
 
-    /// `rules` as JSON members, every option in ``all`` order.
-    public static func members(of rules: Rules) -> [(String, JSONValue)] {
+    /// Sets the option in `settings` to `value`, if `value` is of the option's type and (unless `checkingRange` is
+    /// false, to leave the check and its message to ``RulesSettings/rules()``) in its range; returns whether it did.
+    /// ``Rules`` checks what depends on other options when the settings become rules.
+    ///
+    ///     var settings = RulesSettings(Rules())
+    ///     RulesOption.winTile.assign(.integer(2048), to: &settings)   // true
+    ///     RulesOption.rows.assign(.string("4"), to: &settings)        // false: not an integer
+    @discardableResult
+    public func assign(_ value: OptionValue, to settings: inout RulesSettings, checkingRange: Bool = true) -> Bool {
+        switch (kind, value) {
+        case (.integer(let field, let range), .integer(let integer)) where !checkingRange || range.contains(integer):
+            settings[keyPath: field] = integer
+        case (.optionalInteger(let field, _), .null): settings[keyPath: field] = nil
+        case (.optionalInteger(let field, let range), .integer(let integer)) where !checkingRange || range.contains(integer):
+            settings[keyPath: field] = integer
+        case (.number(let field, let range), .number(let number)) where !checkingRange || range.contains(number):
+            settings[keyPath: field] = number
+        case (.choice(let field), .string(let name)):
+            guard let choice = InvalidActionPolicy.Kind(rawValue: name) else { return false }
+            settings[keyPath: field] = choice
+        default: return false
+        }
+        return true
+    }
+
+    /// `rules` as named values, every option in ``all`` order.
+    public static func members(of rules: Rules) -> [(String, OptionValue)] {
         let settings = RulesSettings(rules)
         return all.map { ($0.name, $0.value(in: settings)) }
     }

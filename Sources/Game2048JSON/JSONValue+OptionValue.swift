@@ -1,0 +1,13 @@
+import Game2048
+
+extension JSONValue {
+    /// An option's value as JSON: `null`, an integer, a number or a string.
+    public init(_ value: OptionValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let integer): self = .integer(Int128(integer))
+        case .number(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        }
+    }
+}
