@@ -37,6 +37,26 @@ public struct TrainingMetadata: Hashable, Sendable {
     /// ``TileDowngrade``), as `g2048 train` chose it from its last games when it saved them; `nil` when
     /// none was recorded (format version 3; searches then downgrade from ``TileDowngrade/defaultLimit``).
     public var downgradeLimit: UInt8? = nil
+    /// Every rule the games were played under (format version 4), or `nil` when the file says only its board size
+    /// and ``spawnFourProbability`` (the other rules then are the defaults): see ``rules(rows:cols:)``.
+    public var trainedRules: Rules? = nil
+
+    /// The rules the games were played under, for a network of `rows × cols`: ``trainedRules``, or the default
+    /// rules of that size with ``spawnFourProbability``.
+    ///
+    /// - Precondition: `rows` and `cols` are 2 to 8 and the probability is valid (a loaded file's are).
+    public func rules(rows: Int, cols: Int) -> Rules {
+        if let trainedRules { return trainedRules }
+        // Cannot fail for a loaded or validated file's values.
+        return try! Rules(rows: rows, cols: cols, spawnFourProbability: spawnFourProbability)
+    }
+
+    /// Whether formats 1 to 3 can say these rules: no ``trainedRules``, or ones that differ from the defaults of
+    /// their size only in ``spawnFourProbability``, which those formats keep.
+    func rulesAreImplied(rows: Int, cols: Int) -> Bool {
+        guard let trainedRules else { return true }
+        return (try? Rules(rows: rows, cols: cols, spawnFourProbability: trainedRules.spawnFourProbability)) == trainedRules
+    }
 
     /// Creates metadata; every parameter has the value of a fresh, untrained network.
     public init(

@@ -26,10 +26,15 @@ struct NetworkLayout: Hashable {
     /// The header lengths a file of `version` may have.
     static func headerLengthRange(version: UInt32) -> ClosedRange<Int> {
         guard version >= 2 else { return headerLengthRange }
-        let least = trainingSize + (version >= 3 ? searchSize : 0)
-        let most = least + 2 * (NTupleNetwork.maxStages - 1)
+        let least = trainingSize + (version >= 3 ? searchSize : 0) + (version >= 4 ? rulesSizeRange.lowerBound : 0)
+        let most = least + 2 * (NTupleNetwork.maxStages - 1) + (version >= 4 ? rulesSizeRange.count - 1 : 0)
         return (headerLengthRange.lowerBound + least)...(headerLengthRange.upperBound + most)
     }
+    /// Version 4's block after version 3's: the rules of the training games, each `RulesOption` by name (a count,
+    /// then per option its name, a tag and its value). Names and choices are at most ``maxRulesText`` bytes.
+    static let rulesSizeRange = 1...(1 + maxRulesOptions * (2 + maxRulesText + 1 + maxRulesText))
+    /// The most options and the longest name or choice a rules block may hold.
+    static let maxRulesOptions = 32, maxRulesText = 40
     /// Version 3's field after version 2's: the search's downgrading tile.
     static let searchSize = 1
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
@@ -61,15 +66,16 @@ struct NetworkLayout: Hashable {
     /// The format version a file of this layout and `metadata` needs: the oldest that can say it all, so
     /// that builds that read only older versions still load what they can use.
     func version(metadata: TrainingMetadata) -> UInt32 {
+        if !metadata.rulesAreImplied(rows: rows, cols: cols) { return 4 }
         if metadata.downgradeLimit != nil { return 3 }
         return stageThresholds.isEmpty && metadata.learning == .td ? 1 : 2
     }
 
-    /// The header's length in bytes, in format `version`.
-    func headerLength(version: UInt32) -> Int {
+    /// The header's length in bytes, in format `version` (from 4 on, with a rules block of `rulesBytes`).
+    func headerLength(version: UInt32, rulesBytes: Int = 0) -> Int {
         NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize
             + (version >= 2 ? NetworkLayout.trainingSize + 2 * stageThresholds.count : 0)
-            + (version >= 3 ? NetworkLayout.searchSize : 0)
+            + (version >= 3 ? NetworkLayout.searchSize : 0) + (version >= 4 ? rulesBytes : 0)
     }
 
     /// The header's length in bytes, in format version 1.
@@ -142,10 +148,11 @@ extension WeightsFile {
         precondition(metadata.games >= 0 && metadata.moves >= 0, "games and moves must be 0 or more, got \(metadata.games) and \(metadata.moves)")
         precondition((0...Int(UInt32.max)).contains(metadata.rulesVersion), "rulesVersion \(metadata.rulesVersion) does not fit in 32 bits")
         let version = layout.version(metadata: metadata)
+        let rulesBlock = version >= 4 ? Self.rulesBlock(metadata.rules(rows: layout.rows, cols: layout.cols)) : []
         var bytes = ByteWriter()
         bytes.append(magic)
         bytes.append(version)
-        bytes.append(UInt32(layout.headerLength(version: version)))
+        bytes.append(UInt32(layout.headerLength(version: version, rulesBytes: rulesBlock.count)))
         bytes.append(UInt8(layout.rows))
         bytes.append(UInt8(layout.cols))
         bytes.append(UInt16(layout.valueCount))
@@ -174,8 +181,84 @@ extension WeightsFile {
             bytes.append(metadata.coherenceFrom.bitPattern)
         }
         if version >= 3 { bytes.append(metadata.downgradeLimit ?? 0) }
-        assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version))
+        bytes.append(rulesBlock)
+        assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version, rulesBytes: rulesBlock.count))
         return bytes.bytes
+    }
+
+    /// Version 4's rules block: every rules option (`RulesOption.all`) by name, with its value.
+    static func rulesBlock(_ rules: Rules) -> [UInt8] {
+        var bytes = ByteWriter()
+        let members = RulesOption.members(of: rules)
+        bytes.append(UInt8(members.count))
+        for (name, value) in members {
+            bytes.append(UInt8(name.utf8.count))
+            bytes.append(Array(name.utf8))
+            switch value {
+            case .null: bytes.append(UInt8(0))
+            case .integer(let integer):
+                bytes.append(UInt8(1))
+                bytes.append(UInt64(bitPattern: Int64(integer)))
+            case .number(let number):
+                bytes.append(UInt8(2))
+                bytes.append(number.bitPattern)
+            case .string(let text):
+                bytes.append(UInt8(3))
+                bytes.append(UInt8(text.utf8.count))
+                bytes.append(Array(text.utf8))
+            }
+        }
+        return bytes.bytes
+    }
+
+    /// The rules in a version 4 rules block, for a network of `rows × cols`: each option read by its name through
+    /// `RulesOption`, the rest at their defaults, the whole validated as ``Rules`` validates it.
+    static func decodeRules(_ fields: inout ByteReader, rows: Int, cols: Int) throws(HeaderProblem) -> Rules {
+        let short = HeaderProblem(reason: "the rules block is cut short")
+        guard let count = fields.uint8() else { throw short }
+        guard Int(count) <= NetworkLayout.maxRulesOptions else {
+            throw HeaderProblem(reason: "the rules block holds \(count) options; at most \(NetworkLayout.maxRulesOptions)")
+        }
+        // Cannot fail: the layout's size was validated.
+        var settings = RulesSettings(try! Rules(rows: rows, cols: cols))
+        var seen: Set<String> = []
+        for _ in 0..<Int(count) {
+            guard let length = fields.uint8(), let nameBytes = fields.bytes(Int(length)) else { throw short }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            guard let option = RulesOption.named(name) else {
+                throw HeaderProblem(
+                    reason: "the rules block names '\(name)', which is no rules option of this build "
+                        + "(\(RulesOption.all.map(\.name).joined(separator: ", ")))")
+            }
+            guard seen.insert(name).inserted else { throw HeaderProblem(reason: "the rules block gives '\(name)' twice") }
+            guard let tag = fields.uint8() else { throw short }
+            let value: OptionValue
+            switch tag {
+            case 0: value = .null
+            case 1:
+                guard let bits = fields.uint64() else { throw short }
+                value = .integer(Int(Int64(bitPattern: bits)))
+            case 2:
+                guard let bits = fields.uint64() else { throw short }
+                value = .number(Double(bitPattern: bits))
+            case 3:
+                guard let length = fields.uint8(), let text = fields.bytes(Int(length)) else { throw short }
+                value = .string(String(decoding: text, as: UTF8.self))
+            default: throw HeaderProblem(reason: "the rules block's value of '\(name)' has tag \(tag); it must be 0 to 3")
+            }
+            // Its kind here; its range, with the rest, by `Rules`, in its words.
+            guard option.assign(value, to: &settings, checkingRange: false) else {
+                throw HeaderProblem(reason: "the rules block's value of '\(name)' is not one the option allows (\(value))")
+            }
+        }
+        guard settings.rows == rows && settings.cols == cols else {
+            throw HeaderProblem(reason: "the rules block is for \(settings.rows)x\(settings.cols), the network for \(rows)x\(cols)")
+        }
+        do throws(RulesError) {
+            return try settings.rules()
+        } catch {
+            throw HeaderProblem(reason: "the rules block's \(RulesOption.name(of: error.field)) \(error.rule)")
+        }
     }
 
     /// The layout and metadata in `header` (the bytes after the preamble), with the layout validated.
@@ -235,6 +318,9 @@ extension WeightsFile {
             guard let limit = fields.uint8() else { throw short }
             training.downgradeLimit = limit == 0 ? nil : limit
         }
+        if version >= 4 {
+            training.trainedRules = try decodeRules(&fields, rows: layout.rows, cols: layout.cols)
+        }
         guard fields.remaining == 0 else {
             throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")
         }
@@ -247,6 +333,12 @@ extension WeightsFile {
         metadata.coherenceAlpha = training.coherenceAlpha
         metadata.coherenceFrom = training.coherenceFrom
         metadata.downgradeLimit = training.downgradeLimit
+        metadata.trainedRules = training.trainedRules
+        if let rules = training.trainedRules, rules.spawnFourProbability != metadata.spawnFourProbability {
+            throw HeaderProblem(
+                reason: "the rules block's spawn_four_probability \(rules.spawnFourProbability) is not the metadata's "
+                    + "\(metadata.spawnFourProbability)")
+        }
         return DecodedHeader(layout: layout, games: games, moves: moves, otherMetadata: metadata)
     }
 }

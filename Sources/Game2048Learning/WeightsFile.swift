@@ -27,7 +27,19 @@ public enum WeightsFile {
     public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
 
     /// The newest format version this build writes and reads (it reads every version from 1).
-    public static let formatVersion: UInt32 = 3
+    public static let formatVersion: UInt32 = 4
+
+    /// What a load would refuse in `rules` recorded with `metadata` for `layout`, or `nil`: rules for another board
+    /// size, or a spawn probability other than the metadata's.
+    static func rulesProblem(_ rules: Rules, metadata: TrainingMetadata, layout: NetworkLayout) -> String? {
+        if rules.rows != layout.rows || rules.cols != layout.cols {
+            return "the rules are for \(rules.sizeLabel), the network for \(layout.rows)x\(layout.cols)"
+        }
+        if rules.spawnFourProbability != metadata.spawnFourProbability {
+            return "the rules' spawn_four_probability \(rules.spawnFourProbability) is not the metadata's \(metadata.spawnFourProbability)"
+        }
+        return nil
+    }
 
     /// The element type code of Float32 weights.
     static let float32ElementType: UInt8 = 1
@@ -76,6 +88,9 @@ public enum WeightsFile {
         if let problem = layout.problem() { throw .unsupportedNetwork(file: path, reason: problem) }
         // Refused here rather than written: every file a save makes must load.
         if let problem = metadata.problem() { throw .unsupportedContents(file: path, reason: problem) }
+        if let rules = metadata.trainedRules, let problem = rulesProblem(rules, metadata: metadata, layout: layout) {
+            throw .unsupportedContents(file: path, reason: problem)
+        }
         let prefix = encodePrefix(layout, metadata: metadata)
         // The weights and the header must agree even if a stage is promoted during the save.
         let weightCount = layout.weightCount

@@ -13,8 +13,9 @@ struct EvalCommand: Command {
             With --weights the n-tuple network plays: --depth 0 is greedy over afterstates, --depth 1 and more search that many spawn layers by expectimax (a 2 with
             0.9, a 4 with 0.1 on every empty cell) with a transposition cache; the heuristic expectimax searches
             2 layers by default. The built-in players play on any board (--rows, --cols); the network plays on
-            the board it was trained for. --win-tile ends a game when that tile appears (default: games go on
-            until no move is left).
+            the board it was trained for. The rules flags (--spawn-four-probability and those after it) set the
+            games' rules: a network plays by the rules it was trained under, which its weights file records,
+            and a flag that changes one is noted on stderr.
 
             A search visits at most --nodes chance nodes per move: it deepens one layer at a time up to --depth
             and plays the move of the deepest layer that fits, so every depth finishes in bounded time per move,
@@ -40,8 +41,8 @@ struct EvalCommand: Command {
             """,
         options: [
             Self.weights.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
-            Self.rows.spec, Self.cols.spec, Self.winTile.spec, Self.games.spec, Self.seed.spec, Self.threads.spec, Self.json.spec,
-        ])
+            Self.rows.spec, Self.cols.spec,
+        ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.json.spec])
 
     static let weights = CommandOption.text("weights", "file", help: "A weights file written by 'g2048 train'.")
     static let agent = CommandOption.choice("agent", "name", help: "\(Agent.names).", of: Agent.self)
@@ -60,7 +61,6 @@ struct EvalCommand: Command {
     ).shown("the weights file's tile, else 32768")
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or the network's")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
-    static let winTile = CommandOption.winTile(help: "Tile that ends a game, or off.").defaulting(to: nil as Int?)
     static let games = CommandOption.integer("games", help: "Games to play.", in: 1...10_000_000).defaulting(to: 1000)
     static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1)
     static let threads = CommandOption.integer("threads", help: "Games played at once.", in: 1...256)
@@ -76,8 +76,10 @@ struct EvalCommand: Command {
     var downgradeFlag: UInt8??
     /// `--rows`/`--cols` as given, if given.
     var size: (rows: Int, cols: Int)?
-    /// The rules of the built-in players' games (the network's games take their size from its file).
+    /// The rules of the games: the flags' on the default rules (a network's games start from its file's rules).
     var rules: Rules
+    /// The rules flags given: they change a network's rules, with a note that says so.
+    var rulesGiven: [RulesOption] = []
     var games: Int
     var seed: UInt64
     var threads: Int
@@ -108,8 +110,8 @@ struct EvalCommand: Command {
         }
         size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
         let size = size ?? (4, 4)
-        let winTile = try arguments[Self.winTile]
-        do { rules = try Rules(rows: size.rows, cols: size.cols, winTile: winTile) } catch { throw UsageError(error) }
+        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
+        (rules, rulesGiven) = try RulesFlags.rules(arguments, base: rules)
         games = try arguments[Self.games]
         seed = try arguments[Self.seed]
         threads = try arguments[Self.threads]
@@ -125,7 +127,7 @@ struct EvalCommand: Command {
             if let size, size != (network.rows, network.cols) {
                 throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(network.rows)x\(network.cols) boards")
             }
-            rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability, winTile: rules.winTile)
+            rules = try EvalCommand.rules(trained: metadata.rules(rows: network.rows, cols: network.cols), flags: rules, given: rulesGiven)
             let searching = EvalCommand.downgradeDescription(downgradeLimit, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
                 "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
@@ -149,6 +151,25 @@ struct EvalCommand: Command {
         progress.finish()
         Console.output(json ? EvalCommand.json(report, rules: rules, depth: depth) : EvalCommand.text(report, rules: rules))
         return ExitCode.success
+    }
+
+    /// The rules a network plays by: those it was trained under, with the rules flags given; a difference is said
+    /// on stderr (a note, not an error: evaluating a player under other rules is a fair question to ask).
+    static func rules(trained: Rules, flags: Rules, given: [RulesOption]) throws(UsageError) -> Rules {
+        var settings = RulesSettings(trained)
+        let asked = RulesSettings(flags)
+        for option in given { option.assign(option.value(in: asked), to: &settings, checkingRange: false) }
+        let rules: Rules
+        do { rules = try settings.rules() } catch { throw RulesFlags.usageError(error) }
+        let changed = RulesOption.all.filter { $0.value(in: RulesSettings(rules)) != $0.value(in: RulesSettings(trained)) }
+        if !changed.isEmpty {
+            let differences = changed.map { option in
+                "\(option.name) \(RulesFlags.spelled(option.value(in: RulesSettings(rules)))) "
+                    + "(trained with \(RulesFlags.spelled(option.value(in: RulesSettings(trained)))))"
+            }
+            Console.error("note: the network plays under other rules than it was trained under: \(differences.joined(separator: ", "))")
+        }
+        return rules
     }
 
     /// "downgrading from 8192 (the weights file's)", "downgrading off", …: how the network's search values

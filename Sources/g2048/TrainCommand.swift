@@ -29,8 +29,12 @@ struct TrainCommand: Command {
 
             --resume continues a weights file: its board size, patterns, counters, learning rate and seed come
             from it (--alpha and --seed replace the last two), and it is written back unless --out is given;
-            --rows/--cols that differ from the file, --patterns and --optimistic are refused, and so are --stages
-            and --learning that differ from the file's.
+            --rows/--cols that differ from the file, --patterns and --optimistic are refused, and so are --stages,
+            --learning and rules flags that differ from the file's.
+
+            The rules flags (--spawn-four-probability and those after it) set the rules of the training games, which
+            end as the environment's episodes do: at the win tile, or cut at the step limit. The weights file records
+            them; eval plays by them.
 
             --stages 16384,32768 splits the network into stages at those tiles (multi-stage networks, Yeh et al.
             2016): each stage has its own tables, read by the boards whose largest tile has reached its threshold,
@@ -54,7 +58,7 @@ struct TrainCommand: Command {
             Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
             Self.coherenceFrom.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.metricsEvery.spec, Self.force.spec,
-        ])
+        ] + RulesFlags.flags.map(\.spec))
 
     static let out = CommandOption.text("out", "file", help: "Where to write the weights.")
         .shown("the --resume file, else weights-<rows>x<cols>.bin")
@@ -128,8 +132,10 @@ struct TrainCommand: Command {
     /// The default of `--optimistic`, in words, for the help.
     static let defaultOptimismText = "1000 below 9 cells, 10000 up to 12 cells (3x3, 3x4), 80000 from 13 (4x4 and up); 0 with --learning tc"
 
-    /// The rules of a new network (a resumed one takes its size from its file).
+    /// The rules of a new network's games (a resumed one plays by its file's).
     var rules: Rules
+    /// The rules flags given (`--win-tile`, …): a resumed network keeps its file's rules.
+    var rulesGiven: [RulesOption] = []
     /// `--rows`/`--cols` as given, if given.
     var size: (rows: Int, cols: Int)?
     var out: String
@@ -166,6 +172,7 @@ struct TrainCommand: Command {
         size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
         let size = size ?? (4, 4)
         do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
+        (rules, rulesGiven) = try RulesFlags.rules(arguments, base: rules)
         // A resumed run writes back to its file: that is where its counters continue.
         let out = try arguments[Self.out]
         self.out = out ?? resume ?? "weights-\(rules.sizeLabel).bin"
@@ -268,11 +275,19 @@ struct TrainCommand: Command {
                 games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
                 rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
             metadata.learning = learning ?? .td
+            metadata.trainedRules = rules
             if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
             if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
             return (network, metadata, rules)
         }
         var (network, metadata) = try WeightsFile.load(from: resume)
+        let rules = metadata.rules(rows: network.rows, cols: network.cols)
+        let settings = RulesSettings(rules), asked = RulesSettings(self.rules)
+        if let option = rulesGiven.first(where: { $0.value(in: asked) != $0.value(in: settings) }) {
+            throw UsageError(
+                "--\(option.flag) differs from --resume \(resume), whose games were played with \(option.name) "
+                    + "\(RulesFlags.spelled(option.value(in: settings))); leave it out to continue them")
+        }
         if let size, size != (network.rows, network.cols) {
             throw UsageError(
                 "--rows/--cols say \(size.rows)x\(size.cols), but --resume \(resume) holds a \(network.rows)x\(network.cols) network; "
@@ -293,7 +308,7 @@ struct TrainCommand: Command {
         }
         if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
         if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
-        let rules = try Rules(rows: network.rows, cols: network.cols, spawnFourProbability: metadata.spawnFourProbability)
+        metadata.trainedRules = rules
         // The file's learning rate and seed continue unless this run sets its own; the file then records them.
         if alphaGiven { metadata.alpha = alpha }
         if seedGiven { metadata.seed = seed }

@@ -332,7 +332,7 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 3")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 4")
     }
 
     // MARK: Version 2: stages and learning methods
@@ -477,6 +477,111 @@ struct WeightsFileTests {
             try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("w.bin"))
         }
         #expect(directory.names.isEmpty)
+    }
+
+    // MARK: Version 4: the rules of the training games
+
+    /// Rules other than the defaults of their size (and spawn probability) are recorded, by name, in version 4,
+    /// and read back whole.
+    @Test(arguments: [
+        try! Rules(rows: 2, cols: 2, winTile: 16),
+        try! Rules(rows: 2, cols: 2, spawnFourProbability: 0.1, initialTiles: 1, maxSteps: 500),
+        try! Rules(rows: 2, cols: 2, winTile: 64, maxSteps: 1, invalidAction: .terminate(penalty: 7)),
+    ])
+    func versionFourRoundTripsTheRules(rules: Rules) throws {
+        let directory = TemporaryDirectory()
+        var metadata = Self.metadata
+        metadata.trainedRules = rules
+        let path = directory.file("v4.bin")
+        try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: path)
+        #expect(readBytes(path)?[8] == 4)
+        let read = try WeightsFile.load(from: path).metadata
+        #expect(read == metadata && read.rules(rows: 2, cols: 2) == rules)
+    }
+
+    /// Default rules are what older versions imply: such a file stays in the oldest version that says it all, and
+    /// a file without a rules block plays by the defaults of its size and its spawn probability.
+    @Test func defaultRulesKeepTheOlderVersions() throws {
+        let directory = TemporaryDirectory()
+        var metadata = Self.metadata
+        metadata.trainedRules = try Rules(rows: 2, cols: 2, spawnFourProbability: metadata.spawnFourProbability)
+        try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("v1.bin"))
+        #expect(readBytes(directory.file("v1.bin"))?[8] == 1)
+        let read = try WeightsFile.load(from: directory.file("v1.bin")).metadata
+        #expect(read.trainedRules == nil && read.rules(rows: 2, cols: 2) == metadata.trainedRules)
+    }
+
+    /// Rules for another board, or with another spawn probability than the metadata's, are never saved.
+    @Test func rulesThatContradictTheFileAreNotSaved() throws {
+        let directory = TemporaryDirectory()
+        var metadata = Self.metadata
+        metadata.trainedRules = try Rules(rows: 3, cols: 2, winTile: 16)
+        #expect(throws: WeightsFileError.unsupportedContents(file: directory.file("w.bin"), reason: "the rules are for 3x2, the network for 2x2")) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("w.bin"))
+        }
+        metadata.trainedRules = try Rules(rows: 2, cols: 2, spawnFourProbability: 0.5, winTile: 16)
+        #expect(
+            throws: WeightsFileError.unsupportedContents(
+                file: directory.file("w.bin"), reason: "the rules' spawn_four_probability 0.5 is not the metadata's 0.1")
+        ) {
+            try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("w.bin"))
+        }
+        #expect(directory.names.isEmpty)
+    }
+
+    /// A forged rules block is refused with what is wrong in it: an unknown option, a value of the wrong kind or
+    /// out of range, rules that `Rules` refuses, a name given twice.
+    @Test(arguments: [
+        ("win_tile", "winXtile", "the rules block names 'winXtile', which is no rules option of this build"),
+        ("max_steps", "MAX_STEPS", "the rules block names 'MAX_STEPS', which is no rules option of this build"),
+    ])
+    func forgedRulesNamesAreRefused(original: String, forged: String, reason: String) throws {
+        let bytes = try Self.versionFourBytes()
+        let error = try #require(Self.loadError(Self.resealed(Self.renamed(bytes, original, forged)), in: TemporaryDirectory()))
+        #expect(error.description.contains("invalid header: \(reason)"))
+    }
+
+    @Test func forgedRulesValuesAreRefused() throws {
+        let directory = TemporaryDirectory()
+        var bytes = try Self.versionFourBytes()
+        // The win tile's value: the 8 bytes after the name "win_tile" and its tag (1, an integer).
+        let at = try #require(Self.offset(of: "win_tile", in: bytes)) + 8 + 1
+        bytes.replaceSubrange(at..<(at + 8), with: [3, 0, 0, 0, 0, 0, 0, 0])
+        #expect(
+            Self.loadError(Self.resealed(bytes), in: directory)?.description.contains(
+                "invalid header: the rules block's win_tile must be a power of two from 4 to 2^50, got 3") == true)
+        bytes[at - 1] = 9
+        #expect(
+            Self.loadError(Self.resealed(bytes), in: directory)?.description.contains(
+                "invalid header: the rules block's value of 'win_tile' has tag 9; it must be 0 to 3") == true)
+        bytes[at - 1] = 2
+        #expect(
+            Self.loadError(Self.resealed(bytes), in: directory)?.description.contains(
+                "invalid header: the rules block's value of 'win_tile' is not one the option allows") == true)
+    }
+
+    /// The bytes of a version 4 file of the tiny network, trained with a win tile and a step limit.
+    static func versionFourBytes() throws -> [UInt8] {
+        let directory = TemporaryDirectory()
+        var metadata = Self.metadata
+        metadata.trainedRules = try Rules(rows: 2, cols: 2, winTile: 16, maxSteps: 100)
+        try WeightsFile.save(Self.tinyNetwork(), metadata: metadata, to: directory.file("v4.bin"))
+        return try #require(readBytes(directory.file("v4.bin")))
+    }
+
+    /// Where the UTF-8 of `name` first starts in `bytes`.
+    static func offset(of name: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(name.utf8)
+        return (0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle }
+    }
+
+    /// `bytes` with the option name `original` replaced by `forged` (same length: the header's length holds).
+    static func renamed(_ bytes: [UInt8], _ original: String, _ forged: String) -> [UInt8] {
+        precondition(original.utf8.count == forged.utf8.count, "a rename must keep the length")
+        guard let at = offset(of: original, in: bytes) else { return bytes }
+        var bytes = bytes
+        bytes.replaceSubrange(at..<(at + original.utf8.count), with: Array(forged.utf8))
+        return bytes
     }
 
     // MARK: Malicious headers
@@ -866,7 +971,7 @@ struct WeightsFileTests {
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 3"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 4"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
         (
             .truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),

@@ -120,6 +120,32 @@ struct TrainEvalCommandTests {
         #expect(network.rows == 2)
     }
 
+    /// Training plays by the rules its flags give (the environment's own episode rules), the weights file
+    /// records them, `--resume` continues under them, and eval plays by them, noting a flag that changes one.
+    /// (Before, the learner restated the rules: an option it did not know was ignored without a word.)
+    @Test func rulesFlagsReachTheLearnerTheFileAndEval() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let train = try G2048Tests.run(
+            ["train", "--rows", "3", "--games", "200", "--max-steps", "40", "--win-tile", "64", "--threads", "1", "--out", weights])
+        #expect(train.status == 0, "\(train.stderr)")
+        let (_, metadata) = try WeightsFile.load(from: weights)
+        #expect(metadata.trainedRules == (try Rules(rows: 3, cols: 3, winTile: 64, maxSteps: 40)))
+        // No game went past the step limit: 200 games of at most 40 moves.
+        #expect(metadata.moves <= 200 * 40 && metadata.games == 200)
+        let same = try G2048Tests.run(["eval", "--weights", weights, "--games", "20", "--threads", "1", "--json"])
+        #expect(same.status == 0 && !same.stderr.contains("note:"), "\(same.stderr)")
+        let other = try G2048Tests.run(["eval", "--weights", weights, "--games", "20", "--threads", "1", "--max-steps", "off"])
+        #expect(
+            other.stderr.contains("note: the network plays under other rules than it was trained under: max_steps off (trained with 40)"),
+            "\(other.stderr)")
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "10", "--win-tile", "128"])
+        #expect(resumed.status == 64)
+        #expect(resumed.stderr.contains("error: --win-tile differs from --resume \(weights), whose games were played with win_tile 64"))
+        let bad = try G2048Tests.run(["train", "--games", "10", "--max-steps", "0", "--out", folder.file("x.bin")])
+        #expect(bad.status == 64 && bad.stderr.contains("error: --max-steps must be at least 1 or off, got 0"))
+    }
+
     /// Under `ulimit -v`, weights larger than the process may still map stopped it (`Fatal error:
     /// out of memory`, SIGILL); the load refuses them with the limit named, and exits 1.
     @Test func weightsBeyondTheAddressSpaceLimitAreRefused() throws {

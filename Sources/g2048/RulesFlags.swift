@@ -1,0 +1,86 @@
+import Game2048
+
+/// The rules options a player of legal moves plays by, as flags: made from `RulesOption`, so that a new rules
+/// option reaches `train` and `eval` (and the weights files they write and read) without being stated again.
+///
+///     let (rules, given) = try RulesFlags.rules(arguments, base: try Rules(rows: 3, cols: 3))
+///
+/// The board size is each command's own (`--rows`, `--cols`, with defaults that depend on a weights file), and
+/// the invalid-action policy cannot change the games of a player that makes only legal moves.
+enum RulesFlags {
+    /// The options, in `RulesOption.all` order.
+    static let options = RulesOption.all.filter { !$0.isRequired && $0.concernsLegalPlay }
+
+    /// The flags, in ``options`` order; each reads its text into the option's value (`off` is off).
+    static let flags: [CommandOption<OptionValue?>] = options.map(flag)
+
+    /// The flag of `option`: its name dashed, its value name and help, its default as `Rules()` has it.
+    static func flag(_ option: RulesOption) -> CommandOption<OptionValue?> {
+        let flag = option.flag
+        let shown = RulesFlags.spelled(option.value(in: RulesSettings(Rules())))
+        let help = RulesFlags.nullable(option) ? option.help.dropLast() + ", or off." : option.help
+        return CommandOption<OptionValue?>.parsed(option.name, option.valueName, help: help) { text throws(UsageError) -> OptionValue in
+            switch option.kind {
+            case .integer, .optionalInteger:
+                if text == "off" && nullable(option) { return .null }
+                guard isIntegerText(text) else {
+                    throw UsageError("--\(flag) must be an integer\(nullable(option) ? " or off" : ""), got '\(text)'")
+                }
+                guard let integer = Int(text) else { throw UsageError("--\(flag) is out of range, got \(text) (beyond 64 bits)") }
+                return .integer(integer)
+            case .number:
+                guard let number = Double(text), number.isFinite else { throw UsageError("--\(flag) must be a finite number, got '\(text)'") }
+                return .number(number)
+            case .choice:
+                guard InvalidActionPolicy.Kind(rawValue: text) != nil else {
+                    throw UsageError("--\(flag) must be one of \(InvalidActionPolicy.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+                }
+                return .string(text)
+            }
+        }.shown(shown)
+    }
+
+    /// An option's value as a flag spells it: `off`, `2048`, `0.1`, `noop`.
+    static func spelled(_ value: OptionValue) -> String {
+        switch value {
+        case .null: "off"
+        case .integer(let integer): "\(integer)"
+        case .number(let number): "\(number)"
+        case .string(let text): text
+        }
+    }
+
+    /// Whether the option can be off.
+    static func nullable(_ option: RulesOption) -> Bool {
+        if case .optionalInteger = option.kind { true } else { false }
+    }
+
+    /// `base` with every flag given applied, validated together as `Rules` validates them; and the options given.
+    ///
+    /// - Throws: ``UsageError`` naming the flag, with the library's rule: "--max-steps must be at least 1, got 0".
+    static func rules(_ arguments: ParsedArguments, base: Rules) throws(UsageError) -> (rules: Rules, given: [RulesOption]) {
+        var settings = RulesSettings(base)
+        var given: [RulesOption] = []
+        for (option, flag) in zip(options, flags) {
+            guard let value = try arguments[flag] else { continue }
+            given.append(option)
+            // The flag's parse gave the option's type; its range is checked with the rest, by `Rules`, in its words.
+            option.assign(value, to: &settings, checkingRange: false)
+        }
+        do {
+            return (try settings.rules(), given)
+        } catch {
+            throw usageError(error)
+        }
+    }
+
+    /// The usage error of a `RulesError`, naming the flag; an option that can be off says so.
+    static func usageError(_ error: RulesError) -> UsageError {
+        let option = RulesOption.option(of: error.field)
+        var rule = error.rule
+        if let option, nullable(option), let got = rule.ranges(of: ", got ").last {
+            rule.replaceSubrange(got, with: " or off, got ")
+        }
+        return UsageError("--\(option?.flag ?? error.field.rawValue) \(rule)")
+    }
+}
