@@ -1,8 +1,9 @@
-"""gym2048: the game 2048 as a Gymnasium environment, served by the Swift `g2048 serve` process.
+"""gym2048: the game 2048 as a Gymnasium environment, on the Swift Gym2048 engine (in-process, or `g2048 serve`).
 
     import gymnasium, gym2048
     env = gymnasium.make("Gym2048-v0", rows=4, cols=4)                      # one board
-    envs = gymnasium.make_vec("Gym2048-v0", num_envs=256)                   # 256 boards, one server process
+    envs = gymnasium.make_vec("Gym2048-v0", num_envs=256)                   # 256 boards, one engine call a step
+    gym2048.options()                                                       # the engine's options, with their help
 
 Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`).
 The client (`gym2048.client`) needs only the standard library; the environments need numpy and gymnasium,
@@ -32,9 +33,17 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = ["G2048", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
-           "RecordMismatch", "find_binary", "read_record", "replay_record", "__version__"]
+           "RecordMismatch", "find_binary", "options", "read_record", "replay_record", "__version__"]
 
 ENV_ID = "Gym2048-v0"
+
+
+def options() -> list[dict[str, Any]]:
+    """The engine's options, as its one table declares them: for each its `name`, `type` (integer, number, choice
+    or list), bounds or `choices`, whether it may be null (off), its `default`, whether it is a rules option, and
+    its `help`. Every keyword of the environments is one of these (or `render_mode`, `backend`, `binary`)."""
+    from .native import options_table
+    return options_table()
 
 
 def __getattr__(name: str) -> Any:

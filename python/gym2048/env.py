@@ -71,18 +71,34 @@ class BackendOwner:
 
 
 class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
-    """2048 on a rows×cols board, served by a `g2048 serve` child process.
+    """2048 on a rows×cols board: the Gym2048 engine in this process (`backend="inprocess"`, the default) or in a
+    `g2048 serve` child (`backend="server"`), with the same options, checks, messages and episodes.
 
-    Every keyword but `render_mode` and `binary` is a server option (`rows`, `cols`, `observation`, `info`,
-    `max_steps`, `win_tile`, `invalid_action`, ...: the names in the server's `spec()["config"]`); the server
-    checks them, and an unknown name raises TypeError, a bad value ValueError, both with the server's message.
+    ## Action space
+    `Discrete(4)`: 0 up, 1 right, 2 down, 3 left. Anything else raises TypeError or ValueError, naming what it got.
 
-    Observation: by default `observation="base64"`, a Box(0, high, (rows, cols), uint8) of tile exponents
-    (0 = empty, k = tile 2^k); `"exponents"` gives the same, `"values"` the tile values (int64),
-    `"onehot"` a Box(0, 1, (channels, rows, cols), uint8). The space comes from the server's spec.
-    Action: Discrete(4), 0 = up, 1 = right, 2 = down, 3 = left; anything else raises the server's error.
-    Reward: the value of the tiles merged by the move. `info["action_mask"]` (int8, 4) marks the legal moves of
-    the returned observation. Render modes: "ansi" (text) and "rgb_array" (an RGB uint8 image).
+    ## Observation space
+    The engine's `spec` gives it (`spec_info["observation"]`): by default (`observation="base64"`, exponents in
+    memory) `Box(0, high, (rows, cols), uint8)` of tile exponents (0 empty, k the tile 2^k; `high` the largest tile
+    the board can make); `"values"` the tile values (int64), `"onehot"` `Box(0, 1, (channels, rows, cols), uint8)`.
+
+    ## Rewards
+    The sum of the tiles merged by the move (the original game's score); an illegal move gives 0 under the default
+    `invalid_action="noop"`.
+
+    ## Episode end
+    Terminated when no move is left (or at `win_tile`); truncated at the engine's step limit when one is set. The
+    info holds `action_mask` (int8, 4: the legal moves of the returned observation), `score`, `max_tile`, `steps`,
+    `invalid`, `won` by default (`info=[...]` picks them; `afterstate` and `spawn` too).
+
+    ## Arguments
+    Every keyword but `render_mode`, `backend` and `binary` (the server's path) is an option of the engine, checked
+    by it: `gym2048.options()` lists them with their types, ranges, defaults and help. An unknown name raises
+    G2048OptionError (a TypeError), a bad value G2048ParamsError (a ValueError), both with the engine's message.
+    Render modes: "ansi" (text) and "rgb_array" (an RGB uint8 image).
+
+    ## Version history
+    v0: the original game's rules (Gabriele Cirulli's 2048); `spec_info["rules_version"]` counts changes to them.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}

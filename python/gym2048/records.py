@@ -14,8 +14,6 @@ from .client import G2048
 RECORD_FORMAT = "gym2048-episode"
 RECORD_VERSION = 2
 _HEADER_MEMBERS = {"type", "format", "version", "rules_version", "seed", "config", "target_tile", "player", "board"}
-_CONFIG_MEMBERS = {"rows", "cols", "spawn_four_probability", "initial_tiles", "win_tile", "max_steps",
-                   "invalid_action", "invalid_action_penalty"}
 _STEP_MEMBERS = {"type", "step", "action", "reward", "spawn", "score"}
 _SPAWN_MEMBERS = {"cell", "value"}
 _END_MEMBERS = {"type", "steps", "score", "outcome", "last_episode"}
@@ -29,6 +27,12 @@ class RecordMismatch(Exception):
         super().__init__(f"episode {episode}, {where}: {message}")
         self.episode = episode
         self.step = step
+
+
+def _rules_options() -> set[str]:
+    """The names a record's `config` may hold: the engine's rules options (its table, through the library)."""
+    from .native import options_table
+    return {option["name"] for option in options_table() if option["rules"]}
 
 
 def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str = "") -> None:
@@ -109,7 +113,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 _require(path, number, line, ("seed", "config", "board"))
                 if not isinstance(line["config"], dict):
                     raise ValueError(f"{path}: line {number}: \"config\" must be an object")
-                _only(path, number, line["config"], _CONFIG_MEMBERS, "config.")
+                _only(path, number, line["config"], _rules_options(), "config.")
                 version, episodes, steps, last_score, end = found, episodes + 1, 0, 0, None
                 yield "header", line
             elif kind == "step":

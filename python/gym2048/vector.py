@@ -27,11 +27,13 @@ Seed = Union[int, Sequence[Optional[int]], None]
 
 
 class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
-    """`num_envs` boards stepped in one request to one server process, with Gymnasium 1.x autoreset.
+    """`num_envs` boards stepped by one engine call (in-process) or one request (`backend="server"`), with
+    Gymnasium 1.x autoreset.
 
-    Every keyword but `num_envs`, `render_mode`, `binary` and `max_episode_steps` (Gymnasium's name for the
-    server's `max_steps`) is a server option, checked by the server (unknown name: TypeError, bad value:
-    ValueError, with its message). The defaults differ from a single environment's for speed:
+    Every keyword but `num_envs`, `render_mode`, `backend`, `binary` and `max_episode_steps` (Gymnasium's name for
+    the engine's step limit) is an option of the engine, checked by it (`gym2048.options()` lists them; unknown
+    name: TypeError, bad value: ValueError, with its message). The defaults differ from a single environment's for
+    speed:
     `observation="base64_batch"` (the whole batch in one string; decodes to uint8 exponents),
     `info_layout="columns"`, and `info=["action_mask", "score"]` (ask for more, e.g. `info=["action_mask",
     "score", "max_tile", "steps"]`).
@@ -43,14 +45,14 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
     observation with terminated/truncated set; the NEXT step ignores that environment's action, resets it and
     returns its first observation with reward 0. The mask is always the legal moves of the observation returned:
     all zeros for a board with no move left, the board's moves for one that ended at the win tile or at
-    max_steps. Any action is fine for an environment awaiting its reset; to sample from masks, give an all-zero
+    the step limit. Any action is fine for an environment awaiting its reset; to sample from masks, give an all-zero
     row every action::
 
         mask = np.where(infos["action_mask"].any(1, keepdims=True), infos["action_mask"], 1)
 
     "same_step": a finished environment is reset at once; its last observation is in `infos["final_obs"]`
     (object array, None elsewhere; `infos["_final_obs"]` marks them) and `infos["final_info"]`.
-    "disabled": call reset() yourself; stepping a finished environment raises the server's error.
+    "disabled": call reset() yourself; stepping a finished environment raises the engine's error.
 
     Seeding: `reset(seed=s)` seeds environment i with the i+1-th output of SplitMix64 seeded with s;
     `reset(seed=[s0, s1, ...])` (one entry per environment, None = keep its stream) seeds environment i exactly
@@ -64,10 +66,12 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if max_episode_steps is not None:
-            if options.get("max_steps", max_episode_steps) != max_episode_steps:
-                raise ValueError(f"max_episode_steps={max_episode_steps} and max_steps={options['max_steps']} "
-                                 "disagree: give one of them")
-            options["max_steps"] = max_episode_steps
+            # Gymnasium's keyword for the engine's step limit: the one place this package names that option.
+            limit = "max_steps"
+            if options.get(limit, max_episode_steps) != max_episode_steps:
+                raise ValueError(f"max_episode_steps={max_episode_steps} and {limit}={options[limit]} disagree: "
+                                 "give one of them")
+            options[limit] = max_episode_steps
         self.render_mode = render_mode
         self._backend: Optional[Backend] = None
         self.backend = backend
