@@ -11,6 +11,8 @@ public enum OptionValue: Hashable, Sendable {
     case number(Double)
     /// A name: one of a choice's cases.
     case string(String)
+    /// Names: some of a list's cases (the info fields).
+    case list([String])
 }
 
 extension OptionValue: CustomStringConvertible {
@@ -21,6 +23,7 @@ extension OptionValue: CustomStringConvertible {
         case .integer(let integer): "\(integer)"
         case .number(let number): "\(number)"
         case .string(let text): "\"\(text)\""
+        case .list(let names): "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         }
     }
 }

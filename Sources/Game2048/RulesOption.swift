@@ -36,6 +36,8 @@ public struct RulesOption: Sendable {
     public let note: String
     /// Whether a record's `config` must give it (the board size); the others default to `Rules()`'s.
     public let isRequired: Bool
+    /// How Swift's ``Rules`` spells it (`spawnFourProbability`, `.terminate(penalty:)`), for the documents.
+    public let swiftName: String
     /// Whether the option can change the games of a player that makes only legal moves (the learner and the
     /// built-in agents): every option but the invalid-action policy and its penalty.
     public var concernsLegalPlay: Bool { field != .penalty && field != nil }
@@ -43,7 +45,7 @@ public struct RulesOption: Sendable {
     /// An option; its flag is its name with dashes unless `flag` is given.
     init(
         _ name: String, field: RulesError.Field?, flag: String? = nil, valueName: String = "n", help: String, _ kind: Kind,
-        note: String = "", isRequired: Bool = false
+        note: String = "", isRequired: Bool = false, swiftName: String? = nil
     ) {
         self.name = name
         self.field = field
@@ -53,6 +55,7 @@ public struct RulesOption: Sendable {
         self.kind = kind
         self.note = note
         self.isRequired = isRequired
+        self.swiftName = swiftName ?? field?.rawValue ?? name
     }
 
     /// `rows`.
@@ -79,12 +82,13 @@ public struct RulesOption: Sendable {
         .optionalInteger(\.maxSteps, in: Rules.maxStepsRange))
     /// `invalid_action`.
     public static let invalidAction = RulesOption(
-        "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:", .choice(\.invalidAction))
+        "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:", .choice(\.invalidAction),
+        swiftName: "invalidAction")
     /// `invalid_action_penalty` (`--penalty`).
     public static let penalty = RulesOption(
         "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
         .integer(\.penalty, in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound)),
-        note: "; the reward is `-penalty` under `terminate`")
+        note: "; the reward is `-penalty` under `terminate`", swiftName: "invalidAction: .terminate(penalty:)")
 
     /// Every rules option, in the order `spec` and records list them.
     public static let all: [RulesOption] = [rows, cols, spawnFourProbability, initialTiles, winTile, maxSteps, invalidAction, penalty]

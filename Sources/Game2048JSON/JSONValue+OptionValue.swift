@@ -1,13 +1,14 @@
 import Game2048
 
 extension JSONValue {
-    /// An option's value as JSON: `null`, an integer, a number or a string.
+    /// An option's value as JSON: `null`, an integer, a number, a string or a list of strings.
     public init(_ value: OptionValue) {
         switch value {
         case .null: self = .null
         case .integer(let integer): self = .integer(Int128(integer))
         case .number(let number): self = .double(number)
         case .string(let text): self = .string(text)
+        case .list(let names): self = .array(names.map { .string($0) })
         }
     }
 }

@@ -63,7 +63,7 @@ public struct GameResult: Hashable, Sendable {
 ///
 /// The games follow the `Rules`: their size, spawn distribution and initial tiles; a
 /// `Rules.winTile` ends a game as the environment does (the board that reaches it is
-/// terminal, its afterstate learns toward 0), and the step limit (``EpisodeRules/stepLimit``) truncates it (the last
+/// terminal, its afterstate learns toward 0), and the step limit (`EpisodeRules.stepLimit`) truncates it (the last
 /// afterstate is left as it is: the game did not end, it was cut). `Rules.invalidAction`
 /// never applies, as the learner plays only legal moves. ``stop`` ends the games in progress
 /// early, truncated the same way.

@@ -206,13 +206,16 @@ extension WeightsFile {
                 bytes.append(UInt8(3))
                 bytes.append(UInt8(text.utf8.count))
                 bytes.append(Array(text.utf8))
+            case .list:
+                // No rules option is a list (`RulesOption.Kind` has no such kind).
+                preconditionFailure("rules option \(name) has a list value")
             }
         }
         return bytes.bytes
     }
 
     /// The rules in a version 4 rules block, for a network of `rows × cols`: each option read by its name through
-    /// `RulesOption`, the rest at their defaults, the whole validated as ``Rules`` validates it.
+    /// `RulesOption`, the rest at their defaults, the whole validated as `Rules` validates it.
     static func decodeRules(_ fields: inout ByteReader, rows: Int, cols: Int) throws(HeaderProblem) -> Rules {
         let short = HeaderProblem(reason: "the rules block is cut short")
         guard let count = fields.uint8() else { throw short }

@@ -1,45 +1,25 @@
 import Game2048
 import Game2048JSON
 
-/// Every option of the server: the game's rules plus how results are encoded.
+/// Every option of the server: `Game2048.Configuration`, the environment's configuration, declared in the core.
 ///
-/// Set from the command line (`g2048 serve --rows 5 …`) and changed by the `make`
-/// method; field names are the protocol's snake_case ones.
-public struct ServerConfig: Hashable, Sendable {
-    /// The observation encodings by their protocol names: each is a board encoding
-    /// (`Game2048.ObservationEncoding`, which knows its shape, dtype, bounds and values) sent in a ``Wire`` form.
-    public enum Encoding: String, Hashable, Sendable, CaseIterable {
-        /// rows×cols nested lists of exponents (0 = empty).
-        case exponents
-        /// rows×cols nested lists of tile values.
-        case values
-        /// channels×rows×cols nested lists of 0/1.
-        case onehot
-        /// The exponents as base64 bytes (the name `base64` predates other byte encodings).
-        case base64
-        /// The exponents as base64 bytes, a vector's columns batched.
-        case base64Batch = "base64_batch"
+/// Set from the command line (`g2048 serve --rows 5 …`) and changed by the `make` method; field names are the
+/// protocol's snake_case ones.
+public typealias ServerConfig = Configuration
 
-        /// The board encoding, with `channels` one-hot planes.
-        public func board(channels: Int) -> ObservationEncoding {
-            switch self {
-            case .exponents, .base64, .base64Batch: .exponents
-            case .values: .values
-            case .onehot: .oneHot(channels: channels)
-            }
-        }
-
-        /// How the values travel.
-        public var wire: Wire {
-            switch self {
-            case .exponents, .values, .onehot: .json
-            case .base64: .base64
-            case .base64Batch: .base64Batch
-            }
+extension Configuration.Encoding {
+    /// How the values travel through the protocol.
+    public var wire: Configuration.Wire {
+        switch self {
+        case .exponents, .values, .onehot: .json
+        case .base64: .base64
+        case .base64Batch: .base64Batch
         }
     }
+}
 
-    /// How an observation's values travel: a wire form applies to any board encoding.
+extension Configuration {
+    /// How an observation's values travel through the protocol: a wire form applies to any board encoding.
     public enum Wire: Hashable, Sendable {
         /// Nested JSON lists in the encoding's shape.
         case json
@@ -52,88 +32,23 @@ public struct ServerConfig: Hashable, Sendable {
         case base64Batch
     }
 
-    /// The configured board encoding.
-    public var observation: ObservationEncoding { encoding.board(channels: onehotChannels) }
-
-    /// How a vector environment's info travels.
-    public enum InfoLayout: String, Hashable, Sendable, CaseIterable {
-        /// A list with one info object per environment.
-        case rows
-        /// One object whose members are lists (Gymnasium's vector info layout); with
-        /// base64 encoding the action masks are one base64 string of N mask bytes, and with
-        /// base64_batch every numeric column is one base64 string.
-        case columns
-    }
-
-    /// The game's rules.
-    public var rules: Rules = Rules()
-    /// Number of environments; more than 1 is vector mode.
-    public var numEnvs: Int = 1
-    /// Observation encoding.
-    public var encoding: Encoding = .exponents
-    /// Planes of the one-hot encoding.
-    public var onehotChannels: Int = 18
-    /// Info fields to report, in ``ReportedInfo/allCases`` order.
-    public var info: [ReportedInfo] = ReportedInfo.defaults
-    /// Vector info layout.
-    public var infoLayout: InfoLayout = .rows
-    /// Vector autoreset mode.
-    public var autoresetMode: AutoresetMode = .nextStep
-
-    /// The default configuration: one classic 4×4 environment.
-    public init() {}
-
-    /// Every option's value in one flat record, as ``ServerOption`` reads and writes them; a
-    /// ``ServerConfig`` is made from it once all changes are in, so that they are validated together.
-    public struct Settings: Sendable {
-        /// The rules options.
-        var rules: RulesSettings
-        var numEnvs: Int
-        var observation: Encoding
-        var onehotChannels: Int
-        /// Whether `onehot_channels` was set: otherwise it follows a new board size.
-        var onehotChannelsGiven = false
-        var info: [ReportedInfo]
-        var infoLayout: InfoLayout
-        var autoresetMode: AutoresetMode
-
-        /// The settings of `config`.
-        init(_ config: ServerConfig) {
-            rules = RulesSettings(config.rules)
-            numEnvs = config.numEnvs
-            observation = config.encoding
-            onehotChannels = config.onehotChannels
-            info = config.info
-            infoLayout = config.infoLayout
-            autoresetMode = config.autoresetMode
-        }
-    }
-
-    /// This configuration with `changes` applied, validated as a whole.
+    /// This configuration with `changes` (JSON values by option name) applied, validated as a whole.
     ///
     /// - Throws: ``RPCError/unknownOption(_:)`` or ``RPCError/invalidOption(_:reason:)`` for the
     ///   first bad option, naming what is allowed.
-    public func applying(_ changes: [(String, JSONValue)]) throws(RPCError) -> ServerConfig {
+    public func applying(_ changes: [(String, JSONValue)]) throws(RPCError) -> Configuration {
         var settings = Settings(self)
-        for (name, value) in changes {
-            guard let option = ServerOption.named(name) else { throw .unknownOption(name) }
-            try option.read(value, &settings)
+        for (name, json) in changes {
+            guard let option = EnvironmentOption.named(name) else { throw .unknownOption(name) }
+            // Read by the option's constraint, so the value is one the option allows.
+            option.assign(try option.read(json), to: &settings)
         }
-        var next = self
+        let next: Configuration
         do {
-            next.rules = try settings.rules.rules()
+            next = try Configuration(settings, changing: self)
         } catch {
             throw .invalidOption(RulesOption.name(of: error.field), reason: error.rule)
         }
-        next.numEnvs = settings.numEnvs
-        next.encoding = settings.observation
-        next.onehotChannels = settings.onehotChannels
-        if !settings.onehotChannelsGiven && (next.rules.rows != rules.rows || next.rules.cols != rules.cols) {
-            next.onehotChannels = Int(next.rules.largestExponent) + 1
-        }
-        next.info = settings.info
-        next.infoLayout = settings.infoLayout
-        next.autoresetMode = settings.autoresetMode
         try next.checkResultSize()
         return next
     }
@@ -148,16 +63,16 @@ public struct ServerConfig: Hashable, Sendable {
         let fitting = max(1, (limit - 1_024) / perEnvironment)
         let encoding = encoding == .onehot ? "\"onehot\" (\(onehotChannels) channels)" : "\"\(encoding.rawValue)\""
         throw .invalidOption(
-            ServerOption.numEnvs.name,
+            EnvironmentOption.numEnvs.name,
             reason: "\(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "
                 + "\(method) results of up to \(largest >> 20) MiB, over the \(limit >> 20) MiB limit of one response; "
                 + "use at most \(fitting) environments, a more compact observation or fewer info fields")
     }
 
-    /// Every option and its value, in ``ServerOption/all`` order.
+    /// Every option and its value, in `EnvironmentOption.all` order.
     public var json: JSONValue {
         let settings = Settings(self)
-        return .object(ServerOption.all.map { ($0.name, $0.value(settings)) })
+        return .object(EnvironmentOption.all.map { ($0.name, JSONValue($0.value(in: settings))) })
     }
 }
 

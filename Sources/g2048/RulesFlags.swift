@@ -47,6 +47,7 @@ enum RulesFlags {
         case .integer(let integer): "\(integer)"
         case .number(let number): "\(number)"
         case .string(let text): text
+        case .list(let names): names.joined(separator: ",")
         }
     }
 

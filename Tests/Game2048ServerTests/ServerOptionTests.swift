@@ -6,11 +6,17 @@ import Testing
 /// The option table is the one declaration of the server's options: `make`, `spec`, the `serve`
 /// flags and the protocol document all follow it.
 struct ServerOptionTests {
-    /// The lines of the document's options table, from its header to its last row.
-    static func documentedTable() throws -> String {
-        let lines = try ProtocolMethodTests.packageFile("docs/PROTOCOL.md").split(separator: "\n", omittingEmptySubsequences: false)
-        let start = try #require(lines.firstIndex(of: "| option | flag | default | allowed |"))
+    /// The lines of a document's table, from its header to its last row.
+    static func documentedTable(_ file: String = "docs/PROTOCOL.md", header: String = "| option | flag | default | allowed |") throws -> String {
+        let lines = try ProtocolMethodTests.packageFile(file).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0 == header })
         return lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+    }
+
+    @Test func theEnvironmentGuidesRulesTableIsTheTables() throws {
+        let table = ServerOption.rulesMarkdownTable
+        let documented = try Self.documentedTable("docs/ENVIRONMENT.md", header: String(table.prefix { $0 != "\n" }))
+        #expect(documented == table, "docs/ENVIRONMENT.md should hold:\n\(table)")
     }
 
     @Test func theProtocolDocumentsOptionsTableIsTheTables() throws {

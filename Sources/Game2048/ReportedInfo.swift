@@ -1,7 +1,5 @@
-import Game2048
-
-/// One member of the `info` a step or reset reports: a field of `Game2048.StepInfo`, or the tile
-/// movements of the move (`moves`), which only the protocol reports.
+/// One member of the `info` a step or reset reports: a field of ``StepInfo``, or the tile movements of the
+/// move (`moves`, ``Environment/movements(_:)``), which only the protocol reports.
 ///
 /// The `info` option lists these by name (``rawValue``); the encoder switches over them exhaustively, so a new
 /// field is a compile error wherever it must be written.
