@@ -58,7 +58,7 @@ enum RulesFlags {
 
     /// `base` with every flag given applied, validated together as `Rules` validates them; and the options given.
     ///
-    /// - Throws: ``UsageError`` naming the flag, with the library's rule: "--max-steps must be at least 1, got 0".
+    /// - Throws: ``UsageError`` naming the flag, with the library's rule: "--win-tile must be a power of two from 4 to 2^50 or off, got 3".
     static func rules(_ arguments: ParsedArguments, base: Rules) throws(UsageError) -> (rules: Rules, given: [RulesOption]) {
         var settings = RulesSettings(base)
         var given: [RulesOption] = []
