@@ -180,15 +180,21 @@ class InProcessSession:
     def _live(self) -> int:
         if self.handle is None:
             raise G2048Error(None, "the in-process environment is closed")
+        self._not_forked()
+        return self.handle
+
+    def _not_forked(self) -> None:
+        """Refuse a call in a forked child, before the lock: a thread of the parent may have held it at the fork,
+        and no thread of the child will ever release it."""
         if os.getpid() != self._owner:
             raise G2048Error(None, f"this in-process environment belongs to process {self._owner}; after a fork, "
                                    "make a new environment in the child (the parent's state cannot be shared)")
-        return self.handle
 
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Any protocol method, as `G2048.call` calls it through the pipe: its result, or the engine's error."""
         result = ctypes.c_char_p()
         text = None if params is None else to_json(params).encode()
+        self._not_forked()
         with self._lock:
             if library().g2048_call(self._live(), method.encode(), text, ctypes.byref(result)) != _OK:
                 _raise_last()
@@ -196,6 +202,7 @@ class InProcessSession:
 
     def spec(self) -> dict[str, Any]:
         result = ctypes.c_char_p()
+        self._not_forked()
         with self._lock:
             if library().g2048_spec(self._live(), ctypes.byref(result)) != _OK:
                 _raise_last()
@@ -205,6 +212,7 @@ class InProcessSession:
     def reset(self, params: Mapping[str, Any], read: Callable[[], Any]) -> Any:
         """Reset with the protocol's `params` into the buffers, then `read` them, under the session's lock."""
         text = to_json(params).encode()
+        self._not_forked()
         with self._lock:
             if library().g2048_reset(self._live(), text, self._buffers_ref) != _OK:
                 _raise_last()
@@ -212,6 +220,7 @@ class InProcessSession:
 
     def step(self, actions: Optional[npt.NDArray[Any]], read: Callable[[], Any]) -> Any:
         """Step with `actions` (num_envs entries 0..3), by default `self.actions`, then `read` the buffers."""
+        self._not_forked()
         with self._lock:
             self._live()
             if actions is not None:
@@ -221,8 +230,11 @@ class InProcessSession:
             return read()
 
     def close(self) -> None:
+        if os.getpid() != self._owner:  # a forked child: the handle is the parent's, and so may be the lock
+            self.handle = None
+            return
         with self._lock:
-            if self.handle is not None and _library is not None and os.getpid() == self._owner:
+            if self.handle is not None and _library is not None:
                 library().g2048_destroy(self.handle)
             self.handle = None
 
