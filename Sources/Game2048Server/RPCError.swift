@@ -30,6 +30,8 @@ public enum RPCError: Error, Hashable, Sendable {
     case illegalAction(String)
     /// In-process only (the C ABI): a handle that was never made, or was destroyed.
     case invalidHandle(Int64)
+    /// In-process only (the C ABI): a handle made by process `owner`, used in a child it forked.
+    case inheritedHandle(Int64, owner: Int32)
 
     /// The JSON-RPC error code.
     public var code: Int {
@@ -42,7 +44,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .notReset: -32001
         case .episodeOver: -32002
         case .illegalAction: -32003
-        case .invalidHandle: -32004
+        case .invalidHandle, .inheritedHandle: -32004
         }
     }
 
@@ -62,6 +64,9 @@ public enum RPCError: Error, Hashable, Sendable {
         case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
         case .invalidHandle(let handle): "invalid handle: \(handle) is not a live handle (never made, or destroyed)"
+        case .inheritedHandle(let handle, let owner):
+            "invalid handle: \(handle) was made in process \(owner), and this process is a child it forked; make a new "
+                + "handle here (the parent's handle may be in use by one of its threads, which the child does not have)"
         }
     }
 

@@ -18,7 +18,7 @@ struct CallError: Error {
             case .notReset: G2048_NOT_RESET
             case .episodeOver: G2048_EPISODE_OVER
             case .illegalAction: G2048_ILLEGAL_ACTION
-            case .invalidHandle: G2048_INVALID_HANDLE
+            case .invalidHandle, .inheritedHandle: G2048_INVALID_HANDLE
             case .parseError, .invalidRequest, .methodNotFound, .internalError: G2048_FAILED
             }
     }

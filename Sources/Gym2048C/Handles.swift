@@ -1,38 +1,68 @@
 import CGym2048
 import Game2048
 import Game2048Server
+import Glibc
 import Synchronization
 
 /// One handle's session behind its lock: calls on the same handle from several threads take turns; calls on
 /// different handles never wait for each other.
 final class HandleBox: Sendable {
     let session: Mutex<GameSession>
+    /// The process that made the handle: a child forked from it gets an error, never the lock, which a thread of
+    /// the parent may have held at the fork.
+    let owner: pid_t
 
-    init(_ session: GameSession) { self.session = Mutex(session) }
+    init(_ session: GameSession) {
+        self.session = Mutex(session)
+        owner = getpid()
+    }
 }
 
 /// The live handles. A handle is a number, never reused, not a pointer: a destroyed or invented handle is an
 /// unknown number, an error, never memory read after it was freed.
+///
+/// The table's lock is a pthread mutex held across `fork()` (by `pthread_atfork` handlers), so a child never
+/// inherits it locked by a thread it does not have: a child can always make new handles, and its calls on the
+/// parent's handles are errors that say so.
 enum Handles {
-    static let table = Mutex<(next: Int64, boxes: [Int64: HandleBox])>((1, [:]))
+    /// The table's lock, made once; its address never changes.
+    nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        pthread_atfork({ pthread_mutex_lock(Handles.lock) }, { pthread_mutex_unlock(Handles.lock) }, { pthread_mutex_unlock(Handles.lock) })
+        return lock
+    }()
+    /// The next handle and the live ones: read and written only with ``lock`` held.
+    nonisolated(unsafe) static var next: Int64 = 1
+    nonisolated(unsafe) static var boxes: [Int64: HandleBox] = [:]
+
+    /// `body` with the table's lock held.
+    static func locked<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
 
     static func add(_ session: GameSession) -> Int64 {
         let box = HandleBox(session)
-        return table.withLock { table in
-            let handle = table.next
-            table.next += 1
-            table.boxes[handle] = box
+        return locked {
+            let handle = next
+            next += 1
+            boxes[handle] = box
             return handle
         }
     }
 
+    /// The live handle's box, made by this process.
     static func box(_ handle: Int64) throws(CallError) -> HandleBox {
-        guard let box = table.withLock({ $0.boxes[handle] }) else { throw CallError(.invalidHandle(handle)) }
+        guard let box = locked({ boxes[handle] }) else { throw CallError(.invalidHandle(handle)) }
+        guard box.owner == getpid() else { throw CallError(.inheritedHandle(handle, owner: box.owner)) }
         return box
     }
 
+    /// Forgets a handle (an inherited one too: a child may drop the parent's handles it holds).
     static func remove(_ handle: Int64) throws(CallError) {
-        guard table.withLock({ $0.boxes.removeValue(forKey: handle) }) != nil else { throw CallError(.invalidHandle(handle)) }
+        guard locked({ boxes.removeValue(forKey: handle) }) != nil else { throw CallError(.invalidHandle(handle)) }
     }
 }
 

@@ -30,6 +30,14 @@
  *
  * Threads: handles are independent; calls on the same handle from several threads are serialized by the
  * handle's lock (safe, not parallel). g2048_last_error() and a call's result text are per thread.
+ *
+ * fork(): a child may make and use handles of its own. A call in the child on a handle its parent made is
+ * G2048_INVALID_HANDLE with a message that says so (one of the parent's threads may have held the handle's lock
+ * at the fork, and the child does not have that thread); g2048_destroy on it only forgets it.
+ *
+ * dlclose(): once loaded, the library stays loaded (RTLD_NODELETE): each thread's texts live in thread-local
+ * storage whose destructor is the library's code, run when the thread exits, so unloading it would leave a
+ * thread that made a call with nowhere to return to. Loading it again gives the same library.
  */
 #ifndef GYM2048_H
 #define GYM2048_H
