@@ -16,7 +16,6 @@ package enum SystemInfo {
         return pages.multipliedReportingOverflow(by: pageSize).overflow ? Int.max : pages * pageSize
     }
 
-    /// The processor's model name from `/proc/cpuinfo` ("AMD EPYC 7B13"), or `nil` where there is none.
     /// How many more bytes this process may map before its address-space limit (`RLIMIT_AS`,
     /// `ulimit -v`), or `nil` when it has none: a larger allocation would fail, and the runtime
     /// would stop the process instead of reporting it.
@@ -32,6 +31,35 @@ package enum SystemInfo {
         return max(0, cap - kilobytes * 1024)
     }
 
+    /// How many more bytes this process can use: the least of the physical memory, what its address-space limit
+    /// leaves (``addressSpaceAvailable``) and what its cgroup's memory limit leaves (``cgroupMemoryAvailable``).
+    package static var usableMemory: Int {
+        min(physicalMemory, addressSpaceAvailable ?? Int.max, cgroupMemoryAvailable ?? Int.max)
+    }
+
+    /// How many more bytes this process's cgroup may use before its memory limit (cgroup v2 `memory.max` less
+    /// `memory.current`, or v1 `memory.limit_in_bytes` less `memory.usage_in_bytes`), or `nil` without a limit.
+    package static var cgroupMemoryAvailable: Int? {
+        func number(_ path: String) -> Int? {
+            guard let bytes = try? SystemIO.readFile(path, limit: 4096) else { return nil }
+            return Int(String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }, as: UTF8.self))
+        }
+        // The process's own group (cgroup v2: one line "0::/path").
+        guard let bytes = try? SystemIO.readFile("/proc/self/cgroup", limit: 1 << 16) else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        if let line = lines.first(where: { $0.hasPrefix("0::") }) {
+            let folder = "/sys/fs/cgroup" + line.dropFirst(3)
+            if let limit = number(folder + "/memory.max") {
+                return max(0, limit - (number(folder + "/memory.current") ?? 0))
+            }
+        }
+        if let limit = number("/sys/fs/cgroup/memory/memory.limit_in_bytes"), limit < Int.max / 2 {
+            return max(0, limit - (number("/sys/fs/cgroup/memory/memory.usage_in_bytes") ?? 0))
+        }
+        return nil
+    }
+
+    /// The processor's model name from `/proc/cpuinfo` ("AMD EPYC 7B13"), or `nil` where there is none.
     package static var processorModel: String? {
         guard let bytes = try? SystemIO.readFile("/proc/cpuinfo", limit: 1 << 24) else { return nil }
         for line in bytes.split(separator: UInt8(ascii: "\n")) {

@@ -28,24 +28,25 @@ struct ServeCommand: Command {
     static let maxLineBytes = CommandOption.integer(
         "max_line_bytes",
         help: "Longest request line accepted, in bytes without the newline; longer ones get an error. At most 1/64 of "
-            + "this machine's memory (a line's parse holds about 24 bytes per byte), and 1 GiB.",
+            + "the memory this process can use (ulimit -v and cgroup limits count; a line's parse holds about 24 bytes per byte), and 1 GiB.",
         in: 64...(1 << 30)
     ).defaulting(to: 1 << 20)
 
     var config: ServerConfig
     var maxLineBytes: Int
 
-    /// The longest line whose parse this machine can hold with room to spare: a line of JSON
-    /// numbers parses into about 24 bytes per byte (a 50 MB array peaked at 1.19 GB), so 1/64 of
-    /// the physical memory.
-    static var parsableLineBytes: Int { min(1 << 30, max(1 << 20, SystemInfo.physicalMemory / 64)) }
+    /// The longest line whose parse this process can hold with room to spare: a line of JSON numbers parses into
+    /// about 24 bytes per byte (a 50 MB array peaked at 1.19 GB), so 1/64 of the memory it can use: the least of
+    /// the machine's, what `ulimit -v` leaves and what its cgroup's limit leaves.
+    static var parsableLineBytes: Int { min(1 << 30, max(1 << 20, SystemInfo.usableMemory / 64)) }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         maxLineBytes = try arguments[Self.maxLineBytes]
         guard maxLineBytes <= ServeCommand.parsableLineBytes else {
             throw UsageError(
-                "--max-line-bytes \(maxLineBytes) is more than this machine can parse: a line's parse holds about 24 bytes of "
-                    + "memory per byte, so at most \(ServeCommand.parsableLineBytes) (1/64 of its memory)")
+                "--max-line-bytes \(maxLineBytes) is more than this process can parse: a line's parse holds about 24 bytes of "
+                    + "memory per byte, so at most \(ServeCommand.parsableLineBytes) (1/64 of the memory it can use: the "
+                    + "machine's, ulimit -v's and its cgroup's limit)")
         }
         var changes: [(String, JSONValue)] = []
         for (option, flag) in zip(ServerOption.all, Self.serverOptions) {

@@ -210,3 +210,22 @@ struct G2048Tests {
         #expect(result.stderr.hasPrefix("error: --spawn-four-probability must be between 0.0 and 1.0, got nan\n"))
     }
 }
+
+/// `serve --max-line-bytes` is capped by the memory the process can use, not the machine's: under a 1 GB
+/// address-space limit, 64 MiB was accepted and one 40 MB line aborted the server.
+struct ServeMemoryLimitTests {
+    @Test func theLineLimitReadsTheAddressSpaceLimit() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 1000000; exec \"$0\" serve --max-line-bytes 67108864 </dev/null", G2048Tests.executable.path]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(stderr)")
+        #expect(stderr.hasPrefix("error: --max-line-bytes 67108864 is more than this process can parse"), "\(stderr)")
+        #expect(stderr.contains("ulimit -v"))
+    }
+}
