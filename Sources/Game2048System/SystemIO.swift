@@ -22,6 +22,12 @@ package enum SystemIO {
     /// - Returns: `nil`, or the `errno` of the write that failed.
     @discardableResult
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        // A standard descriptor closed at start is /dev/null now (so that no file takes its number): what is
+        // written there is lost, so it fails as a closed descriptor would.
+        if descriptor <= standardError && closedStandardDescriptors.contains(descriptor) {
+            if descriptor == standardOutput && standardOutputFailure == nil { standardOutputFailure = EBADF }
+            return EBADF
+        }
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

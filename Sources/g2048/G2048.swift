@@ -50,7 +50,11 @@ enum G2048 {
     static func checkedOutput(_ code: Int32) -> Int32 {
         // A command that failed has said why already (serve names its stdout itself).
         guard code == ExitCode.success, let failure = SystemIO.standardOutputFailure else { return code }
-        Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
+        if SystemIO.closedStandardDescriptors.contains(SystemIO.standardOutput) {
+            Console.error("error: standard output is closed; the results have nowhere to go (give the command a stdout)")
+        } else {
+            Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
+        }
         return ExitCode.failure
     }
 

@@ -229,3 +229,36 @@ struct ServeMemoryLimitTests {
         #expect(stderr.contains("ulimit -v"))
     }
 }
+
+/// A command whose results have nowhere to go says so and fails: with stdout closed (`>&-`), `eval`,
+/// `replay --check` and `bench --json` wrote their results into the /dev/null standing in for descriptor 1 and
+/// exited 0.
+struct ClosedStandardOutputTests {
+    @Test(arguments: [["eval", "--agent", "random", "--games", "3"], ["bench", "--json", "--seconds", "0.02", "--rows", "2"]])
+    func resultsWithNowhereToGoAreAnError(arguments: [String]) throws {
+        let (status, stderr) = try Self.runWithStdoutClosed(arguments)
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.hasSuffix("error: standard output is closed; the results have nowhere to go (give the command a stdout)\n"), "\(stderr)")
+    }
+
+    @Test func replayCheckWithStdoutClosedFails() throws {
+        let folder = TemporaryDirectory()
+        let record = folder.file("r.jsonl")
+        let play = try G2048Tests.run(["play", "--agent", "greedy", "--seed", "1", "--record", record], input: "")
+        #expect(play.status == 0, "\(play.stderr)")
+        let (status, stderr) = try Self.runWithStdoutClosed(["replay", "--check", record])
+        #expect(status == 1 && stderr.contains("standard output is closed"), "\(stderr)")
+    }
+
+    static func runWithStdoutClosed(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", G2048Tests.executable.path] + arguments
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+}
