@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .client import G2048, G2048Error, G2048OptionError, G2048ParamsError, find_binary
+from .client import G2048, G2048ConnectionError, G2048Error, G2048OptionError, G2048ParamsError, find_binary
 from .records import RecordMismatch, read_record, replay_record
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def _version() -> str:
 
 __version__ = _version()
 
-__all__ = ["G2048", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
+__all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
            "RecordMismatch", "find_binary", "options", "read_record", "replay_record", "__version__"]
 
 ENV_ID = "Gym2048-v0"

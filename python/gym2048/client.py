@@ -60,6 +60,10 @@ class G2048Error(Exception):
         self.message: str = message
 
 
+class G2048ConnectionError(G2048Error, ConnectionError):
+    """The server went away or its pipe failed (code None). Also a ConnectionError."""
+
+
 class G2048ParamsError(G2048Error, ValueError):
     """The server refused a parameter (-32602): a bad option value, action, seed or board. Also a ValueError."""
 
@@ -276,7 +280,7 @@ class G2048:
             except InterruptedError:
                 continue
             except (OSError, ValueError):  # the descriptor was closed by close() in another thread
-                raise ConnectionError("the g2048 server was closed during the request") from None
+                raise G2048ConnectionError(None, "the g2048 server was closed during the request") from None
             if ready[0] or ready[1]:
                 return
 
@@ -289,7 +293,7 @@ class G2048:
             except BlockingIOError:
                 continue
             except OSError as error:  # EPIPE: the server is gone
-                raise ConnectionError(f"g2048 serve exited (see its stderr): {error}") from None
+                raise G2048ConnectionError(None, f"g2048 serve exited (see its stderr): {error}") from None
             data = data[written:]
 
     def _read(self, deadline: float) -> bytes:
@@ -299,9 +303,9 @@ class G2048:
         except BlockingIOError:
             return self._read(deadline)
         except OSError as error:
-            raise ConnectionError(f"the g2048 server's output failed: {error}") from None
+            raise G2048ConnectionError(None, f"the g2048 server's output failed: {error}") from None
         if not chunk:
-            raise ConnectionError("g2048 serve exited (see its stderr)")
+            raise G2048ConnectionError(None, "g2048 serve exited (see its stderr)")
         return chunk
 
     def _readline(self, deadline: float) -> bytes:
@@ -333,14 +337,28 @@ class G2048:
             return self._readline(deadline)
 
     def _result(self, line: str, request_id: int) -> Any:
-        """Send a request line and return its result, or raise G2048Error."""
-        response = json.loads(self.request_line(line))
+        """Send a request line and return its result, or raise G2048Error: the server's error, or one that names
+        what was received when the reply is not a JSON-RPC response to this request."""
+        raw = self.request_line(line)
+        try:
+            response = json.loads(raw)
+        except ValueError as error:  # JSONDecodeError, or invalid UTF-8
+            raise self._fail(f"the g2048 server answered request {request_id} with a line that is not JSON "
+                             f"({error}): {_shown(raw)}; the client is closed") from None
         if not isinstance(response, dict) or response.get("id") != request_id:
             got = response.get("id") if isinstance(response, dict) else type(response).__name__
             raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
                              "step; the client is closed")
         if "error" in response:
-            raise error_from(response["error"])
+            error = response["error"]
+            if not (isinstance(error, dict) and isinstance(error.get("code"), int)
+                    and isinstance(error.get("message"), str)):
+                raise self._fail(f"the g2048 server answered request {request_id} with a malformed error: "
+                                 f"{_shown(raw)}; the client is closed")
+            raise error_from(error)
+        if "result" not in response:
+            raise self._fail(f"the g2048 server answered request {request_id} with neither a result nor an error: "
+                             f"{_shown(raw)}; the client is closed")
         return response["result"]
 
     def _take_id(self) -> int:
@@ -458,6 +476,11 @@ class G2048:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _shown(raw: bytes) -> str:
+    """A received line for a message: at most 120 bytes of it, as Python shows bytes."""
+    return repr(raw[:120]) + (f" ({len(raw)} bytes)" if len(raw) > 120 else "")
 
 
 def _json_default(value: Any) -> Any:

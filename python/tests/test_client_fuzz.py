@@ -147,3 +147,31 @@ def test_a_forked_child_is_refused_the_parents_pipe(tmp_path: Path) -> None:
     assert "after a fork, make a new environment in the child" in report.read_text()
     assert client.step(1)["info"]  # the parent's server is still there
     client.close()
+
+
+@pytest.mark.parametrize("reply, words", [
+    (b"not json at all", "a line that is not JSON"),
+    (b'{"jsonrpc":"2.0","id":2}', "neither a result nor an error"),
+    (b'{"jsonrpc":"2.0","id":2,"error":"boom"}', "a malformed error"),
+    (b'\xff\xfe', "a line that is not JSON"),
+])
+def test_a_malformed_reply_is_a_g2048_error_naming_what_came(tmp_path, reply: bytes, words: str) -> None:
+    """A server that answers with malformed lines: a G2048Error that names what was received, never a bare
+    KeyError or JSONDecodeError."""
+    server = tmp_path / "lying_server.py"
+    server.write_text(
+        "import sys, json\n"
+        "for line in sys.stdin.buffer:\n"
+        "    request = json.loads(line)\n"
+        "    if request.get('method') == 'spec':\n"
+        "        sys.stdout.buffer.write(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'result': {'num_envs': 1}}).encode() + b'\\n')\n"
+        f"    else:\n        sys.stdout.buffer.write({reply!r} + b'\\n')\n"
+        "    sys.stdout.buffer.flush()\n")
+    wrapper = tmp_path / "g2048"
+    wrapper.write_text(f"#!/bin/sh\nexec {sys.executable} {server} \"$@\"\n")
+    wrapper.chmod(0o755)
+    client = G2048(binary=str(wrapper), timeout=5)
+    with pytest.raises(G2048Error, match=words) as raised:
+        client.call("reset")
+    assert repr(reply[:10])[2:-1] in str(raised.value) or words in str(raised.value)
+    assert client.closed
