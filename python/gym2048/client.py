@@ -350,12 +350,12 @@ class G2048:
             raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
                              "step; the client is closed")
         if "error" in response:
-            error = response["error"]
-            if not (isinstance(error, dict) and isinstance(error.get("code"), int)
-                    and isinstance(error.get("message"), str)):
+            failure = response["error"]
+            if not (isinstance(failure, dict) and isinstance(failure.get("code"), int)
+                    and isinstance(failure.get("message"), str)):
                 raise self._fail(f"the g2048 server answered request {request_id} with a malformed error: "
                                  f"{_shown(raw)}; the client is closed")
-            raise error_from(error)
+            raise error_from(failure)
         if "result" not in response:
             raise self._fail(f"the g2048 server answered request {request_id} with neither a result nor an error: "
                              f"{_shown(raw)}; the client is closed")

@@ -195,6 +195,8 @@ def test_one_version_for_the_package_the_library_and_the_command():
     command = subprocess.run([find_binary(), "--version"], capture_output=True, text=True, check=True).stdout
     assert library_version in command
     if ".dev" in gym2048.__version__:
-        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], capture_output=True, text=True,
-                               cwd=os.path.dirname(__file__)).stdout.strip()
-        assert gym2048.__version__.startswith(f"{library_version}.dev{count}+g")
+        # N is the number of commits up to the one the package was built from, so a later build is a later version.
+        count, commit = gym2048.__version__.split(".dev")[1].split("+g")
+        counted = subprocess.run(["git", "rev-list", "--count", commit], capture_output=True, text=True,
+                                 cwd=os.path.dirname(__file__)).stdout.strip()
+        assert counted == count
