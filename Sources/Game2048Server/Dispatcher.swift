@@ -18,6 +18,9 @@ public struct Dispatcher: Sendable {
     public private(set) var isClosed = false
     /// The deepest JSON nesting accepted.
     public var maxDepth = JSONValue.defaultMaxDepth
+    /// The most requests one batch may hold: a longer batch is refused whole, with one error, rather than answered
+    /// with millions of replies (a line of 64 MiB can hold some 25 million empty requests).
+    public static let maxBatchCount = 10_000
 
     /// Creates a dispatcher around `session`.
     public init(session: GameSession) { self.session = session }
@@ -60,6 +63,11 @@ public struct Dispatcher: Sendable {
         }
         guard !batch.isEmpty else {
             writer.write(reply: .error(id: .null, .invalidRequest("empty batch")))
+            return writer.endLine()
+        }
+        guard batch.count <= Dispatcher.maxBatchCount else {
+            let reason = "a batch holds at most \(Dispatcher.maxBatchCount) requests, got \(batch.count); none was run"
+            writer.write(reply: .error(id: .null, .invalidRequest(reason)))
             return writer.endLine()
         }
         var opened = false

@@ -292,6 +292,26 @@ struct DispatcherTests {
         #expect(dispatcher.handle("[" + #"{"jsonrpc":"2.0","method":"spec"}"# + "]") == nil)
     }
 
+    /// A batch of millions of invalid entries took 45 s and made millions of replies: a batch is bounded, and one
+    /// over the bound is refused whole, before any of it runs.
+    @Test func aBatchOverTheBoundIsRefusedWholeAndNothingRuns() throws {
+        var dispatcher = Self.dispatcher()
+        let fits = "[" + Array(repeating: "1", count: Dispatcher.maxBatchCount).joined(separator: ",") + "]"
+        let handled = dispatcher.handle(fits)
+        let reply = try #require(handled)
+        let answers = try #require(JSONValue.parse(Array(reply.utf8)).array)
+        #expect(answers.count == Dispatcher.maxBatchCount)
+        let over = "[" + Array(repeating: Self.request(1, "reset", #"{"seed":1}"#), count: Dispatcher.maxBatchCount + 1).joined(separator: ",") + "]"
+        let refused = dispatcher.handle(over)
+        #expect(
+            refused
+                == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a batch holds at most 10000 requests, got 10001; none was run"}}"#
+        )
+        // Nothing ran: the session was never reset.
+        let step = dispatcher.handle(Self.request(2, "step", #"{"action":0}"#))
+        #expect(try Self.error(step).code == -32001)
+    }
+
     @Test func episodeOverIsAStateError() throws {
         var dispatcher = Self.dispatcher()
         // One legal move (left merges the 2s), then no move is left.
