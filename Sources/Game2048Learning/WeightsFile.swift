@@ -47,6 +47,13 @@ public enum WeightsFile {
     /// The preamble: magic, version, header length.
     static let preambleSize = 16
 
+    /// The size in bytes of the file a save of `network` with `metadata` writes: known before the first game, so
+    /// a run can check that its disk has room for it.
+    public static func fileSize(of network: NTupleNetwork, metadata: TrainingMetadata) -> Int {
+        let layout = NetworkLayout(network)
+        return encodePrefix(layout, metadata: metadata).count + layout.weightCount * MemoryLayout<Float>.stride + checksumSize
+    }
+
     /// The bytes of the trailing checksum.
     static let checksumSize = 8
 

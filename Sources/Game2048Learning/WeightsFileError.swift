@@ -101,19 +101,3 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 extension WeightsFileError: FileErrorCases {}
-
-/// A byte count for people: "87 bytes", "12 KiB", "256 MiB", "1.5 TiB".
-func byteSize(_ bytes: Int) -> String {
-    guard bytes >= 1024 else { return "\(bytes) bytes" }
-    var value = Double(bytes)
-    var unit = 0
-    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
-    while value >= 1024 && unit < units.count - 1 {
-        value /= 1024
-        unit += 1
-    }
-    // One decimal below 10, none above: "1.5 TiB", "256 MiB".
-    let tenths = Int((value * 10).rounded())
-    let text = tenths < 100 ? "\(tenths / 10).\(tenths % 10)" : "\((tenths + 5) / 10)"
-    return "\(text.hasSuffix(".0") ? String(text.dropLast(2)) : text) \(units[unit])"
-}

@@ -108,3 +108,21 @@ package func openRegularFile(_ path: String) throws(FileError) -> (descriptor: I
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     return (descriptor, status)
 }
+
+extension FileStatus {
+    /// The bytes a file written into `folder` may take now: the room its file system gives this user (`f_bavail`)
+    /// and, when lower, the process's file-size limit (`ulimit -f`); `nil` when neither can be told.
+    package static func writableBytes(inFolder folder: String) -> Int? {
+        var room: Int? = nil
+        var status = statvfs()
+        if statvfs(folder, &status) == 0 {
+            let (bytes, overflow) = Int(clamping: status.f_bavail).multipliedReportingOverflow(by: Int(clamping: status.f_frsize))
+            room = overflow ? Int.max : bytes
+        }
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+            room = min(room ?? Int.max, Int(clamping: limit.rlim_cur))
+        }
+        return room
+    }
+}

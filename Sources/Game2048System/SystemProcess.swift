@@ -14,6 +14,8 @@ package enum SystemProcess {
     package static let hangUp = SIGHUP
     /// SIGPIPE: a write to a pipe nobody reads.
     package static let brokenPipe = SIGPIPE
+    /// SIGXFSZ: a write past the file-size limit (`ulimit -f`); ignored, the write fails with `EFBIG`.
+    package static let fileSizeExceeded = SIGXFSZ
 
     /// Unblocks `numbers`: a parent may have started the process with them blocked (the mask is inherited).
     package static func unblock(_ numbers: [Int32]) {

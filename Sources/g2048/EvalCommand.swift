@@ -90,7 +90,11 @@ struct EvalCommand: Command {
         let agent = try arguments[Self.agent] ?? (weightsPath == nil ? .expectimax : .ntuple)
         self.agent = agent
         if agent.needsNetwork && weightsPath == nil { throw UsageError("--agent \(agent.rawValue) needs --weights <file>") }
-        if !agent.needsNetwork && weightsPath != nil { throw UsageError("--weights is only used by --agent ntuple") }
+        if !agent.needsNetwork && weightsPath != nil {
+            throw UsageError(
+                "--weights is only used by --agent ntuple, which searches with the network when given --depth N "
+                    + "(expectimax over N spawn layers); --agent \(agent.rawValue) plays without it")
+        }
         // Greedy over afterstates is what the network was trained for; the heuristic needs a look ahead.
         depth = try arguments[Self.depth] ?? (agent == .ntuple ? 0 : agent.defaultDepth)
         let searchers = Agent.allCases.filter(\.searches).map(\.rawValue).joined(separator: " and ")

@@ -42,6 +42,8 @@ enum G2048 {
 
     static func main() {
         SystemIO.reserveStandardDescriptors()
+        // A write past `ulimit -f` then fails with a message (a save keeps what it replaces) instead of killing us.
+        SystemProcess.ignore(SystemProcess.fileSizeExceeded)
         SystemProcess.exit(checkedOutput(run(Array(CommandLine.arguments.dropFirst()))))
     }
 

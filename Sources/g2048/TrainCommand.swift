@@ -359,6 +359,7 @@ struct TrainCommand: Command {
         let out = self.out
         let loop = TrainingLoop(learner: learner, gamesBefore: base.games)
         let failure = Mutex<String?>(nil)
+        let checkpointFailed = Mutex(false)
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch { learner.stop.request() }
         defer { watch.cancel() }
@@ -379,6 +380,7 @@ struct TrainCommand: Command {
             switchedAt.withLock { $0 = base.games }
             Console.error("switching to TC learning at game \(base.games)")
         }
+        try TrainCommand.checkRoom(for: network, metadata: base, at: out)
         loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, lanes: lanes, seed: seed)) { result, total in
             guard !result.diverged else {
                 // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
@@ -406,6 +408,7 @@ struct TrainCommand: Command {
                     try WeightsFile.save(network, metadata: metadataNow(), to: out)
                 } catch {
                     failure.withLock { $0 = "checkpoint failed: \(error)" }
+                    checkpointFailed.withLock { $0 = true }
                     return false
                 }
             }
@@ -413,9 +416,16 @@ struct TrainCommand: Command {
         }
         progress.finish()
         let runSeconds = report.elapsed
-        if let message = failure.withLock({ $0 }) { throw TrainingFailure(message: message) }
+        if let message = failure.withLock({ $0 }) {
+            if checkpointFailed.withLock({ $0 }) {
+                // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
+                try TrainCommand.save(network, metadata: metadataNow(), to: out)
+                throw TrainingFailure(message: message + "; the weights were saved to \(out) on a second try")
+            }
+            throw TrainingFailure(message: message)
+        }
         let metadata = metadataNow()
-        try WeightsFile.save(network, metadata: metadata, to: out)
+        try TrainCommand.save(network, metadata: metadata, to: out)
         try report.finish()
         if let plotPath {
             // A resumed run's curve starts where the metrics file of the earlier runs left off.
@@ -443,6 +453,42 @@ struct TrainCommand: Command {
 }
 
 extension TrainCommand {
+    /// Refuses to start a run whose weights file cannot fit where it goes: its size is known before the first game,
+    /// and a run that trains for ten minutes only to fail its save has lost them.
+    static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String) throws {
+        let needed = WeightsFile.fileSize(of: network, metadata: metadata)
+        let folder = out.contains("/") ? String(out[..<out.lastIndex(of: "/")!]).isEmpty ? "/" : String(out[..<out.lastIndex(of: "/")!]) : "."
+        guard let room = FileStatus.writableBytes(inFolder: folder), room < needed else { return }
+        throw TrainingFailure(
+            message: "\(out) needs \(byteSize(needed)) and only \(byteSize(room)) can be written there (the file "
+                + "system's free room, or ulimit -f); free some room or give --out a place on another disk. Nothing was trained")
+    }
+
+    /// Saves the weights to `out`; when that fails (a disk filled during the run), to a rescue file in the
+    /// temporary folder or the home folder, so that the run's work is never lost without a word.
+    static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to out: String) throws {
+        do {
+            try WeightsFile.save(network, metadata: metadata, to: out)
+        } catch {
+            var tried: [String] = []
+            let name = "g2048-rescued-weights-\(SystemProcess.id).bin"
+            for folder in [SystemIO.environment("TMPDIR"), "/tmp", SystemIO.environment("HOME")].compactMap({ $0 }) where !folder.isEmpty {
+                let rescue = (folder.hasSuffix("/") ? folder : folder + "/") + name
+                do {
+                    try WeightsFile.save(network, metadata: metadata, to: rescue)
+                    throw TrainingFailure(
+                        message: "\(error); the weights were saved to \(rescue) instead: move them where they belong, or "
+                            + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
+                } catch let failure as TrainingFailure {
+                    throw failure
+                } catch {
+                    tried.append("\(rescue) (\(error))")
+                }
+            }
+            throw TrainingFailure(message: "\(error); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
+        }
+    }
+
     /// Stage thresholds as tiles: "16384,32768".
     static func tilesText(_ exponents: [UInt8]) -> String { exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",") }
 }

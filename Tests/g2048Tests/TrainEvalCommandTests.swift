@@ -65,7 +65,16 @@ struct TrainEvalCommandTests {
         (["--agent", "random", "--rows", "9"], "--rows must be between 2 and 8, got 9"),
         (["--agent", "random", "--win-tile", "3"], "--win-tile must be a power of two from 4 to 2^50 or off, got 3"),
         (["--agent", "greedy", "--depth", "2"], "--depth applies to the expectimax and ntuple players, not greedy"),
-        (["--weights", "w.bin", "--agent", "random"], "--weights is only used by --agent ntuple"),
+        (
+            ["--weights", "w.bin", "--agent", "random"],
+            "--weights is only used by --agent ntuple, which searches with the network when given --depth N "
+                + "(expectimax over N spawn layers); --agent random plays without it"
+        ),
+        (
+            ["--weights", "w.bin", "--agent", "expectimax"],
+            "--weights is only used by --agent ntuple, which searches with the network when given --depth N "
+                + "(expectimax over N spawn layers); --agent expectimax plays without it"
+        ),
         (["--games", "0"], "--games must be between 1 and 10000000, got 0"),
         (["--depth", "5"], "--depth must be between 0 and 4, got 5"),
         (["--nodes", "0"], "--nodes must be between 1 and 10000000, got 0"),
@@ -144,6 +153,56 @@ struct TrainEvalCommandTests {
         #expect(resumed.stderr.contains("error: --win-tile differs from --resume \(weights), whose games were played with win_tile 64"))
         let bad = try G2048Tests.run(["train", "--games", "10", "--max-steps", "0", "--out", folder.file("x.bin")])
         #expect(bad.status == 64 && bad.stderr.contains("error: --max-steps must be at least 1 or off, got 0"))
+    }
+
+    /// `train` on a file system without room for its weights trained for all of --seconds and only then failed to
+    /// save: the room (and `ulimit -f`) is checked before the first game.
+    @Test func noRoomForTheWeightsIsSaidBeforeTraining() throws {
+        let folder = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 5 MB of file size (sh counts 512-byte blocks): one 7-tuple on 3x3, 74 MiB of weights, cannot be written.
+        process.arguments = [
+            "-c", "ulimit -f 10000; exec \"$0\" train --rows 3 --patterns 0,1,2,3,4,5,6 --seconds 600 --out \"$1\"",
+            G2048Tests.executable.path, folder.file("w.bin"),
+        ]
+        let err = Pipe()
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("w.bin needs 74 MiB and only 4.9 MiB can be written there"), "\(stderr)")
+        #expect(stderr.contains("Nothing was trained") && Date().timeIntervalSince(started) < 60)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("w.bin")))
+    }
+
+    /// A save that fails at the end of a run (the folder went away, a disk filled) keeps the weights in a rescue
+    /// file and names it, rather than losing the run.
+    @Test func aFailedFinalSaveRescuesTheWeights() throws {
+        let folder = TemporaryDirectory()
+        let target = folder.file("gone")
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        let rescue = folder.file("rescue")
+        try FileManager.default.createDirectory(atPath: rescue, withIntermediateDirectories: false)
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = ["train", "--rows", "3", "--seconds", "1.5", "--out", target + "/w.bin"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": rescue]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        usleep(500_000)
+        try FileManager.default.removeItem(atPath: target)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: rescue)
+        #expect(saved.count == 1 && saved[0].hasPrefix("g2048-rescued-weights-"), "\(saved)")
+        #expect(stderr.contains("the weights were saved to \(rescue)/\(saved.first ?? "")"), "\(stderr)")
+        let (network, _) = try WeightsFile.load(from: rescue + "/" + (saved.first ?? ""))
+        #expect(network.rows == 3)
     }
 
     /// Under `ulimit -v`, weights larger than the process may still map stopped it (`Fatal error:
