@@ -16,6 +16,9 @@ nonisolated(unsafe) private var screenMode: Int32 = 0
 nonisolated(unsafe) private var screenDescriptor: Int32 = STDOUT_FILENO
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 nonisolated(unsafe) private var signalsSeen: Int32 = 0
+/// The first signal and when it came (monotonic nanoseconds): a repeat of it within a second is the same request.
+nonisolated(unsafe) private var firstSignal: Int32 = 0
+nonisolated(unsafe) private var firstSignalTime: Int64 = 0
 
 /// Terminal control for `g2048 play` and `g2048 replay`: raw keyboard input, the
 /// alternate screen, the cursor, and putting all of it back on every way out.
@@ -110,8 +113,15 @@ package enum Terminal {
         for number in handled {
             signal(number) { number in
                 Terminal.restoreNow()
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                let nanoseconds = Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
+                // The same signal again within a second is one request seen twice, not a second one: `timeout`
+                // and job control signal the process and then its group. The record still gets its end line.
+                if signalsSeen > 0 && number == firstSignal && nanoseconds &- firstSignalTime < 1_000_000_000 { return }
                 signalsSeen += 1
                 if signalsSeen > 1 || signalPipeWriteEnd < 0 { _exit(128 + number) }
+                (firstSignal, firstSignalTime) = (number, nanoseconds)
                 SystemIO.writeByte(signalPipeWriteEnd, UInt8(truncatingIfNeeded: number))
             }
         }

@@ -493,3 +493,30 @@ extension TemporaryDirectory {
     /// Where `g2048 play` keeps its best scores with this folder as `XDG_DATA_HOME`.
     var bestScoresFile: String { file("gym2048/best-scores.json") }
 }
+
+/// `timeout -s TERM … g2048 play --agent …` left records without their end line: `timeout` signals the process
+/// and then its group, and the second signal exited at once. The same signal twice within a second is one request.
+struct PlaySignalTwiceTests {
+    @Test func twoTermsAtOnceStillEndTheRecord() throws {
+        let scratch = PlayCommandTests.Scratch()
+        for round in 0..<8 {
+            let record = scratch.file("r\(round).jsonl")
+            let process = Process()
+            process.executableURL = G2048Tests.executable
+            process.arguments = ["play", "--agent", "greedy", "--delay", "20", "--record", record]
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": scratch.path]) { $1 }
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            usleep(300_000)
+            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 143)
+            let text = try String(contentsOfFile: record, encoding: .utf8)
+            let last = text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.hasPrefix("{\"type\":\"end\"") && last.contains("\"outcome\":\"stopped\""), "round \(round): \(last)")
+        }
+    }
+}
