@@ -18,8 +18,9 @@ struct PlayCommand: Command {
             pipe, each input line is one key or action name (up, down, left, right, w, a, s, d, h, j,
             k, l, r, q) and the end of input quits; when stdout is not a terminal every board is printed
             as plain text. Reaching --win-tile shows a message and play goes on. Best scores are kept per
-            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/), and a
-            watched agent's apart, in agents/<agent>/best-scores.json there; games saving at once are
+            board size in $XDG_DATA_HOME/gym2048/best-scores.json (else ~/.local/share/gym2048/), a watched
+            agent's apart, in agents/<agent>/best-scores.json there, and a script's (keys from a pipe or a file)
+            in agents/scripted/best-scores.json; games saving at once are
             merged under a lock, and a corrupted file is kept as best-scores.json.corrupted (then -2, -3, ...).
 
             The agents' searches look 2 spawn layers ahead with the heuristic, 1 with the network. A game
@@ -114,7 +115,9 @@ struct PlayCommand: Command {
 
         var bestScores: BestScores? = nil
         if let data = BestScores.defaultDirectory() {
-            let loaded = BestScores.load(directory: BestScores.directory(data, agent: agent?.rawValue))
+            // A person's best scores are a person's: an agent's and a script's (keys from a pipe or a file) go apart.
+            let scripted = agent == nil && !Terminal.isTerminal(SystemIO.standardInput)
+            let loaded = BestScores.load(directory: BestScores.directory(data, agent: agent?.rawValue ?? (scripted ? "scripted" : nil)))
             if let problem = loaded.problem { Console.error("warning: " + problem) }
             bestScores = loaded.scores
             if loaded.isCorrupted {

@@ -231,6 +231,7 @@ struct PlayCommandTests {
         #expect(missing.stderr == "error: cannot open \(scratch.path)/absent.jsonl: No such file or directory\n")
     }
 
+    /// Games played from a pipe (a script) keep their best scores per size, apart from a person's.
     @Test func bestScoresAreKeptPerSizeUnderXDGDataHome() throws {
         let scratch = Scratch()
         let moves = String(repeating: "left\nup\nright\ndown\n", count: 3) + "q\n"
@@ -239,43 +240,49 @@ struct PlayCommandTests {
         func score(_ result: G2048Tests.Result) -> Int {
             Int(result.stdout.components(separatedBy: ": score ").last!.prefix { $0.isNumber })!
         }
-        let text = try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8)
+        let text = try String(contentsOfFile: scratch.scriptedBestScoresFile, encoding: .utf8)
         #expect(text == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"2x3\":\(score(small)),\"4x4\":\(score(classic))}}\n")
         // The next game shows the best from the start.
         let next = try Self.run(["play", "--seed", "9"], input: "q\n", scratch: scratch)
         #expect(next.stdout.contains("score 0 · best \(score(classic))"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048").sorted() == ["best-scores.json", "best-scores.json.lock"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048/agents/scripted").sorted() == ["best-scores.json", "best-scores.json.lock"])
+        // A person's file is never written by a script.
+        #expect(!FileManager.default.fileExists(atPath: scratch.bestScoresFile))
     }
 
-    /// Watching an agent once replaced the player's own best (`{"4x4":32}` became `{"4x4":1708}`): an agent's
-    /// scores go to `agents/<agent>/best-scores.json`, and the player's file is left as it was.
+    /// Watching an agent once replaced the player's own best (`{"4x4":32}` became `{"4x4":1708}`), and a piped
+    /// script's "best 8" showed on the person's start screen: an agent's scores go to
+    /// `agents/<agent>/best-scores.json`, a script's to `agents/scripted/`, and the person's file is left as it was.
     @Test func aWatchedAgentsScoresNeverReplaceThePlayers() throws {
         let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048", withIntermediateDirectories: true)
+        let players = "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"4x4\":32}}\n"
+        try players.write(toFile: scratch.bestScoresFile, atomically: true, encoding: .utf8)
         _ = try Self.run(["play", "--seed", "1"], input: String(repeating: "left\nup\nright\ndown\n", count: 5) + "q\n", scratch: scratch)
-        let players = try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8)
+        #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8) == players)
         let watched = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
         let agentScore = Int(watched.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })!
         #expect(agentScore > 100 && watched.stdout.contains("best 4x4 \(agentScore)"))
         #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8) == players)
         let agents = try String(contentsOfFile: scratch.file("gym2048/agents/greedy/best-scores.json"), encoding: .utf8)
         #expect(agents == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"4x4\":\(agentScore)}}\n")
-        // The player's next game shows the player's best, not the agent's.
+        // A scripted game shows the scripts' best, not the agent's.
         let next = try Self.run(["play", "--seed", "2"], input: "q\n", scratch: scratch)
         #expect(!next.stdout.contains("best \(agentScore)"))
     }
 
     @Test func corruptedBestScoreFileIsReportedOnceAndReplaced() throws {
         let scratch = Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048", withIntermediateDirectories: true)
-        try "{\"best\": oops".write(toFile: scratch.bestScoresFile, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048/agents/scripted", withIntermediateDirectories: true)
+        try "{\"best\": oops".write(toFile: scratch.scriptedBestScoresFile, atomically: true, encoding: .utf8)
         let first = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(first.status == 0)
-        #expect(first.stderr.hasPrefix("warning: best-score file \(scratch.bestScoresFile) is corrupted ("))
+        #expect(first.stderr.hasPrefix("warning: best-score file \(scratch.scriptedBestScoresFile) is corrupted ("))
         #expect(first.stderr.filter { $0 == "\n" }.count == 1)
         let second = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(second.stderr.isEmpty)
-        #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
-        #expect(try String(contentsOfFile: scratch.bestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
+        #expect(try String(contentsOfFile: scratch.scriptedBestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
+        #expect(try String(contentsOfFile: scratch.scriptedBestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
     }
 
     @Test func winTileShowsAMessageAndPlayGoesOn() throws {
@@ -492,6 +499,8 @@ extension PlayCommandTests {
 extension TemporaryDirectory {
     /// Where `g2048 play` keeps its best scores with this folder as `XDG_DATA_HOME`.
     var bestScoresFile: String { file("gym2048/best-scores.json") }
+    /// Where it keeps the best scores of games played from a pipe or a file.
+    var scriptedBestScoresFile: String { file("gym2048/agents/scripted/best-scores.json") }
 }
 
 /// `timeout -s TERM … g2048 play --agent …` left records without their end line: `timeout` signals the process
