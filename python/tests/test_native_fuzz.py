@@ -101,3 +101,65 @@ def test_two_threads_with_two_handles_match_one_at_a_time() -> None:
         thread.join()
     assert together == alone
     assert native.library().g2048_abi_version() == native.ABI_VERSION == 2
+
+
+def test_forks_at_random_moments_and_threads_that_exit_after_errors() -> None:
+    """The process around the library, fuzzed: threads call at random (some failing, then exiting) while the main
+    thread forks at random moments; each child calls on inherited handles (an error naming the fork), then makes
+    and steps one of its own. No child may die by a signal or hang."""
+    import signal
+    lib, rng = library(), np.random.default_rng(SEED + 1)
+    handles = []
+    for config in (b'{"num_envs": 64}', b'{"num_envs": 1}', b'{"num_envs": 7, "observation": "onehot"}'):
+        out = ctypes.c_int64()
+        assert lib.g2048_make(config, ctypes.byref(out)) == 0
+        assert lib.g2048_call(out.value, b"reset", b'{"seed": 1}', ctypes.byref(ctypes.c_char_p())) == 0
+        handles.append(out.value)
+    stop = threading.Event()
+
+    methods = [b"step", b"afterstates", b"spec", b"nope"]
+    params = [b'{"actions": "0"}', b'{"action": 1}', None]
+    calls = [0, 0]
+
+    def caller(seed: int) -> None:
+        local = np.random.default_rng(seed)
+        result = ctypes.c_char_p()
+        while not stop.is_set():
+            handle = (handles + [0, 999])[int(local.integers(len(handles) + 2))]
+            lib.g2048_call(handle, methods[int(local.integers(4))], params[int(local.integers(3))], ctypes.byref(result))
+            calls[seed] += 1
+
+    def failing_then_exiting() -> None:
+        lib.g2048_make(b'{"rows": 99}', ctypes.byref(ctypes.c_int64()))
+
+    threads = [threading.Thread(target=caller, args=(seed,)) for seed in range(2)]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(12):
+            threading.Thread(target=failing_then_exiting).start()
+            time_to_wait = float(rng.random()) * 0.01
+            threading.Event().wait(time_to_wait)
+            pid = os.fork()
+            if pid == 0:
+                signal.alarm(5)
+                code = 0
+                result = ctypes.c_char_p()
+                for handle in handles:
+                    if lib.g2048_call(handle, b"spec", None, ctypes.byref(result)) != 2 or \
+                            b"forked" not in lib.g2048_last_error():
+                        code = 3
+                fresh = ctypes.c_int64()
+                if lib.g2048_make(b'{"num_envs": 4}', ctypes.byref(fresh)) != 0 or \
+                        lib.g2048_call(fresh.value, b"reset", None, ctypes.byref(result)) != 0:
+                    code = 4
+                os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        for handle in handles:
+            lib.g2048_destroy(handle)
+    assert min(calls) > 100, calls  # the callers really were inside calls while the forks happened
