@@ -178,3 +178,31 @@ def test_g2048_bin_overrides(monkeypatch):
     binary = find_binary()
     monkeypatch.setenv("G2048_BIN", binary)
     assert find_binary() == binary
+
+
+def test_a_huge_line_under_an_address_space_limit_is_an_error_reply():
+    """Under a 1 GB address-space limit, `serve --max-line-bytes 64 MiB` was accepted and one 40 MB JSON-array
+    line aborted the server. The largest limit the process now accepts there is one whose lines it can parse: a
+    line of numbers just under it gets its reply, a 40 MB one an error reply, and the server goes on."""
+    import re
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1_000_000_000, 1_000_000_000))
+
+    refused = subprocess.run([find_binary(), "serve", "--max-line-bytes", str(64 << 20)], capture_output=True,
+                             preexec_fn=limit, timeout=60, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 64
+    # What the process can use moves a little from run to run: a little under the cap it stated.
+    cap = int(re.search(rb"so at most (\d+)", refused.stderr).group(1)) * 9 // 10
+    count = (cap - 100) // 2
+    near = b'{"jsonrpc":"2.0","id":1,"method":"make","params":{"info":[' + b"1," * (count - 1) + b'1]}}\n'
+    huge = b'{"jsonrpc":"2.0","id":2,"method":"make","params":{"info":[' + b"1," * 20_000_000 + b'1]}}\n'
+    spec = b'{"jsonrpc":"2.0","id":3,"method":"spec"}\n'
+    done = subprocess.run([find_binary(), "serve", "--max-line-bytes", str(cap)], input=near + huge + spec,
+                          capture_output=True, preexec_fn=limit, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    replies = [json.loads(reply) for reply in done.stdout.splitlines()]
+    assert replies[0]["id"] == 1 and replies[0]["error"]["code"] == -32602  # parsed, then refused: not field names
+    assert replies[1]["error"]["code"] == -32600 and "longer than" in replies[1]["error"]["message"]
+    assert replies[2]["id"] == 3 and "result" in replies[2]
