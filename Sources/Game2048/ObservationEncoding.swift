@@ -16,6 +16,11 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// `channels` planes of 0/1; plane `k` marks the cells holding exponent `k`
     /// (plane 0 marks empty cells). `channels` is 2 or more.
     case oneHot(channels: Int)
+    /// The one-hot values as 32-bit floats, channels last (`rows × cols × channels`): what a neural network takes
+    /// without a conversion, and what an image-checking library does not take for an image.
+    case oneHotChannelsLast(channels: Int)
+    /// The one-hot values as 32-bit floats, in one flat vector in ``oneHot(channels:)``'s order.
+    case oneHotFlat(channels: Int)
 
     /// The number of values one board of `rows × cols` encodes to.
     @inlinable
@@ -29,6 +34,8 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents, .values: [rows, cols]
         case .oneHot(let channels): [channels, rows, cols]
+        case .oneHotChannelsLast(let channels): [rows, cols, channels]
+        case .oneHotFlat(let channels): [channels * rows * cols]
         }
     }
 
@@ -37,6 +44,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents, .oneHot: .uint8
         case .values: .int64
+        case .oneHotChannelsLast, .oneHotFlat: .float32
         }
     }
 
@@ -46,7 +54,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents: Int(largestExponent)
         case .values: Board.value(ofExponent: largestExponent)
-        case .oneHot: 1
+        case .oneHot, .oneHotChannelsLast, .oneHotFlat: 1
         }
     }
 
@@ -55,7 +63,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents: 2  // exponents are at most 50
         case .values: 19  // a 64-bit tile value
-        case .oneHot: 1
+        case .oneHot, .oneHotChannelsLast, .oneHotFlat: 1
         }
     }
 
@@ -74,9 +82,14 @@ public enum ObservationEncoding: Hashable, Sendable {
             for cell in 0..<cells { try body(Int(exponent(cell))) }
         case .values:
             for cell in 0..<cells { try body(Board.value(ofExponent: exponent(cell))) }
-        case .oneHot(let channels):
+        case .oneHot(let channels), .oneHotFlat(let channels):
             for plane in 0..<channels {
                 for cell in 0..<cells { try body(min(Int(exponent(cell)), channels - 1) == plane ? 1 : 0) }
+            }
+        case .oneHotChannelsLast(let channels):
+            for cell in 0..<cells {
+                let hot = min(Int(exponent(cell)), channels - 1)
+                for plane in 0..<channels { try body(hot == plane ? 1 : 0) }
             }
         }
     }
@@ -109,6 +122,14 @@ public enum ObservationEncoding: Hashable, Sendable {
                         out[index] = Int64(value)
                         index += 1
                     })
+            case .float32:
+                let out = target.assumingMemoryBound(to: Float.self)
+                forEachValue(
+                    cells: cells, exponent: { source[$0] },
+                    { value in
+                        out[index] = Float(value)
+                        index += 1
+                    })
             }
         }
     }
@@ -116,8 +137,10 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// Appends the values of `board` as ``dtype``'s little-endian bytes to `bytes`.
     public func appendBytes(of board: Board, to bytes: inout [UInt8]) {
         let width = dtype.byteCount
+        let isFloat = dtype == .float32
         forEachValue(of: board) { value in
-            for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
+            let bits = isFloat ? Int(Float(value).bitPattern) : value
+            for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * byte))) }
         }
     }
 
@@ -127,6 +150,8 @@ public enum ObservationEncoding: Hashable, Sendable {
         case .exponents: "exponents"
         case .values: "values"
         case .oneHot: "onehot"
+        case .oneHotChannelsLast: "onehot_float32"
+        case .oneHotFlat: "onehot_flat"
         }
     }
 }
@@ -137,12 +162,15 @@ public enum ObservationDType: String, Hashable, Sendable {
     case uint8
     /// A signed 64-bit integer.
     case int64
+    /// A 32-bit float.
+    case float32
 
     /// The bytes of one value.
     public var byteCount: Int {
         switch self {
         case .uint8: 1
         case .int64: 8
+        case .float32: 4
         }
     }
 }

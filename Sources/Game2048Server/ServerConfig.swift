@@ -11,7 +11,7 @@ extension Configuration.Encoding {
     /// How the values travel through the protocol.
     public var wire: Configuration.Wire {
         switch self {
-        case .exponents, .values, .onehot: .json
+        case .exponents, .values, .onehot, .onehotFloat32, .onehotFlat: .json
         case .base64: .base64
         case .base64Batch: .base64Batch
         }
@@ -61,7 +61,8 @@ extension Configuration {
         guard largest > limit else { return }
         let (perEnvironment, method) = ResultEncoder.largestResultBytesPerEnvironment(self)
         let fitting = max(1, (limit - 1_024) / perEnvironment)
-        let encoding = encoding == .onehot ? "\"onehot\" (\(onehotChannels) channels)" : "\"\(encoding.rawValue)\""
+        let planes = [.onehot, .onehotFloat32, .onehotFlat].contains(encoding) ? " (\(onehotChannels) channels)" : ""
+        let encoding = "\"\(encoding.rawValue)\"" + planes
         throw .invalidOption(
             EnvironmentOption.numEnvs.name,
             reason: "\(numEnvs) with observation \(encoding) on \(rules.rows)x\(rules.cols) can make "

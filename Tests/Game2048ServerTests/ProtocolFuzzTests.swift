@@ -348,7 +348,7 @@ struct ProtocolFuzzer {
         switch config.encoding {
         case .exponents, .base64, .base64Batch: .integer(Int128(largest))
         case .values: .integer(Int128(1) << largest)
-        case .onehot: 1
+        case .onehot, .onehotFloat32, .onehotFlat: 1
         }
     }
 
@@ -733,12 +733,28 @@ struct ProtocolFuzzer {
                 bytes.allSatisfy({ Int($0) <= largest })
             else { fail("base64 observation outside the spec"); return nil }
             exponents = bytes
-        case .onehot:
-            let channels = config.onehotChannels
-            guard let planes = observation.array, planes.count == channels else { fail("onehot planes"); return nil }
-            var cells = [Int](repeating: -1, count: rows * cols)
-            for (k, plane) in planes.enumerated() {
-                guard let flat = grid(plane) else { fail("onehot plane shape"); return nil }
+        case .onehot, .onehotFloat32, .onehotFlat:
+            // Every one-hot form as channels × cells, in its own layout: planes, cells of planes, or one flat list.
+            let channels = config.onehotChannels, count = rows * cols
+            var planes: [[JSONValue]] = []
+            switch config.encoding {
+            case .onehotFlat:
+                guard let flat = observation.array, flat.count == channels * count else { fail("onehot_flat length"); return nil }
+                planes = (0..<channels).map { Array(flat[($0 * count)..<(($0 + 1) * count)]) }
+            case .onehotFloat32:
+                guard let cellsOfPlanes = grid(observation), cellsOfPlanes.allSatisfy({ $0.array?.count == channels }) else {
+                    fail("onehot_float32 shape"); return nil
+                }
+                planes = (0..<channels).map { k in cellsOfPlanes.map { $0.array![k] } }
+            default:
+                guard let list = observation.array, list.count == channels else { fail("onehot planes"); return nil }
+                for plane in list {
+                    guard let flat = grid(plane) else { fail("onehot plane shape"); return nil }
+                    planes.append(flat)
+                }
+            }
+            var cells = [Int](repeating: -1, count: count)
+            for (k, flat) in planes.enumerated() {
                 for (cell, bit) in flat.enumerated() {
                     guard bit == 0 || bit == 1 else { fail("onehot value \(bit.serialized)"); return nil }
                     if bit == 1 {

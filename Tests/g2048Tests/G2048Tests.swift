@@ -203,7 +203,10 @@ struct G2048Tests {
     @Test func serveRejectsBadOptionsWithUsageErrors() throws {
         let result = try Self.run(["serve", "--observation", "bits"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix(#"error: --observation must be one of "exponents", "values", "onehot", "base64", "base64_batch", got "bits""#))
+        #expect(
+            result.stderr.hasPrefix(
+                #"error: --observation must be one of "exponents", "values", "onehot", "base64", "base64_batch", "onehot_float32", "#
+                    + #""onehot_flat", got "bits""#))
     }
 
     @Test func serveNamesNonFiniteNumbers() throws {

@@ -110,7 +110,7 @@ def test_seeds_boards_and_reset_options_are_judged_alike() -> None:
             env.close()
 
 
-ENCODINGS = ("exponents", "values", "onehot", "base64", "base64_batch")
+ENCODINGS = ("exponents", "values", "onehot", "base64", "base64_batch", "onehot_float32", "onehot_flat")
 MODES = ("next_step", "same_step", "disabled")
 INFO = ["action_mask", "score", "max_tile", "steps", "invalid", "won", "afterstate", "spawn"]
 

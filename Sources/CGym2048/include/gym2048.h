@@ -17,7 +17,8 @@
  * Ownership: every buffer is the caller's. A call reads and writes only the buffers it is given, only during
  * the call, and keeps no pointer. Results go into a g2048_buffers whose columns each hold `num_envs` entries.
  * Observations (and final observations and afterstates) are written in the handle's observation encoding:
- * `values_per_observation` values of `observation_dtype` each (G2048_UINT8: uint8_t, G2048_INT64: int64_t), see
+ * `values_per_observation` values of `observation_dtype` each (G2048_UINT8: uint8_t, G2048_FLOAT32: float for
+ * "onehot_float32" and "onehot_flat", G2048_INT64: int64_t), see
  * g2048_layout; "exponents", "base64" and "base64_batch" are exponents (0 empty, k the tile 2^k) in memory. A NULL
  * info column is not written.
  *
@@ -56,8 +57,8 @@ extern "C" {
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
 
-/* The type of one observation value (g2048_layout.observation_dtype). */
-enum { G2048_UINT8 = 1, G2048_INT64 = 8 };
+/* The type of one observation value (g2048_layout.observation_dtype): its size in bytes names it. */
+enum { G2048_UINT8 = 1, G2048_FLOAT32 = 4, G2048_INT64 = 8 };
 
 typedef enum {
     G2048_OK = 0,
@@ -105,7 +106,7 @@ typedef struct {
     int64_t num_envs;
     int32_t rows, cols;
     int64_t values_per_observation; /* rows * cols, or channels * rows * cols for "onehot" */
-    int32_t observation_dtype;      /* G2048_UINT8 or G2048_INT64 */
+    int32_t observation_dtype;      /* G2048_UINT8, G2048_FLOAT32 or G2048_INT64 */
 } g2048_layout;
 
 /* The library's version, e.g. "0.3.0" (static storage): the version of g2048 and of the Python package. */
