@@ -23,6 +23,11 @@ struct CallError: Error {
             }
     }
 
+    /// `body`'s result, its protocol error as a call's error.
+    static func rethrowing<Result>(_ body: () throws(RPCError) -> Result) throws(CallError) -> Result {
+        do { return try body() } catch { throw CallError(error) }
+    }
+
     /// A bad argument of the C call itself (a NULL or mis-sized buffer): invalid params, in the protocol's words.
     static func argument(_ message: String) -> CallError { CallError(.invalidParams(message)) }
 }
