@@ -215,7 +215,8 @@ extension WeightsFile {
     }
 
     /// The rules in a version 4 rules block, for a network of `rows × cols`: each option read by its name through
-    /// `RulesOption`, the rest at their defaults, the whole validated as `Rules` validates it.
+    /// `RulesOption`, the rest at their defaults (the size the network's), the whole validated as `Rules` validates
+    /// it. Whether they fit the file (its board, its spawn probability) is `WeightsFile.rulesProblem`'s.
     static func decodeRules(_ fields: inout ByteReader, rows: Int, cols: Int) throws(HeaderProblem) -> Rules {
         let short = HeaderProblem(reason: "the rules block is cut short")
         guard let count = fields.uint8() else { throw short }
@@ -253,9 +254,6 @@ extension WeightsFile {
             guard option.assign(value, to: &settings, checkingRange: false) else {
                 throw HeaderProblem(reason: "the rules block's value of '\(name)' is not one the option allows (\(value))")
             }
-        }
-        guard settings.rows == rows && settings.cols == cols else {
-            throw HeaderProblem(reason: "the rules block is for \(settings.rows)x\(settings.cols), the network for \(rows)x\(cols)")
         }
         do throws(RulesError) {
             return try settings.rules()
@@ -337,10 +335,9 @@ extension WeightsFile {
         metadata.coherenceFrom = training.coherenceFrom
         metadata.downgradeLimit = training.downgradeLimit
         metadata.trainedRules = training.trainedRules
-        if let rules = training.trainedRules, rules.spawnFourProbability != metadata.spawnFourProbability {
-            throw HeaderProblem(
-                reason: "the rules block's spawn_four_probability \(rules.spawnFourProbability) is not the metadata's "
-                    + "\(metadata.spawnFourProbability)")
+        // What a save refuses, a load refuses: rules for another board, or another spawn probability.
+        if let rules = training.trainedRules, let problem = WeightsFile.rulesProblem(rules, metadata: metadata, layout: layout) {
+            throw HeaderProblem(reason: problem)
         }
         return DecodedHeader(layout: layout, games: games, moves: moves, otherMetadata: metadata)
     }

@@ -560,6 +560,16 @@ struct WeightsFileTests {
                 "invalid header: the rules block's value of 'win_tile' is not one the option allows") == true)
     }
 
+    /// A rules block for another board than the network's is refused on load, as a save refuses it.
+    @Test func forgedRulesForAnotherBoardAreRefused() throws {
+        var bytes = try Self.versionFourBytes()
+        // The rows' value: the 8 bytes after the name "rows" and its tag (1, an integer); the network is 2x2.
+        let at = try #require(Self.offset(of: "rows", in: bytes)) + 4 + 1
+        bytes.replaceSubrange(at..<(at + 8), with: [3, 0, 0, 0, 0, 0, 0, 0])
+        let error = Self.loadError(Self.resealed(bytes), in: TemporaryDirectory())
+        #expect(error?.description.contains("invalid header: the rules are for 3x2, the network for 2x2") == true, "\(String(describing: error))")
+    }
+
     /// The bytes of a version 4 file of the tiny network, trained with a win tile and a step limit.
     static func versionFourBytes() throws -> [UInt8] {
         let directory = TemporaryDirectory()
