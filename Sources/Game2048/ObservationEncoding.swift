@@ -101,7 +101,7 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// - Complexity: O(`boards × count(rows:cols:)`).
     @inlinable
     public func write(exponents: UnsafePointer<UInt8>, boards: Int, cells: Int, to target: UnsafeMutableRawPointer) {
-        let perBoard = cells * (shape(rows: 1, cols: 1).reduce(1, *))
+        let perBoard = count(rows: 1, cols: cells)
         for board in 0..<boards {
             let source = exponents + board * cells
             var index = board * perBoard

@@ -42,10 +42,12 @@ struct ServeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         maxLineBytes = try arguments[Self.maxLineBytes]
-        guard maxLineBytes <= ServeCommand.parsableLineBytes else {
+        // Read once: what the process can use moves a little, and the message must name the bound that refused.
+        let parsable = ServeCommand.parsableLineBytes
+        guard maxLineBytes <= parsable else {
             throw UsageError(
                 "--max-line-bytes \(maxLineBytes) is more than this process can parse: a line's parse holds about 24 bytes of "
-                    + "memory per byte, so at most \(ServeCommand.parsableLineBytes) (1/64 of the memory it can use: the "
+                    + "memory per byte, so at most \(parsable) (1/64 of the memory it can use: the "
                     + "machine's, ulimit -v's and its cgroup's limit)")
         }
         var changes: [(String, JSONValue)] = []

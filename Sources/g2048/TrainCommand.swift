@@ -286,7 +286,7 @@ struct TrainCommand: Command {
         if let option = rulesGiven.first(where: { $0.value(in: asked) != $0.value(in: settings) }) {
             throw UsageError(
                 "--\(option.flag) differs from --resume \(resume), whose games were played with \(option.name) "
-                    + "\(RulesFlags.spelled(option.value(in: settings))); leave it out to continue them")
+                    + "\(option.value(in: settings).flagText); leave it out to continue them")
         }
         if let size, size != (network.rows, network.cols) {
             throw UsageError(
@@ -457,8 +457,7 @@ extension TrainCommand {
     /// and a run that trains for ten minutes only to fail its save has lost them.
     static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String) throws {
         let needed = WeightsFile.fileSize(of: network, metadata: metadata)
-        let folder = out.contains("/") ? String(out[..<out.lastIndex(of: "/")!]).isEmpty ? "/" : String(out[..<out.lastIndex(of: "/")!]) : "."
-        guard let room = FileStatus.writableBytes(inFolder: folder), room < needed else { return }
+        guard let room = FileStatus.writableBytes(inFolder: SystemIO.parentDirectory(of: out)), room < needed else { return }
         throw TrainingFailure(
             message: "\(out) needs \(byteSize(needed)) and only \(byteSize(room)) can be written there (the file "
                 + "system's free room, or ulimit -f); free some room or give --out a place on another disk. Nothing was trained")
@@ -467,26 +466,27 @@ extension TrainCommand {
     /// Saves the weights to `out`; when that fails (a disk filled during the run), to a rescue file in the
     /// temporary folder or the home folder, so that the run's work is never lost without a word.
     static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to out: String) throws {
+        let failure: WeightsFileError
         do {
-            try WeightsFile.save(network, metadata: metadata, to: out)
+            return try WeightsFile.save(network, metadata: metadata, to: out)
         } catch {
-            var tried: [String] = []
-            let name = "g2048-rescued-weights-\(SystemProcess.id).bin"
-            for folder in [SystemIO.environment("TMPDIR"), "/tmp", SystemIO.environment("HOME")].compactMap({ $0 }) where !folder.isEmpty {
-                let rescue = (folder.hasSuffix("/") ? folder : folder + "/") + name
-                do {
-                    try WeightsFile.save(network, metadata: metadata, to: rescue)
-                    throw TrainingFailure(
-                        message: "\(error); the weights were saved to \(rescue) instead: move them where they belong, or "
-                            + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
-                } catch let failure as TrainingFailure {
-                    throw failure
-                } catch {
-                    tried.append("\(rescue) (\(error))")
-                }
-            }
-            throw TrainingFailure(message: "\(error); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
+            failure = error
         }
+        var tried: [String] = []
+        let name = "g2048-rescued-weights-\(SystemProcess.id).bin"
+        for folder in [SystemIO.environment("TMPDIR"), "/tmp", SystemIO.environment("HOME")].compactMap({ $0 }) where !folder.isEmpty {
+            let rescue = (folder.hasSuffix("/") ? folder : folder + "/") + name
+            do {
+                try WeightsFile.save(network, metadata: metadata, to: rescue)
+            } catch {
+                tried.append("\(rescue) (\(error))")
+                continue
+            }
+            throw TrainingFailure(
+                message: "\(failure); the weights were saved to \(rescue) instead: move them where they belong, or "
+                    + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
+        }
+        throw TrainingFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
     }
 
     /// Stage thresholds as tiles: "16384,32768".
