@@ -15,6 +15,19 @@ public enum OptionValue: Hashable, Sendable {
     case list([String])
 }
 
+extension OptionValue {
+    /// The value as a command-line flag gives it: `off`, `2048`, `0.1`, `noop`, `action_mask,score`.
+    public var flagText: String {
+        switch self {
+        case .null: "off"
+        case .integer(let integer): "\(integer)"
+        case .number(let number): "\(number)"
+        case .string(let text): text
+        case .list(let names): names.joined(separator: ",")
+        }
+    }
+}
+
 extension OptionValue: CustomStringConvertible {
     /// The value as JSON writes it, for messages: `null`, `5`, `0.1`, `"noop"`.
     public var description: String {

@@ -34,15 +34,7 @@ extension EnvironmentOption {
     public var defaultJSON: JSONValue { JSONValue(defaultValue) }
 
     /// The default as the help shows it: the flag text that sets it (`4`, `off`, `noop`, `a,b`).
-    public var helpDefault: String {
-        if let defaultNote { return defaultNote }
-        switch defaultJSON {
-        case .null: return "off"
-        case .string(let text): return text
-        case .array(let items): return items.compactMap(\.string).joined(separator: ",")
-        case let other: return other.serialized
-        }
-    }
+    public var helpDefault: String { defaultNote ?? defaultValue.flagText }
 
     /// The JSON value a flag's text stands for: `off` is `null` for an option that can be off, a
     /// list is comma-separated, and numbers are numbers (so a range error names the number).

@@ -168,8 +168,8 @@ struct EvalCommand: Command {
         let changed = RulesOption.all.filter { $0.value(in: RulesSettings(rules)) != $0.value(in: RulesSettings(trained)) }
         if !changed.isEmpty {
             let differences = changed.map { option in
-                "\(option.name) \(RulesFlags.spelled(option.value(in: RulesSettings(rules)))) "
-                    + "(trained with \(RulesFlags.spelled(option.value(in: RulesSettings(trained)))))"
+                "\(option.name) \(option.value(in: RulesSettings(rules)).flagText) "
+                    + "(trained with \(option.value(in: RulesSettings(trained)).flagText))"
             }
             Console.error("note: the network plays under other rules than it was trained under: \(differences.joined(separator: ", "))")
         }

@@ -17,7 +17,7 @@ enum RulesFlags {
     /// The flag of `option`: its name dashed, its value name and help, its default as `Rules()` has it.
     static func flag(_ option: RulesOption) -> CommandOption<OptionValue?> {
         let flag = option.flag
-        let shown = RulesFlags.spelled(option.value(in: RulesSettings(Rules())))
+        let shown = option.value(in: RulesSettings(Rules())).flagText
         let help = RulesFlags.nullable(option) ? option.help.dropLast() + ", or off." : option.help
         return CommandOption<OptionValue?>.parsed(option.name, option.valueName, help: help) { text throws(UsageError) -> OptionValue in
             switch option.kind {
@@ -38,17 +38,6 @@ enum RulesFlags {
                 return .string(text)
             }
         }.shown(shown)
-    }
-
-    /// An option's value as a flag spells it: `off`, `2048`, `0.1`, `noop`.
-    static func spelled(_ value: OptionValue) -> String {
-        switch value {
-        case .null: "off"
-        case .integer(let integer): "\(integer)"
-        case .number(let number): "\(number)"
-        case .string(let text): text
-        case .list(let names): names.joined(separator: ",")
-        }
     }
 
     /// Whether the option can be off.

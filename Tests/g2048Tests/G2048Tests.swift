@@ -52,6 +52,21 @@ struct G2048Tests {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Runs `script` in `/bin/sh -c` with `$0` the binary and `$1`… the `arguments`: for the limits and descriptors only a
+    /// shell sets (`ulimit -v`, `>&-`). Standard output goes to /dev/null; the exit status and stderr are returned.
+    static func runInShell(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, executable.path] + arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
     /// `g2048 eval … > /dev/full; echo $?` printed 0: the results were lost without a word.
     @Test(arguments: [
         ["bench", "--seconds", "0.01", "--rows", "2", "--envs", "2", "--json"], ["--version"], ["--help"], ["train", "--help"],
@@ -220,16 +235,8 @@ struct G2048Tests {
 /// address-space limit, 64 MiB was accepted and one 40 MB line aborted the server.
 struct ServeMemoryLimitTests {
     @Test func theLineLimitReadsTheAddressSpaceLimit() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v 1000000; exec \"$0\" serve --max-line-bytes 67108864 </dev/null", G2048Tests.executable.path]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64, "\(stderr)")
+        let (status, stderr) = try G2048Tests.runInShell("ulimit -v 1000000; exec \"$0\" serve --max-line-bytes 67108864 </dev/null")
+        #expect(status == 64, "\(stderr)")
         #expect(stderr.hasPrefix("error: --max-line-bytes 67108864 is more than this process can parse"), "\(stderr)")
         #expect(stderr.contains("ulimit -v"))
     }
@@ -256,14 +263,6 @@ struct ClosedStandardOutputTests {
     }
 
     static func runWithStdoutClosed(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", G2048Tests.executable.path] + arguments
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+        try G2048Tests.runInShell("exec \"$0\" \"$@\" >&-", arguments)
     }
 }

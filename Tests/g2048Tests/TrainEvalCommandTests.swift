@@ -159,20 +159,11 @@ struct TrainEvalCommandTests {
     /// save: the room (and `ulimit -f`) is checked before the first game.
     @Test func noRoomForTheWeightsIsSaidBeforeTraining() throws {
         let folder = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // 5 MB of file size (sh counts 512-byte blocks): one 7-tuple on 3x3, 74 MiB of weights, cannot be written.
-        process.arguments = [
-            "-c", "ulimit -f 10000; exec \"$0\" train --rows 3 --patterns 0,1,2,3,4,5,6 --seconds 600 --out \"$1\"",
-            G2048Tests.executable.path, folder.file("w.bin"),
-        ]
-        let err = Pipe()
-        process.standardError = err
         let started = Date()
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(stderr)")
+        // 5 MB of file size (sh counts 512-byte blocks): one 7-tuple on 3x3, 74 MiB of weights, cannot be written.
+        let (status, stderr) = try G2048Tests.runInShell(
+            "ulimit -f 10000; exec \"$0\" train --rows 3 --patterns 0,1,2,3,4,5,6 --seconds 600 --out \"$1\"", [folder.file("w.bin")])
+        #expect(status == 1, "\(stderr)")
         #expect(stderr.contains("w.bin needs 74 MiB and only 4.9 MiB can be written there"), "\(stderr)")
         #expect(stderr.contains("Nothing was trained") && Date().timeIntervalSince(started) < 60)
         #expect(!FileManager.default.fileExists(atPath: folder.file("w.bin")))
@@ -212,17 +203,9 @@ struct TrainEvalCommandTests {
         let weights = folder.file("w7.bin")  // one 7-tuple on 3x3: 74 MiB of weights
         let trained = try G2048Tests.run(["train", "--rows", "3", "--patterns", "0,1,2,3,4,5,6", "--games", "1", "--out", weights])
         #expect(trained.status == 0, "\(trained.stderr)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // 58 MiB of address space: room for the program, not for its weights.
-        process.arguments = ["-c", "ulimit -v 60000; exec \"$0\" eval --weights \"$1\" --games 1", G2048Tests.executable.path, weights]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(stderr)")
+        let (status, stderr) = try G2048Tests.runInShell("ulimit -v 60000; exec \"$0\" eval --weights \"$1\" --games 1", [weights])
+        #expect(status == 1, "\(stderr)")
         #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 74 MiB of weights; this process may map only "))
         #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v)\n"), "\(stderr)")
     }

@@ -178,9 +178,9 @@ class InProcessSession:
 
     # -- calls ------------------------------------------------------------------------------------------
     def _live(self) -> int:
+        """The handle, under the lock (``_not_forked`` was checked before taking it)."""
         if self.handle is None:
             raise G2048Error(None, "the in-process environment is closed")
-        self._not_forked()
         return self.handle
 
     def _not_forked(self) -> None:
