@@ -50,7 +50,7 @@ public struct Environment: Sendable {
     /// The bitboard's row table, loaded once rather than through a lazy global on every move.
     @usableFromInline let rowTable: RowTableHandle
     @usableFromInline var rng: Xoshiro256StarStar
-    @usableFromInline var state: GridState
+    @usableFromInline var grid: GridState
     @usableFromInline var episode: Episode
 
     /// The board in whichever representation is fastest for it.
@@ -61,9 +61,11 @@ public struct Environment: Sendable {
     }
 
     /// Where the environment is in its episode.
-    public enum Phase: Sendable, Hashable {
+    ///
+    /// The raw values are the names a saved ``EnvironmentState`` gives the phase.
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
         /// Created, and not reset yet.
-        case needsReset
+        case needsReset = "needs_reset"
         /// An episode is running; `step` is allowed.
         case running
         /// The episode terminated or was truncated; call `reset`.
@@ -85,7 +87,7 @@ public struct Environment: Sendable {
         limits = EpisodeRules(rules)
         rowTable = Bitboard.rowTable
         self.rng = rng
-        state = Environment.representation(of: board, highestExponent: episode.highest)
+        grid = Environment.representation(of: board, highestExponent: episode.highest)
         self.episode = episode
     }
 
@@ -94,7 +96,7 @@ public struct Environment: Sendable {
     /// The current board.
     @inlinable
     public var board: Board {
-        switch state {
+        switch grid {
         case .packed(let packed): Board(packed)
         case .generic(let board): board
         }
@@ -168,7 +170,7 @@ public struct Environment: Sendable {
 
     mutating func begin(_ board: Board) -> Reset {
         episode = Episode(starting: board, limits: limits)
-        state = Environment.representation(of: board, highestExponent: episode.highest)
+        grid = Environment.representation(of: board, highestExponent: episode.highest)
         return Reset(observation: board, info: info)
     }
 
@@ -194,7 +196,7 @@ public struct Environment: Sendable {
             episode.phase == .over
                 ? "step(_:) after the episode ended: call reset() first"
                 : "step(_:) before reset(): call reset(seed:) first")
-        switch state {
+        switch grid {
         case .packed(let packed):
             let outcome = packed.moved(action, table: rowTable)
             guard outcome.changed else { return try illegal(action) }
@@ -204,7 +206,7 @@ public struct Environment: Sendable {
                 to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
                 spawn: spawn, limits: limits)
             // A 32 768 tile: the next merge may need a fifth bit.
-            state = episode.highest < 15 ? .packed(next) : .generic(Board(next))
+            grid = episode.highest < 15 ? .packed(next) : .generic(Board(next))
             return Step(
                 observation: Board(next), reward: outcome.reward, terminated: terminated, truncated: truncated,
                 info: episode.info(afterstate: Board(outcome.afterstate), spawn: spawn))
@@ -216,7 +218,7 @@ public struct Environment: Sendable {
             let (terminated, truncated) = episode.advance(
                 to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
                 spawn: spawn, limits: limits)
-            state = .generic(next)
+            grid = .generic(next)
             return Step(
                 observation: next, reward: outcome.reward, terminated: terminated, truncated: truncated,
                 info: episode.info(afterstate: outcome.afterstate, spawn: spawn))
@@ -252,7 +254,7 @@ public struct Environment: Sendable {
     /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise.
     @inlinable
     public func afterstate(_ direction: Direction) -> Afterstate {
-        switch state {
+        switch grid {
         case .packed(let packed):
             let outcome = packed.moved(direction, table: rowTable)
             return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: Board(outcome.afterstate))

@@ -40,6 +40,16 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Hashable, Sendable {
     /// Returns the next 64 random bits.
     ///
     /// - Complexity: O(1).
+    /// The generator's four state words, in order: with ``init(words:)``, how a saved state restores it.
+    public var words: [UInt64] { [s0, s1, s2, s3] }
+
+    /// The generator whose state is `words` (as ``words`` gave them), or `nil` when there are not four words
+    /// or all four are zero (a state the generator can never leave, and never reaches from a seed).
+    public init?(words: [UInt64]) {
+        guard words.count == 4, words.contains(where: { $0 != 0 }) else { return nil }
+        (s0, s1, s2, s3) = (words[0], words[1], words[2], words[3])
+    }
+
     @inlinable @inline(__always)
     public mutating func next() -> UInt64 {
         let result = Xoshiro256StarStar.rotl(s1 &* 5, 7) &* 9

@@ -47,6 +47,10 @@ public struct GameSession: Sendable {
         },
         ProtocolMethod(name: "step", parameters: nil) { session, members throws(RPCError) in try session.step(members) },
         ProtocolMethod(name: "afterstates", parameters: []) { session, _ throws(RPCError) in try session.afterstates() },
+        ProtocolMethod(name: "get_state", parameters: []) { session, _ throws(RPCError) in try session.getState() },
+        ProtocolMethod(name: "set_state", parameters: ["state"]) { session, members throws(RPCError) in
+            try session.setState(members)
+        },
         ProtocolMethod(name: "render", parameters: ["ansi"]) { session, members throws(RPCError) in try session.render(members) },
         ProtocolMethod(name: "close", parameters: []) { _, _ throws(RPCError) in .object([("closed", true)]) },
     ]

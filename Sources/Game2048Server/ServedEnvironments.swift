@@ -34,6 +34,16 @@ protocol ServedEnvironments: Sendable {
     /// The `render` text: every board, separated by blank lines.
     func render(encoder: ResultEncoder, colored: Bool) -> JSONValue
 
+    /// What `set_state` takes, for messages: "one state object", "a list of 4 state objects, …".
+    var stateShape: String { get }
+    /// The `get_state` result's `state`: one environment's state, or a list of them per environment.
+    func states(encode: (EnvironmentState) -> JSONValue) -> JSONValue
+    /// Restores the states that `value` gives (each read by `parse` at its path) and returns the
+    /// report of the restored environments, as `reset` gives it; changes nothing when it throws.
+    mutating func restore(
+        _ value: JSONValue, parse: (JSONValue, String) throws(RPCError) -> EnvironmentState, encoder: ResultEncoder
+    ) throws(RPCError) -> JSONValue
+
     /// As ``reset(seed:seeds:board:encoder:)``, its results written into caller-owned buffers.
     mutating func reset(seed: UInt64?, seeds: [UInt64?]?, board: Board?, into buffers: VectorStepBuffers)
     /// Steps every environment with its action (each checked to be 0…3), the results written into
