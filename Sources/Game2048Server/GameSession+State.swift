@@ -21,11 +21,13 @@ extension GameSession {
         guard let value = members.first?.1 else {
             throw .invalidParams("state is required: what get_state returned (\(environments.stateShape))")
         }
-        guard isReset else { throw .notReset }
         let reader = self  // parses with the configuration, while the environments change
-        return try environments.restore(
+        let result = try environments.restore(
             value, parse: { value, path throws(RPCError) in try reader.parseState(value, path: path) },
             encoder: ResultEncoder(config: config))
+        // A restored state is an episode under way, as after a reset: a fresh session can continue a saved one.
+        isReset = true
+        return result
     }
 
     /// One environment's state as JSON.

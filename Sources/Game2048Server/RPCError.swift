@@ -60,7 +60,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .unknownOption(let option):
             "invalid params: unknown option '\(option)'; options are \(ServerOption.names.joined(separator: ", "))"
         case .internalError(let reason): "internal error: \(reason)"
-        case .notReset: "not reset: call reset before step, afterstates, get_state, set_state or render"
+        case .notReset: "not reset: call reset (or set_state) before step, afterstates, get_state or render"
         case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
         case .invalidHandle(let handle): "invalid handle: \(handle) is not a live handle (never made, or destroyed)"

@@ -44,6 +44,8 @@ class Backend:
     apply to a session of one environment, batch methods to a vector."""
 
     spec_info: dict[str, Any]
+    #: Reads the protocol's results of this configuration (`call`'s, in either backend) into numpy.
+    decoder: Decoder
 
     def reset_one(self, params: Mapping[str, Any]) -> tuple[npt.NDArray[Any], bool, dict[str, Any]]:
         """(observation, over at once, info)."""
@@ -76,6 +78,7 @@ class InProcessBackend(Backend):
     def __init__(self, options: Mapping[str, Any]) -> None:
         self._session = InProcessSession(options)
         self.spec_info = self._session.spec_info
+        self.decoder = Decoder(self.spec_info)
 
     def reset_one(self, params: Mapping[str, Any]) -> tuple[npt.NDArray[Any], bool, dict[str, Any]]:
         s = self._session
@@ -124,7 +127,7 @@ class ServerBackend(Backend):
     def __init__(self, options: Mapping[str, Any], binary: Optional[str] = None) -> None:
         self._client = G2048(binary=binary, **options)
         self.spec_info = self._client.spec_info
-        self._decoder = Decoder(self.spec_info)
+        self.decoder = self._decoder = Decoder(self.spec_info)
 
     def reset_one(self, params: Mapping[str, Any]) -> tuple[npt.NDArray[Any], bool, dict[str, Any]]:
         result = self._client.call("reset", params)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, SupportsFloat
+from typing import Any, Mapping, Optional, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -45,9 +45,17 @@ def observation_space(spec: dict[str, Any]) -> spaces.Box:
 
 
 class BackendOwner:
-    """What both environments do with the backend they own (`self._backend`, None once closed)."""
+    """What both environments do with the backend they own (`self._backend`, None once closed): protocol requests,
+    afterstates, saving and restoring state, pickling."""
 
     _backend: Optional[Backend]
+    _binary: Optional[str]
+    backend: str
+    render_mode: Optional[str]
+    spec_info: dict[str, Any]
+    _reset_once: bool
+    #: What a pickle keeps besides the engine's state: Gymnasium's generator and the episode bookkeeping.
+    _PICKLED = ("_np_random", "_np_random_seed", "_reset_once", "_finished")
 
     @property
     def server_pid(self) -> Optional[int]:
@@ -59,15 +67,53 @@ class BackendOwner:
             raise gymnasium.error.Error(f"the {type(self).__name__} is closed")
         return self._backend
 
-    def call(self, method: str, params: Optional[dict[str, Any]] = None) -> Any:
-        """Any protocol method on this environment's session (`spec`, `afterstates`, `render`, ...), from either
-        backend: its result as the protocol gives it."""
+    def request(self, method: str, params: Optional[dict[str, Any]] = None) -> Any:
+        """Any protocol method on this environment's engine session (`spec`, `afterstates`, `get_state`, ...), from
+        either backend: its result as the protocol gives it (docs/PROTOCOL.md)."""
         return self._live().call(method, params)
 
-    def __getstate__(self) -> Any:
-        raise TypeError(f"a {type(self).__name__} cannot be pickled or copied: its state lives in the engine. "
-                        "Make a new environment with the same options and reset it with the same seed, or replay "
-                        "its actions, to get the same state")
+    def _afterstates(self) -> dict[str, npt.NDArray[Any]]:
+        """The engine's afterstates, stacked: `legal` (..., 4) bool, `reward` (..., 4) float64, `observation`
+        (..., 4, *observation shape) in the observation's encoding (the board itself for an illegal move)."""
+        backend = self._live()
+        raw = backend.call("afterstates")["afterstates"]
+        lists = raw if raw and isinstance(raw[0], list) else [raw]
+        decoder = backend.decoder
+        legal = np.array([[entry["legal"] for entry in entries] for entries in lists], dtype=bool)
+        reward = np.array([[entry["reward"] for entry in entries] for entries in lists], dtype=np.float64)
+        observation = np.stack([np.stack([decoder.board(entry["afterstate"]) for entry in entries])
+                                for entries in lists])
+        return {"legal": legal, "reward": reward, "observation": observation}
+
+    def _get_state(self) -> Any:
+        return self._live().call("get_state")["state"]
+
+    def _set_state(self, state: Any) -> dict[str, Any]:
+        result: dict[str, Any] = self._live().call("set_state", {"state": state})
+        self._reset_once = True
+        return result
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle or a deep copy keeps: the options, the transport, and the engine's state (none before
+        the first reset); unpickling makes a new engine session in that state."""
+        backend = self._live()
+        saved = {name: self.__dict__[name] for name in self._PICKLED if name in self.__dict__}
+        return {"options": dict(self.spec_info["config"]), "backend": self.backend, "binary": self._binary,
+                "render_mode": self.render_mode, "state": self._get_state() if self._reset_once else None,
+                "saved": saved, "pickled_by": "gym2048"}
+
+    def __setstate__(self, pickled: dict[str, Any]) -> None:
+        if not isinstance(pickled, dict) or pickled.get("pickled_by") != "gym2048":
+            raise TypeError(f"not a pickled {type(self).__name__}")
+        options = dict(pickled["options"])
+        self._reopen(options, render_mode=pickled["render_mode"], backend=pickled["backend"], binary=pickled["binary"])
+        if pickled["state"] is not None:
+            self._set_state(pickled["state"])
+        self.__dict__.update(pickled["saved"])
+
+    def _reopen(self, options: dict[str, Any], *, render_mode: Optional[str], backend: str,
+                binary: Optional[str]) -> None:
+        raise NotImplementedError
 
 
 class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
@@ -114,6 +160,7 @@ class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         self.render_mode = render_mode
         self._backend: Optional[Backend] = None
         self.backend = backend
+        self._binary = binary
         options = {"observation": "base64", "info": list(DEFAULT_INFO), **options}
         self._backend = make_backend(backend, options, binary)
         self.spec_info: dict[str, Any] = self._backend.spec_info
@@ -162,7 +209,37 @@ class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         """The legal moves of the current state, as bool (for maskable-policy libraries such as sb3-contrib)."""
         if self._mask is not None:
             return self._mask.astype(bool)
-        return np.array([a["legal"] for a in self._live().call("afterstates")["afterstates"]], dtype=bool)
+        legal: npt.NDArray[np.bool_] = self._afterstates()["legal"][0]
+        return legal
+
+    def afterstates(self) -> dict[str, npt.NDArray[Any]]:
+        """What each action (0 up, 1 right, 2 down, 3 left) would do from the current state, before the spawn, as
+        the engine computes it, changing nothing: `legal` (4,) bool, `reward` (4,) float64 (the merged tiles),
+        `observation` (4, *observation shape) in the observation's encoding (the current board for an illegal
+        move). The one call an afterstate learner or a search agent needs per decision."""
+        return {key: value[0] for key, value in self._afterstates().items()}
+
+    def get_state(self) -> dict[str, Any]:
+        """Everything that decides this environment's future, as the engine saves it (JSON-safe): `board` (tile
+        values), `score`, `steps`, `phase` ("running" or "over"), `generator` (the spawn generator's four words).
+        `set_state` on this or another environment with the same options restores it: the same actions then
+        give the same observations, rewards and spawns."""
+        state: dict[str, Any] = self._get_state()
+        return state
+
+    def set_state(self, state: Mapping[str, Any]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Restore a state `get_state` gave; returns its observation and info, as `reset` does. The engine checks
+        every member against the rules and the others (a "running" state needs a legal move): G2048ParamsError (a
+        ValueError) with its message, and nothing changes."""
+        result = self._set_state(state)
+        decoder = self._live().decoder
+        info = decoder.info(result["info"])
+        self._mask = info.get("action_mask")
+        return decoder.observation(result["observation"]), info
+
+    def _reopen(self, options: dict[str, Any], *, render_mode: Optional[str], backend: str,
+                binary: Optional[str]) -> None:
+        Gym2048Env.__init__(self, render_mode, backend=backend, binary=binary, **options)
 
     def close(self) -> None:
         """Release the engine (stop the server with backend="server"). Calling it again does nothing."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +75,7 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         self.render_mode = render_mode
         self._backend: Optional[Backend] = None
         self.backend = backend
+        self._binary = binary
         if isinstance(options.get("autoreset_mode"), AutoresetMode):
             options["autoreset_mode"] = {mode: name for name, mode in _AUTORESET_MODES.items()}[options["autoreset_mode"]]
         settings = {"observation": "base64_batch", "info_layout": "columns", "info": list(VECTOR_DEFAULT_INFO), **options}
@@ -93,6 +94,7 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         self._single = num_envs == 1
         self._finished = False
         self._reset_once = False
+        self._masks: Optional[npt.NDArray[np.int8]] = None
 
     # -- reset --------------------------------------------------------------------------------------------
     def reset(self, *, seed: Seed = None,
@@ -125,10 +127,10 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
             observation, over, info = backend.reset_one(reset_params(single_seed, None, options))
             self._finished = over
             self._reset_once = True
-            return self._one(observation, info)
+            return self._remember(self._one(observation, info))
         result = backend.reset_batch(reset_params(base, seeds, options))
         self._reset_once = True
-        return result
+        return self._remember(result)
 
     # -- step ---------------------------------------------------------------------------------------------
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.bool_],
@@ -136,9 +138,14 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         """Step every environment with `actions` (num_envs integers 0..3). Anything else raises TypeError or
         ValueError naming what it got and the action space, before either backend sees it."""
         array = self._checked(actions)
-        if self._single:
-            return self._step_single(array)
-        return self._live().step_batch(array)
+        result = self._step_single(array) if self._single else self._live().step_batch(array)
+        self._masks = result[4].get("action_mask")
+        return result
+
+    def _remember(self, result: tuple[npt.NDArray[Any], dict[str, Any]]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Keeps the masks of what the environments now show, for `action_masks()`."""
+        self._masks = result[1].get("action_mask")
+        return result
 
     def _checked(self, actions: Any) -> npt.NDArray[Any]:
         """`actions` as an integer array of num_envs entries 0..3 (any integer dtype, or a list of ints); anything
@@ -197,6 +204,89 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
                 infos[key] = np.asarray([value])
             infos["_" + key] = np.array([value is not None])
         return observation[None].copy(), infos
+
+    # -- masks, afterstates, state ------------------------------------------------------------------------
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """(num_envs, 4) bool: the legal moves of each observation last returned (all False for a board with no
+        move left), for maskable-policy libraries."""
+        if self._masks is not None:
+            return self._masks.astype(bool)
+        return self._afterstates()["legal"]
+
+    def afterstates(self) -> dict[str, npt.NDArray[Any]]:
+        """What each action would do in each environment, before the spawn, changing nothing: `legal`
+        (num_envs, 4) bool, `reward` (num_envs, 4) float64, `observation` (num_envs, 4, *single observation
+        shape) in the observation's encoding (the current board for an illegal move)."""
+        return self._afterstates()
+
+    def get_state(self) -> list[dict[str, Any]]:
+        """Each environment's state, as `Gym2048Env.get_state` gives one (board, score, steps, phase, generator)."""
+        state = self._get_state()
+        return [state] if self._single else list(state)
+
+    def set_state(self, states: Sequence[Mapping[str, Any]]) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Restore every environment to its state (a list of `num_envs`, as `get_state` gives them); returns the
+        observations and infos, as `reset` does. An environment restored "over" is reset by the next step
+        (under "next_step" and "same_step" autoreset). A state the engine refuses raises G2048ParamsError
+        naming its index; nothing changes then."""
+        if not isinstance(states, (list, tuple)) or len(states) != self.num_envs:
+            raise ValueError(f"states must be a list of {self.num_envs} states (one per environment, as get_state "
+                             f"gives them), got {type(states).__name__}"
+                             + (f" of {len(states)}" if isinstance(states, (list, tuple)) else ""))
+        result = self._set_state(states[0] if self._single else list(states))
+        decoder = self._live().decoder
+        if self._single:
+            self._finished = bool(result["terminated"])
+            return self._remember(self._one(decoder.observation(result["observation"]), decoder.info(result["info"])))
+        return self._remember((decoder.observations(result["observation"]), decoder.infos(result["info"])))
+
+    def _reopen(self, options: dict[str, Any], *, render_mode: Optional[str], backend: str,
+                binary: Optional[str]) -> None:
+        num_envs = options.pop("num_envs")
+        Gym2048VectorEnv.__init__(self, num_envs, render_mode, backend=backend, binary=binary, **options)
+
+    # -- Gymnasium's per-environment access ---------------------------------------------------------------
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Gymnasium's `get_attr`: `name` of each environment, a tuple of `num_envs`. The boards have no Python
+        object each, so the attributes are what one environment of this vector has: `state`, `render_mode`,
+        `spec_info`, `observation_space` and `action_space` (one environment's), `metadata`."""
+        if name == "state":
+            return tuple(self.get_state())
+        shared = {"render_mode": self.render_mode, "spec_info": self.spec_info, "metadata": self.metadata,
+                  "observation_space": self.single_observation_space, "action_space": self.single_action_space}
+        if name not in shared:
+            raise AttributeError(f"a {type(self).__name__} environment has no attribute {name!r}; attributes are "
+                                 f"{', '.join(['state', *shared])}")
+        return tuple(shared[name] for _ in range(self.num_envs))
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Gymnasium's `set_attr`: only `state` can be set (a list of `num_envs` states, or one state for every
+        environment); the other attributes are the vector's configuration, fixed when it is made."""
+        if name != "state":
+            raise AttributeError(f"cannot set {name!r} on a {type(self).__name__}: only 'state' can be set (the "
+                                 "other attributes are fixed when it is made)")
+        self.set_state(values if isinstance(values, (list, tuple)) else [values] * self.num_envs)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Gymnasium's `call`: `name` called on each environment (or read, if it is not a method), a tuple of
+        `num_envs` results: `action_masks`, `afterstates`, `get_state`, `render` (each environment's text or
+        image), and `get_attr`'s attributes. One engine call serves the whole batch."""
+        if args or kwargs:
+            raise TypeError(f"{name}() of one environment takes no arguments; use set_attr('state', ...) to restore")
+        if name == "action_masks":
+            return tuple(self.action_masks())
+        if name == "afterstates":
+            batch = self.afterstates()
+            return tuple({key: value[index] for key, value in batch.items()} for index in range(self.num_envs))
+        if name == "get_state":
+            return tuple(self.get_state())
+        if name == "render":
+            rendered = self.render()
+            if rendered is None:
+                return tuple(None for _ in range(self.num_envs))
+            return tuple(rendered) if isinstance(rendered, tuple) else tuple(
+                board + "\n" for board in rendered.rstrip("\n").split("\n\n"))
+        return self.get_attr(name)
 
     # -- render, close ------------------------------------------------------------------------------------
     def render(self) -> Any:

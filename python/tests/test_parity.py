@@ -247,16 +247,6 @@ def test_threads_sharing_an_in_process_environment_get_whole_results() -> None:
     assert not torn
 
 
-def test_pickling_an_environment_says_what_to_do() -> None:
-    import copy
-    import pickle
-    env = Gym2048Env()
-    for attempt in (pickle.dumps, copy.deepcopy):
-        with pytest.raises(TypeError, match="same seed"):
-            attempt(env)
-    env.close()
-
-
 def test_a_forked_child_is_refused_even_while_a_thread_holds_the_lock() -> None:
     """fork() while another thread is inside a call: the child's call on the inherited environment is an error
     naming the cause, at once; never a hang on the lock that thread held, never a crash."""
