@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The RL examples from a fresh clone: a virtualenv .venv-rl at the repository root with the gym2048 package
-# (pip builds the Swift server), torch (CPU build), sb3-contrib and ray, then their opt-in tests.
+# (pip builds the Swift engine), torch (CPU build), sb3-contrib, ray and pufferlib-core, then their opt-in tests
+# (the MaskablePPO example, the Stable-Baselines3 adapter, the PufferLib binding, Ray rollouts).
 #
 #   bash Examples/python/rl-examples.sh                 # set up (first run) and run the tests
 #   bash Examples/python/rl-examples.sh --minutes 10    # also: train MaskablePPO for 10 minutes
@@ -27,18 +28,22 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     echo '*' > "$venv/.gitignore"   # keep the venv out of git without touching the repository's .gitignore
 fi
-echo "== installing the gym2048 package (builds the Swift server), torch (CPU), sb3-contrib, ray, pytest"
+echo "== installing the gym2048 package (builds the Swift engine), torch (CPU), sb3-contrib, ray, pufferlib-core, pytest"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     "torch==2.13.0+cpu" sb3-contrib ray pytest
+# pufferlib-core pins a CUDA torch; its environment API and vectorization need only torch itself (any build),
+# numpy, gymnasium, psutil and rich.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps pufferlib-core psutil rich
 
 echo "== RL example tests"
 # From outside the clone's Examples/python so `import gym2048` finds the installed package.
-G2048_RL_TESTS=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_rl_examples.py
+G2048_RL_TESTS=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_rl_examples.py \
+    python/tests/test_sb3.py python/tests/test_puffer.py
 
 if [ -n "$minutes" ]; then
     echo "== MaskablePPO, $minutes minutes"
-    "$venv/bin/python" Examples/python/train_maskable_ppo.py --minutes "$minutes" --seed 1 --eval-episodes 50
+    "$venv/bin/python" -m gym2048.examples.maskable_ppo --minutes "$minutes" --seed 1 --eval-episodes 50
 fi
 if [ -n "$ray_seconds" ]; then
     for k in 1 2; do

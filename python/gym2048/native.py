@@ -106,6 +106,21 @@ def _pointer(array: Optional[npt.NDArray[Any]]) -> Optional[int]:
     return None if array is None else int(array.ctypes.data)
 
 
+def _output(given: dict[str, npt.NDArray[Any]], name: str, shape: tuple[int, ...],
+            dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    """The caller's array `name` (taken out of `given`) if it has exactly `shape` and `dtype` and is C-contiguous and
+    writable (the engine writes its bytes), else a ValueError saying what differs; a new array when not given."""
+    array = given.pop(name, None)
+    if array is None:
+        return np.zeros(shape, dtype)
+    if not isinstance(array, np.ndarray) or array.shape != shape or array.dtype != dtype:
+        got = f"{array.shape} {array.dtype}" if isinstance(array, np.ndarray) else type(array).__name__
+        raise ValueError(f"the {name} buffer must be a {shape} {dtype} array, got {got}")
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        raise ValueError(f"the {name} buffer must be C-contiguous and writable")
+    return array
+
+
 class InProcessSession:
     """One protocol session in this process: `make` options in, numpy results out, as `g2048 serve` gives them.
 
@@ -113,7 +128,9 @@ class InProcessSession:
     info. A session inherited by a forked child is refused there (its lock and buffers are the parent's).
     """
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Mapping[str, Any], outputs: Optional[Mapping[str, npt.NDArray[Any]]] = None) -> None:
+        """`outputs` may give caller-owned arrays for `observations`, `terminations` and `truncations` (a trainer's
+        shared buffers): the engine then writes there, each checked for its shape, dtype and layout."""
         self.handle: Optional[int] = None
         self._owner = os.getpid()
         self._lock = threading.RLock()
@@ -133,10 +150,14 @@ class InProcessSession:
         self.shape: tuple[int, ...] = tuple(observation["shape"])
         self.dtype = np.dtype(observation["dtype"])
         n, shape = self.num_envs, (self.num_envs, *self.shape)
-        self.observations = np.zeros(shape, self.dtype)
+        given = dict(outputs or {})
+        self.observations = _output(given, "observations", shape, self.dtype)
         self.rewards = np.zeros(n, np.int64)
-        self.terminations = np.zeros(n, np.bool_)
-        self.truncations = np.zeros(n, np.bool_)
+        self.terminations = _output(given, "terminations", (n,), np.dtype(np.bool_))
+        self.truncations = _output(given, "truncations", (n,), np.dtype(np.bool_))
+        if given:
+            raise ValueError(f"unknown output buffer(s) {', '.join(sorted(given))}: the engine writes into "
+                             "observations, terminations and truncations")
         self.columns = self._columns()
         same_step = spec["config"]["autoreset_mode"] == "same_step" and n > 1
         self.finals = np.zeros(n, np.bool_) if same_step else None

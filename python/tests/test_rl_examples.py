@@ -26,15 +26,17 @@ if _missing:
 
 
 def run_script(name, *args, timeout=600):
-    """Run an example script with this Python; returns its parsed --json output."""
-    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, name), *args, "--json"],
+    """Run an example (a script of Examples/python, or a module of the package) with this Python; returns its
+    parsed --json output."""
+    command = ["-m", name] if name.startswith("gym2048.") else [os.path.join(EXAMPLES, name)]
+    process = subprocess.run([sys.executable, *command, *args, "--json"],
                              capture_output=True, text=True, timeout=timeout)
     assert process.returncode == 0, f"{name} failed:\n{process.stderr[-4000:]}"
     return json.loads(process.stdout), process.stderr
 
 
 def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds():
-    result, stderr = run_script("train_maskable_ppo.py", "--timesteps", "1024", "--envs", "2",
+    result, stderr = run_script("gym2048.examples.maskable_ppo", "--timesteps", "1024", "--envs", "2",
                                 "--eval-episodes", "3", "--seed", "3")
     assert "[train] done" in stderr
     assert result["timesteps"] >= 1024
@@ -50,13 +52,25 @@ def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds():
 
 def test_maskable_ppo_is_reproducible_with_its_seed():
     args = ("--timesteps", "512", "--envs", "2", "--eval-episodes", "2", "--seed", "5")
-    first, _ = run_script("train_maskable_ppo.py", *args)
-    second, _ = run_script("train_maskable_ppo.py", *args)
+    first, _ = run_script("gym2048.examples.maskable_ppo", *args)
+    second, _ = run_script("gym2048.examples.maskable_ppo", *args)
     assert first == second
 
 
+def test_the_adapter_trains_exactly_as_dummy_vec_env_does():
+    """Same seeds, same episodes: MaskablePPO through Gym2048SB3VecEnv and through DummyVecEnv over single
+    environments learns the same weights and plays the same evaluation games."""
+    args = ("--timesteps", "1024", "--envs", "4", "--eval-episodes", "2", "--seed", "7")
+    ours, _ = run_script("gym2048.examples.maskable_ppo", *args)
+    dummy, _ = run_script("gym2048.examples.maskable_ppo", *args, "--vec", "dummy")
+    for result in (ours, dummy):
+        for key in ("vec", "train_seconds", "steps_per_second"):
+            result.pop(key)
+    assert ours == dummy
+
+
 def test_maskable_ppo_refuses_a_bad_budget():
-    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, "train_maskable_ppo.py"), "--minutes", "0"],
+    process = subprocess.run([sys.executable, "-m", "gym2048.examples.maskable_ppo", "--minutes", "0"],
                              capture_output=True, text=True, timeout=120)
     assert process.returncode == 2
     assert "--minutes must be a positive number, got 0.0" in process.stderr

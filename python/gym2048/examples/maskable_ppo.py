@@ -1,26 +1,27 @@
-"""Train sb3-contrib's MaskablePPO on Gym2048-v0, then compare it with a random legal agent on the same seeds.
+"""Train sb3-contrib's MaskablePPO on Gym2048, then compare it with a random legal agent on the same seeds.
 
-    python3 Examples/python/train_maskable_ppo.py --minutes 10 --seed 1
-    python3 Examples/python/train_maskable_ppo.py --timesteps 200000 --eval-episodes 50 --json
+    python -m gym2048.examples.maskable_ppo --minutes 10 --seed 1
+    python -m gym2048.examples.maskable_ppo --timesteps 200000 --envs 64 --eval-episodes 50 --json
+    python -m gym2048.examples.maskable_ppo --vec dummy --envs 8      # SB3's DummyVecEnv, for comparison
 
-The agent sees the board one-hot encoded by the server (`observation="onehot"`: one 0/1 plane per tile
-exponent, flattened by the MLP policy) or, with `--observation exponents`, the tile exponents scaled to 0…1.
-Illegal moves are masked out with the mask the environment already reports in `info["action_mask"]`
-(`ActionMaskFromInfo` below), so the policy never wastes a step on a move that does not change the board.
-Rewards are the merged tile values, normalised by a running estimate of the return's spread (VecNormalize).
+The policy sees the board as the engine's float32 one-hot vector (`observation="onehot_flat"`: one 0/1 plane per
+tile exponent, flattened), and illegal moves are masked with the masks the environment reports, so it never
+wastes a step on a move that does not change the board. Rewards are the merged tile values, normalised by a
+running estimate of the return's spread (VecNormalize).
 
-Training runs `--envs` environments side by side (one `g2048 serve` process each) until `--timesteps`
-steps or `--minutes` minutes, whichever comes first. Evaluation then plays `--eval-episodes` episodes with
-the trained policy (greedy, masked) and the same number with a random legal agent, on the same seeds
-(`--eval-seed`, `--eval-seed + 1`, …), and prints both mean scores and the distribution of the largest
-tile. Progress goes to stderr, results to stdout (`--json` for one JSON object).
+Training runs `--envs` boards side by side until `--timesteps` steps or `--minutes` minutes, whichever comes first:
+by default through `gym2048.sb3.Gym2048SB3VecEnv` (all boards in one engine call a step); `--vec dummy` uses SB3's
+`DummyVecEnv` over single `Gym2048-v0` environments instead (one Python call per board). Evaluation then plays
+`--eval-episodes` episodes with the trained policy (greedy, masked) and as many with a random legal agent, on the
+same seeds (`--eval-seed`, `--eval-seed + 1`, …). Progress goes to stderr, results to stdout (`--json` for one JSON
+object, with the training speed in environment steps per second).
 
-Reproducible: with the same `--seed` and `--timesteps` (and no `--minutes`) two runs on one machine train
-the same weights and print the same figures; a `--minutes` budget stops at a wall-clock time, so the
-script prints the number of steps it trained for to rerun it exactly with `--timesteps`.
+Reproducible: with the same `--seed` and `--timesteps` (and no `--minutes`) two runs on one machine train the same
+weights and print the same figures; a `--minutes` budget stops at a wall-clock time, so the script prints the number
+of steps it trained for to rerun it exactly with `--timesteps`.
 
-Needs the gym2048 package with torch (CPU build), sb3-contrib and gymnasium:
-`bash Examples/python/rl-examples.sh` sets all of that up in `.venv-rl`.
+Needs torch, sb3-contrib and gymnasium: `pip install torch --index-url https://download.pytorch.org/whl/cpu` (the
+CPU build; plain `pip install torch` pulls gigabytes of GPU libraries) and `pip install sb3-contrib`.
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ import json
 import math
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 import gymnasium
 import numpy as np
 
 import gym2048  # noqa: F401  (registers Gym2048-v0)
 
+OBSERVATION = "onehot_flat"
 INFO_KEYS = ["action_mask", "score", "max_tile"]
 
 
@@ -46,44 +48,9 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-class ActionMaskFromInfo(gymnasium.Wrapper):
-    """Exposes `action_masks()` (what MaskablePPO asks for) from the last `info["action_mask"]`.
-
-    The environment already sends the mask with every reset and step, so keeping it costs nothing, where
-    asking the server again for each step would double the round trips.
-    """
-
-    def __init__(self, env: gymnasium.Env):
-        super().__init__(env)
-        self._mask = np.ones(env.action_space.n, dtype=bool)
-
-    def reset(self, **kwargs):
-        observation, info = self.env.reset(**kwargs)
-        self._mask = np.asarray(info["action_mask"], dtype=bool)
-        return observation, info
-
-    def step(self, action):
-        observation, reward, terminated, truncated, info = self.env.step(action)
-        self._mask = np.asarray(info["action_mask"], dtype=bool)
-        return observation, reward, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        """The legal moves of the current board (True = legal)."""
-        return self._mask
-
-
-def make_env(observation: str) -> gymnasium.Env:
-    """One Gym2048-v0 environment as the agent sees it: the chosen encoding, masks from info."""
-    if observation == "onehot":
-        env = gymnasium.make("Gym2048-v0", observation="onehot", info=INFO_KEYS)
-    else:
-        env = gymnasium.make("Gym2048-v0", info=INFO_KEYS)
-        high = float(env.observation_space.high.max())
-        # Exponents 0…high become floats 0…1: an MLP learns poorly from raw exponents up to 17.
-        env = gymnasium.wrappers.TransformObservation(
-            env, lambda obs: (obs / high).astype(np.float32),
-            gymnasium.spaces.Box(0.0, 1.0, shape=env.observation_space.shape, dtype=np.float32))
-    return ActionMaskFromInfo(env)
+def make_env() -> gymnasium.Env[Any, Any]:
+    """One Gym2048-v0 environment as the agent sees it (its `action_masks()` reads the mask of the last info)."""
+    return gymnasium.make("Gym2048-v0", observation=OBSERVATION, info=INFO_KEYS)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -96,9 +63,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="stop training after this many environment steps (default 50000 without --minutes)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the policy, the training environments "
                         "and the random agent (default 1)")
-    parser.add_argument("--envs", type=int, default=8, help="training environments, one server each (default 8)")
-    parser.add_argument("--observation", choices=["onehot", "exponents"], default="onehot",
-                        help="what the policy sees (default onehot)")
+    parser.add_argument("--envs", type=int, default=8, help="boards trained on side by side (default 8)")
+    parser.add_argument("--vec", choices=["gym2048", "dummy"], default="gym2048",
+                        help="gym2048: Gym2048SB3VecEnv, one engine call a step (default); dummy: SB3's DummyVecEnv "
+                        "over single environments")
     parser.add_argument("--eval-episodes", type=int, default=20, help="episodes per agent in the evaluation "
                         "(default 20)")
     parser.add_argument("--eval-seed", type=int, default=10_000,
@@ -120,7 +88,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def train(args: argparse.Namespace):
+def train(args: argparse.Namespace) -> tuple[Any, int, float]:
     """Train MaskablePPO within the budget; returns the model and the number of steps it trained for."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -129,7 +97,11 @@ def train(args: argparse.Namespace):
 
     # One thread: the machine's other core serves the environments, and single-threaded torch is deterministic.
     torch.set_num_threads(1)
-    venv = DummyVecEnv([lambda: make_env(args.observation) for _ in range(args.envs)])
+    if args.vec == "gym2048":
+        from gym2048.sb3 import Gym2048SB3VecEnv
+        venv: Any = Gym2048SB3VecEnv(args.envs, observation=OBSERVATION)
+    else:
+        venv = DummyVecEnv([make_env for _ in range(args.envs)])
     venv.seed(args.seed)  # environment i's first reset uses seed + i; later episodes continue its stream
     venv = VecNormalize(venv, norm_obs=False, norm_reward=True, gamma=0.99)
     rollout = 256
@@ -140,7 +112,7 @@ def train(args: argparse.Namespace):
 
     deadline = None if args.minutes is None else time.monotonic() + args.minutes * 60
 
-    class Progress(BaseCallback):
+    class Progress(BaseCallback):  # type: ignore[misc]
         """Stops at the deadline and logs steps, speed and recent scores to stderr every 10 seconds."""
 
         def __init__(self) -> None:
@@ -167,18 +139,20 @@ def train(args: argparse.Namespace):
     what = " and ".join(part for part in (
         f"{args.timesteps:,} steps" if args.timesteps is not None else "",
         f"{args.minutes:g} minutes" if args.minutes is not None else "") if part)
-    log(f"[train] MaskablePPO on Gym2048-v0 ({args.observation}), {args.envs} environments, seed {args.seed}, "
+    log(f"[train] MaskablePPO on Gym2048 ({OBSERVATION}), {args.envs} boards through {args.vec}, seed {args.seed}, "
         f"budget {what}")
     start = time.monotonic()
     model.learn(total_timesteps=budget, callback=Progress())
-    log(f"[train] done: {model.num_timesteps:,} steps in {time.monotonic() - start:,.0f} s")
+    seconds = time.monotonic() - start
+    log(f"[train] done: {model.num_timesteps:,} steps in {seconds:,.0f} s "
+        f"({model.num_timesteps / seconds:,.0f} steps/s, network updates included)")
     venv.close()
-    return model, model.num_timesteps
+    return model, model.num_timesteps, seconds
 
 
-def play(choose, observation: str, seeds: list[int]) -> list[dict[str, int]]:
+def play(choose: Callable[[Any, Any, np.random.Generator], int], seeds: list[int]) -> list[dict[str, int]]:
     """Play one episode per seed with `choose(obs, mask, rng) -> action`; returns score and max tile of each."""
-    env = make_env(observation)
+    env = make_env()
     results = []
     try:
         for seed in seeds:
@@ -186,7 +160,8 @@ def play(choose, observation: str, seeds: list[int]) -> list[dict[str, int]]:
             obs, info = env.reset(seed=seed)
             done = False
             while not done:
-                obs, _, terminated, truncated, info = env.step(choose(obs, env.action_masks(), rng))
+                mask = env.unwrapped.action_masks()  # type: ignore[attr-defined]
+                obs, _, terminated, truncated, info = env.step(choose(obs, mask, rng))
                 done = terminated or truncated
             results.append({"seed": seed, "score": int(info["score"]), "max_tile": int(info["max_tile"])})
     finally:
@@ -203,7 +178,7 @@ def summary(results: list[dict[str, int]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    model, trained = train(args)
+    model, trained, seconds = train(args)
     if args.save:
         model.save(args.save)
         log(f"[train] saved {args.save}")
@@ -211,22 +186,24 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.eval_seed, args.eval_seed + args.eval_episodes))
     log(f"[eval] {len(seeds)} episodes per agent, seeds {seeds[0]}…{seeds[-1]}")
 
-    def trained_choice(obs, mask, rng):
+    def trained_choice(obs: Any, mask: Any, rng: np.random.Generator) -> int:
         action, _ = model.predict(obs, action_masks=mask, deterministic=True)
         return int(action)
 
-    def random_choice(obs, mask, rng):
+    def random_choice(obs: Any, mask: Any, rng: np.random.Generator) -> int:
         return int(rng.choice(np.flatnonzero(mask)))
 
-    policy = summary(play(trained_choice, args.observation, seeds))
-    baseline = summary(play(random_choice, args.observation, seeds))
-    result = {"timesteps": trained, "seed": args.seed, "observation": args.observation, "envs": args.envs,
+    policy = summary(play(trained_choice, seeds))
+    baseline = summary(play(random_choice, seeds))
+    result = {"timesteps": trained, "seed": args.seed, "observation": OBSERVATION, "envs": args.envs, "vec": args.vec,
+              "train_seconds": seconds, "steps_per_second": trained / seconds,
               "eval_seeds": [seeds[0], seeds[-1]], "maskable_ppo": policy, "random_legal": baseline}
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"MaskablePPO on Gym2048-v0: {trained:,} training steps, seed {args.seed}, {args.observation} "
-              f"observation; {len(seeds)} evaluation episodes per agent on seeds {seeds[0]}…{seeds[-1]}")
+        print(f"MaskablePPO on Gym2048: {trained:,} training steps ({trained / seconds:,.0f} steps/s through "
+              f"{args.vec}, {args.envs} boards), seed {args.seed}; {len(seeds)} evaluation episodes per agent on "
+              f"seeds {seeds[0]}…{seeds[-1]}")
         for name, stats in (("MaskablePPO (greedy)", policy), ("random legal agent", baseline)):
             tiles = ", ".join(f"{tile}: {count}" for tile, count in stats["max_tiles"].items())
             print(f"  {name:<21} mean score {stats['mean_score']:>9,.1f}   largest tile {tiles}")
