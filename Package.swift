@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
         .target(name: "CPrefetch"),
         .target(name: "CGym2048"),
-        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "CGym2048"]),
-        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048System", "CPrefetch"]),
+        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "CGym2048"]),
+        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "CPrefetch"]),
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
         .executableTarget(
             name: "g2048",

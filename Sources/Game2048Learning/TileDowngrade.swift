@@ -17,6 +17,10 @@ public enum TileDowngrade {
     /// The exponent of the default `limit`: 15, the 32 768 tile.
     public static let defaultLimit: UInt8 = 15
 
+    /// The limit a search uses: the one `given` (an inner `nil`: downgrading off), else the one a weights file
+    /// `recorded`, else ``defaultLimit``.
+    public static func limit(given: UInt8??, recorded: UInt8?) -> UInt8? { given ?? recorded ?? defaultLimit }
+
     /// The limits a search takes: the exponents of the tiles 8 to 32 768.
     public static let limitRange: ClosedRange<UInt8> = 3...15
 

@@ -63,7 +63,8 @@ public enum RPCError: Error, Hashable, Sendable {
         case .notReset: "not reset: call reset (or set_state) before step, afterstates, get_state or render"
         case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
-        case .invalidHandle(let handle): "invalid handle: \(handle) is not a live handle (never made, or destroyed)"
+        case .invalidHandle(let handle):
+            "invalid handle: \(handle) is not a live handle of this kind (never made, destroyed, or a player's where a session's is needed, or the other way round)"
         case .inheritedHandle(let handle, let owner):
             "invalid handle: \(handle) was made in process \(owner), and this process is a child it forked; make a new "
                 + "handle here (the parent's handle may be in use by one of its threads, which the child does not have)"

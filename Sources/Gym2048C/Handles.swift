@@ -4,9 +4,15 @@ import Game2048Server
 import Glibc
 import Synchronization
 
+/// What a handle stands for (a session, a player), with the process that made it.
+protocol OwnedBox: AnyObject, Sendable {
+    /// The process that made it: a forked child's calls on it are refused.
+    var owner: pid_t { get }
+}
+
 /// One handle's session behind its lock: calls on the same handle from several threads take turns; calls on
 /// different handles never wait for each other.
-final class HandleBox: Sendable {
+final class HandleBox: OwnedBox {
     let session: Mutex<GameSession>
     /// The process that made the handle: a child forked from it gets an error, never the lock, which a thread of
     /// the parent may have held at the fork.
@@ -34,7 +40,7 @@ enum Handles {
     }()
     /// The next handle and the live ones: read and written only with ``lock`` held.
     nonisolated(unsafe) static var next: Int64 = 1
-    nonisolated(unsafe) static var boxes: [Int64: HandleBox] = [:]
+    nonisolated(unsafe) static var boxes: [Int64: any OwnedBox] = [:]
 
     /// `body` with the table's lock held.
     static func locked<Result>(_ body: () -> Result) -> Result {
@@ -43,9 +49,10 @@ enum Handles {
         return body()
     }
 
-    static func add(_ session: GameSession) -> Int64 {
-        let box = HandleBox(session)
-        return locked {
+    static func add(_ session: GameSession) -> Int64 { add(box: HandleBox(session)) }
+
+    static func add(box: any OwnedBox) -> Int64 {
+        locked {
             let handle = next
             next += 1
             boxes[handle] = box
@@ -53,16 +60,28 @@ enum Handles {
         }
     }
 
-    /// The live handle's box, made by this process.
-    static func box(_ handle: Int64) throws(CallError) -> HandleBox {
-        guard let box = locked({ boxes[handle] }) else { throw CallError(.invalidHandle(handle)) }
+    /// The live session handle's box, made by this process.
+    static func box(_ handle: Int64) throws(CallError) -> HandleBox { try box(handle, as: HandleBox.self) }
+
+    /// The live handle's box if it is one of `kind` (a player's handle is no session's, and the other way
+    /// round), made by this process.
+    static func box<Box: OwnedBox>(_ handle: Int64, as kind: Box.Type) throws(CallError) -> Box {
+        guard let box = locked({ boxes[handle] }) as? Box else { throw CallError(.invalidHandle(handle)) }
         guard box.owner == getpid() else { throw CallError(.inheritedHandle(handle, owner: box.owner)) }
         return box
     }
 
-    /// Forgets a handle (an inherited one too: a child may drop the parent's handles it holds).
-    static func remove(_ handle: Int64) throws(CallError) {
-        guard locked({ boxes.removeValue(forKey: handle) }) != nil else { throw CallError(.invalidHandle(handle)) }
+    /// Forgets a session handle (an inherited one too: a child may drop the parent's handles it holds).
+    static func remove(_ handle: Int64) throws(CallError) { try remove(handle, as: HandleBox.self) }
+
+    /// Forgets a handle of `kind`.
+    static func remove<Box: OwnedBox>(_ handle: Int64, as kind: Box.Type) throws(CallError) {
+        let removed = locked { () -> Bool in
+            guard boxes[handle] is Box else { return false }
+            boxes[handle] = nil
+            return true
+        }
+        guard removed else { throw CallError(.invalidHandle(handle)) }
     }
 }
 

@@ -212,6 +212,6 @@ extension CommandOption where Value == UInt8?? {
     /// The tile a network's search downgrades from: `--downgrade`'s (`flag`, `nil` when not given), else the
     /// weights file's, else the 32 768 tile.
     static func downgradeLimit(flag: UInt8??, recorded: UInt8?) -> UInt8? {
-        flag ?? recorded ?? TileDowngrade.defaultLimit
+        TileDowngrade.limit(given: flag, recorded: recorded)
     }
 }

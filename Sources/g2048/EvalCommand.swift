@@ -153,7 +153,7 @@ struct EvalCommand: Command {
             progress.update(done.games, detail: "\(done.moves) moves")
         }
         progress.finish()
-        Console.output(json ? EvalCommand.json(report, rules: rules, depth: depth) : EvalCommand.text(report, rules: rules))
+        Console.output(json ? report.json(board: rules.sizeLabel) : EvalCommand.text(report, rules: rules))
         return ExitCode.success
     }
 
@@ -197,13 +197,5 @@ struct EvalCommand: Command {
         }
         lines.append("moves/s       \(formatFixed(report.movesPerSecond, digits: 0)) (\(formatFixed(report.seconds, digits: 1)) s)")
         return lines.joined(separator: "\n")
-    }
-
-    static func json(_ report: EvaluationReport, rules: Rules, depth: Int) -> String {
-        let rates = report.milestones.map { "\"\($0)\": \(report.reachRate($0))" }.joined(separator: ", ")
-        return "{\"player\": \"\(report.player)\", \"board\": \"\(rules.sizeLabel)\", \"games\": \(report.games.count), "
-            + "\"mean_score\": \(report.meanScore), \"standard_error\": \(report.standardError), "
-            + "\"median_score\": \(report.medianScore), \"max_score\": \(report.maxScore), "
-            + "\"reach_rate\": {\(rates)}, \"moves_per_second\": \(report.movesPerSecond), \"seconds\": \(report.seconds)}"
     }
 }

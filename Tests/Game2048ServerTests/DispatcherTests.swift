@@ -115,7 +115,10 @@ struct DispatcherTests {
             #"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,
             "method not found: 'fly'; methods are \(Methods.names.joined(separator: ", "))"
         ),
-        (#"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001, "not reset: call reset (or set_state) before step, afterstates, get_state or render"),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"step","params":{"action":0}}"#, -32001,
+            "not reset: call reset (or set_state) before step, afterstates, get_state or render"
+        ),
         (#"{"jsonrpc":"1.0","id":1,"method":"spec"}"#, -32600, #"invalid request: jsonrpc must be "2.0""#),
         (#"{"jsonrpc":"2.0","id":1,"method":5}"#, -32600, "invalid request: method must be a string"),
         (#"{"jsonrpc":"2.0","id":[1],"method":"spec"}"#, -32600, "invalid request: id must be a string, a number or null, got array"),

@@ -39,19 +39,31 @@ struct StateMethodTests {
         let cases: [(String, String)] = [
             (#"{"state":[\#(good)]}"#, "invalid params: state must be a list of 2 state objects, one per environment, got a list of 1"),
             (#"{"state":\#(good)}"#, "invalid params: state must be a list of 2 state objects, one per environment, got object"),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: #""score":4"#, with: #""score":4.5"#))]}"#,
-             "invalid params: state[1].score must be an integer from 0 to 9223372036854775807, got 4.5"),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: #""running""#, with: #""paused""#))]}"#,
-             #"invalid params: state[1].phase must be one of "needs_reset", "running", "over", got "paused""#),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: "[1,2,3,4]", with: "[1,2,3]"))]}"#,
-             "invalid params: state[1].generator must be 4 state words, not all 0, as get_state gives them"),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: "[1,2,3,4]", with: "[1,2,3,18446744073709551616]"))]}"#,
-             "invalid params: state[1].generator[3] must be between 0 and 18446744073709551615, got 18446744073709551616"),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: #""board":[[2,0"#, with: #""board":[[6,0"#))]}"#,
-             "invalid params: state[1].board cell 0 must be 0 or a power of two from 2 to 2^50, got 6"),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""score":4"#, with: #""score":4.5"#))]}"#,
+                "invalid params: state[1].score must be an integer from 0 to 9223372036854775807, got 4.5"
+            ),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""running""#, with: #""paused""#))]}"#,
+                #"invalid params: state[1].phase must be one of "needs_reset", "running", "over", got "paused""#
+            ),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: "[1,2,3,4]", with: "[1,2,3]"))]}"#,
+                "invalid params: state[1].generator must be 4 state words, not all 0, as get_state gives them"
+            ),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: "[1,2,3,4]", with: "[1,2,3,18446744073709551616]"))]}"#,
+                "invalid params: state[1].generator[3] must be between 0 and 18446744073709551615, got 18446744073709551616"
+            ),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""board":[[2,0"#, with: #""board":[[6,0"#))]}"#,
+                "invalid params: state[1].board cell 0 must be 0 or a power of two from 2 to 2^50, got 6"
+            ),
             (#"{"state":[\#(good),\#(good.replacingOccurrences(of: #""steps":2,"#, with: ""))]}"#, "invalid params: missing state[1].steps"),
-            (#"{"state":[\#(good),\#(good.replacingOccurrences(of: #""running""#, with: #""needs_reset""#))]}"#,
-             #"invalid params: state[1]: phase must be "running" or "over": restore a state saved after a reset"#),
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""running""#, with: #""needs_reset""#))]}"#,
+                #"invalid params: state[1]: phase must be "running" or "over": restore a state saved after a reset"#
+            ),
             (#"{"state":[\#(good)],"extra":1}"#, "invalid params: unknown parameter 'extra' for set_state; parameters are state"),
         ]
         for (id, (params, message)) in cases.enumerated() {

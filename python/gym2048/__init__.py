@@ -4,6 +4,8 @@
     env = gymnasium.make("Gym2048-v0", rows=4, cols=4)                      # one board
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=256)                   # 256 boards, one engine call a step
     gym2048.options()                                                       # the engine's options, with their help
+    gym2048.TrainedPlayer("weights.bin").moves(boards)                      # a `g2048 train` network, in-process
+    gym2048.evaluate(policy, games=1000, seed=1)                            # `g2048 eval --json`'s report
 
 Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`).
 The client (`gym2048.client`) needs only the standard library; the environments need numpy and gymnasium,
@@ -19,6 +21,7 @@ from .records import RecordMismatch, read_record, replay_record
 
 if TYPE_CHECKING:
     from .env import Gym2048Env
+    from .players import TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
 
 def _version() -> str:
@@ -33,7 +36,8 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
-           "RecordMismatch", "find_binary", "options", "read_record", "replay_record", "__version__"]
+           "RecordMismatch", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
+           "__version__"]
 
 ENV_ID = "Gym2048-v0"
 
@@ -54,6 +58,9 @@ def __getattr__(name: str) -> Any:
     if name == "Gym2048VectorEnv":
         from .vector import Gym2048VectorEnv
         return Gym2048VectorEnv
+    if name in ("TrainedPlayer", "evaluate"):
+        from . import players
+        return getattr(players, name)
     raise AttributeError(f"module 'gym2048' has no attribute {name!r}")
 
 

@@ -51,8 +51,9 @@ extern "C" {
 #endif
 
 /* The version of this interface: it changes when a declaration here changes meaning. Version 2 made handles
-   from a JSON configuration (the fixed rules struct of version 1 is gone: it restated the engine's options). */
-#define G2048_ABI_VERSION 2
+   from a JSON configuration (the fixed rules struct of version 1 is gone: it restated the engine's options);
+   version 3 added trained players (g2048_player_*) and g2048_evaluation_report. */
+#define G2048_ABI_VERSION 3
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -143,6 +144,29 @@ g2048_status g2048_spec(int64_t handle, const char **spec);
 g2048_status g2048_reset(int64_t handle, const char *params, const g2048_buffers *out);
 /* Steps every environment with its action (num_actions == num_envs, each 0..3), the results written into out. */
 g2048_status g2048_step(int64_t handle, const uint8_t *actions, int64_t num_actions, const g2048_buffers *out);
+
+/* Trained players: a weights file written by `g2048 train`, valuing boards and picking moves as `g2048 eval`
+   plays them (the same search, node budget, pruning and tile-downgrading defaults). A player handle is not a
+   session handle: each kind's functions refuse the other's (G2048_INVALID_HANDLE). Calls on one player take
+   turns. Boards are `count` boards of rows * cols tile exponents (0 empty, k the tile 2^k, at most 50), row-major,
+   of the network's size. */
+g2048_status g2048_player_load(const char *path, int64_t *player);
+g2048_status g2048_player_destroy(int64_t player);
+/* JSON: rows, cols, patterns, games (trained), downgrade_tile, depths ([lowest, highest]) and rules (the `make`
+   options of the rules it was trained under), valid until this thread's next call. */
+g2048_status g2048_player_info(int64_t player, const char **info);
+/* The network's value of each board (an afterstate's expected score to come). */
+g2048_status g2048_player_values(int64_t player, const uint8_t *boards, int64_t count, float *values);
+/* The move `g2048 eval --depth depth` makes on each board (0 up .. 3 left), -1 where no move is legal; depth 0 is
+   greedy over afterstates. */
+g2048_status g2048_player_moves(int64_t player, const uint8_t *boards, int64_t count, int32_t depth, int8_t *moves);
+
+/* `g2048 eval --json`'s report of `games` games (each's score, largest tile and moves) played by `player` (a name)
+   on a rows x cols board in `seconds`: mean, standard error, median, max, reach rates. JSON, valid until this
+   thread's next call. */
+g2048_status g2048_evaluation_report(const char *player, int32_t rows, int32_t cols, const int64_t *scores,
+                                     const int64_t *max_tiles, const int64_t *moves, int64_t games, double seconds,
+                                     const char **report);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,184 @@
+"""Trained players and evaluation: a `g2048 train` network in this process, and any agent measured as
+`g2048 eval` measures one.
+
+    import gym2048
+    player = gym2048.TrainedPlayer("weights.bin")
+    moves = player.moves(boards)                          # boards: (n, rows, cols) tile exponents, uint8
+    report = gym2048.evaluate(player.policy(depth=1), games=1000, seed=1, **player.rules)
+
+`TrainedPlayer.moves(boards, depth)` makes the moves `g2048 eval --weights … --depth depth` makes (the same search,
+in the engine), so `evaluate(player.policy(), games, seed)` reports what `g2048 eval --games … --seed … --json`
+reports, game for game.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from typing import Any, Callable, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from .client import G2048Error, splitmix64
+from .native import _raise_last, library
+
+#: A policy for `evaluate`: (observations, action masks as (n, 4) bool) of the boards still playing → n actions.
+Policy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
+
+_OK = 0
+
+
+class TrainedPlayer:
+    """A network written by `g2048 train`, loaded into this process: `values(boards)` and `moves(boards, depth)`
+    over batches of boards, as `g2048 eval` computes them. `info` says its size, training and the rules it was
+    trained under; `rules` are those rules as environment options (`Gym2048VectorEnv(n, **player.rules)`)."""
+
+    def __init__(self, path: str) -> None:
+        import json
+        self._handle: Optional[int] = None
+        self._owner = os.getpid()
+        self._lock = threading.Lock()
+        lib = library()
+        handle = ctypes.c_int64()
+        if lib.g2048_player_load(os.fsencode(path), ctypes.byref(handle)) != _OK:
+            _raise_last()
+        self._handle = handle.value
+        info = ctypes.c_char_p()
+        if lib.g2048_player_info(self._handle, ctypes.byref(info)) != _OK:
+            _raise_last()
+        self.info: dict[str, Any] = json.loads(info.value or b"null")
+        self.path = path
+        self.rows, self.cols = int(self.info["rows"]), int(self.info["cols"])
+        self.rules: dict[str, Any] = dict(self.info["rules"])
+
+    def _live(self) -> int:
+        if os.getpid() != self._owner:
+            raise G2048Error(None, f"this player belongs to process {self._owner}; after a fork, load it again")
+        if self._handle is None:
+            raise G2048Error(None, "the player is closed")
+        return self._handle
+
+    def _boards(self, boards: Any) -> npt.NDArray[np.uint8]:
+        array = np.asarray(boards)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"boards must be integer tile exponents (0 empty, k the tile 2^k), got dtype {array.dtype}")
+        if array.ndim == 2:
+            array = array[None]
+        if array.ndim != 3 or array.shape[1:] != (self.rows, self.cols):
+            raise ValueError(f"boards must have shape (n, {self.rows}, {self.cols}) (the network's size), got "
+                             f"{array.shape}")
+        if array.size and (array.min() < 0 or array.max() > 50):
+            raise ValueError(f"boards must hold tile exponents 0..50, got {int(array.min())}..{int(array.max())}")
+        return np.ascontiguousarray(array, dtype=np.uint8)
+
+    def values(self, boards: Any) -> npt.NDArray[np.float32]:
+        """The network's value of each board (n, rows, cols) of tile exponents: an afterstate's expected score to
+        come, as trained."""
+        array = self._boards(boards)
+        out = np.zeros(len(array), np.float32)
+        with self._lock:
+            if library().g2048_player_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
+                _raise_last()
+        return out
+
+    def moves(self, boards: Any, depth: int = 0) -> npt.NDArray[np.int8]:
+        """The move `g2048 eval --depth depth` makes on each board (0 up, 1 right, 2 down, 3 left), -1 where no move
+        is legal. Depth 0 is greedy over afterstates; each further layer searches the spawns by expectimax."""
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+            raise TypeError(f"depth must be an integer, got {type(depth).__name__}")
+        array = self._boards(boards)
+        out = np.zeros(len(array), np.int8)
+        with self._lock:
+            if library().g2048_player_moves(self._live(), array.ctypes.data, len(array), int(depth),
+                                             out.ctypes.data) != _OK:
+                _raise_last()
+        return out
+
+    def policy(self, depth: int = 0) -> Policy:
+        """This player as a policy for `evaluate` (on environments with `observation="exponents"`, the default)."""
+        def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+            moves = self.moves(observations, depth)
+            return np.where(moves < 0, 0, moves)
+        act.__name__ = f"ntuple, {'greedy' if depth == 0 else f'expectimax depth {depth}'}"
+        return act
+
+    def close(self) -> None:
+        """Release the network. Calling it again does nothing."""
+        if self._handle is not None and os.getpid() == self._owner:
+            library().g2048_player_destroy(self._handle)
+        self._handle = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+
+def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1024, name: Optional[str] = None,
+             **options: Any) -> dict[str, Any]:
+    """Play `games` seeded games with `policy` and report them as `g2048 eval --json` does (mean, standard error,
+    median, max, the rates of reaching each large tile; moves per second and seconds of this run).
+
+    Game i is played from the seed `g2048 eval --seed seed` gives its game i, on `batch` boards at a time (one
+    vector environment; finished boards are not asked for moves). `policy(observations, masks)` gets the
+    observations (in the `observation` encoding of `options`, exponents by default) and the (n, 4) bool masks of
+    the boards still playing and returns their actions. `options` are environment options (the rules: for a
+    trained player, `**player.rules`). The report's `player` is `name`, else the policy's `__name__`.
+    """
+    from .vector import Gym2048VectorEnv
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= 10_000_000:
+        raise ValueError(f"games must be an integer from 1 to 10000000, got {games!r}")
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    seeds = splitmix64(int(seed), int(games))
+    settings = {"observation": "exponents", **options, "info": ["action_mask", "score", "max_tile", "steps"],
+                "autoreset_mode": "next_step"}
+    scores = np.zeros(games, np.int64)
+    tiles = np.zeros(games, np.int64)
+    moves = np.zeros(games, np.int64)
+    rows = cols = 0
+    start = time.perf_counter()
+    for first in range(0, games, batch):
+        chunk = seeds[first:first + batch]
+        envs = Gym2048VectorEnv(len(chunk), **settings)
+        try:
+            rows, cols = envs.spec_info["rows"], envs.spec_info["cols"]
+            observations, infos = envs.reset(seed=chunk)
+            # A start with no legal move is a game over at once: score 0, no move, its largest tile.
+            tiles[first:first + len(chunk)] = infos["max_tile"]
+            playing = envs.action_masks().any(axis=1)
+            actions = np.zeros(len(chunk), np.int64)
+            index = np.arange(len(chunk))
+            while playing.any():
+                live = index[playing]
+                chosen = np.asarray(policy(observations[live], envs.action_masks()[live])).reshape(-1)
+                if chosen.shape != live.shape:
+                    raise ValueError(f"the policy returned {chosen.shape[0]} actions for {len(live)} boards")
+                actions[:] = 0
+                actions[live] = chosen
+                observations, _, terminated, truncated, infos = envs.step(actions)
+                ended = playing & (terminated | truncated)
+                for column, target in (("score", scores), ("max_tile", tiles), ("steps", moves)):
+                    target[first + index[ended]] = infos[column][ended]
+                playing &= ~ended
+        finally:
+            envs.close()
+    seconds = time.perf_counter() - start
+    player = name if name is not None else str(getattr(policy, "__name__", "python policy"))
+    return _report(player, rows, cols, scores, tiles, moves, seconds)
+
+
+def _report(player: str, rows: int, cols: int, scores: npt.NDArray[np.int64], tiles: npt.NDArray[np.int64],
+            moves: npt.NDArray[np.int64], seconds: float) -> dict[str, Any]:
+    import json
+    lib = library()
+    report = ctypes.c_char_p()
+    if lib.g2048_evaluation_report(player.encode(), rows, cols, scores.ctypes.data, tiles.ctypes.data,
+                                   moves.ctypes.data, len(scores), seconds, ctypes.byref(report)) != _OK:
+        _raise_last()
+    result: dict[str, Any] = json.loads(report.value or b"null")
+    return result
