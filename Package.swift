@@ -45,12 +45,14 @@ let package = Package(
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
         .target(name: "CPrefetch"),
         .target(name: "CGym2048"),
-        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "CGym2048"]),
+        // Pins the glibc symbol versions of the self-contained builds (see its baseline.c).
+        .target(name: "CGlibcBaseline"),
+        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "CGym2048", "CGlibcBaseline"]),
         .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "CPrefetch"]),
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
         .executableTarget(
             name: "g2048",
-            dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play"]),
+            dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play", "CGlibcBaseline"]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
         .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
         // The test targets' shared scratch folder (not a product).

@@ -7,6 +7,7 @@ Slow-ish on a first run (a static release build into .build/wheel, then numpy an
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,22 @@ def installed(tmp_path_factory):
 def test_wheel_is_tagged_manylinux(installed):
     python, abi, platform = os.path.basename(installed[0])[:-len(".whl")].split("-")[-3:]
     assert (python, abi) == ("py3", "none") and platform.startswith("manylinux_"), os.path.basename(installed[0])
+
+
+def test_wheel_needs_glibc_2_34_at_most(installed):
+    """The supported platforms say glibc 2.34 (RHEL 9): no bundled file may need a newer symbol version, and the
+    tag says the newest one they need."""
+    wheel, root, _ = installed
+    package = glob.glob(str(root / "venv" / "lib" / "python*" / "site-packages" / "gym2048"))[0]
+    newest = 0
+    for name in ("bin/g2048", "lib/libgym2048.so"):
+        symbols = subprocess.run(["objdump", "-T", os.path.join(package, name)], capture_output=True, text=True,
+                                 check=True, timeout=60).stdout
+        needed = {(int(minor), symbol) for minor, symbol in re.findall(r"\(GLIBC_2\.(\d+)[.\d]*\)\s+(\S+)", symbols)}
+        too_new = sorted(f"{symbol}@GLIBC_2.{minor}" for minor, symbol in needed if minor > 34)
+        assert not too_new, f"{name} needs {', '.join(too_new)}: pin it in Sources/CGlibcBaseline/baseline.c"
+        newest = max([newest, *(minor for minor, _ in needed)])
+    assert os.path.basename(wheel).endswith(f"-manylinux_2_{newest}_x86_64.whl")
 
 
 def test_bundled_engine_needs_no_swift_runtime(installed):
