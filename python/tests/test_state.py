@@ -182,3 +182,14 @@ def test_a_vector_of_one_has_the_same_state_interface(backend: str) -> None:
     assert [x.tobytes() for x in envs.step(np.array([1]))[:4]] == first
     assert envs.afterstates()["legal"].shape == (1, 4)
     envs.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_request_sends_any_protocol_method(backend: str) -> None:
+    env = gymnasium.make("Gym2048-v0", backend=backend, rows=3, cols=5)
+    env.reset(seed=1)
+    assert env.unwrapped.request("spec")["cols"] == 5
+    assert env.unwrapped.request("get_state")["state"] == env.unwrapped.get_state()
+    with pytest.raises(G2048Error, match="method not found: 'fly'"):
+        env.unwrapped.request("fly")
+    env.close()
