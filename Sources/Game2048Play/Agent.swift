@@ -18,6 +18,8 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
     case expectimax
     /// `SearchPlayer` with a trained n-tuple network, depth 1 (needs weights).
     case ntuple
+    /// `OptimalPlayer`: the optimal move of an exact solution (needs a solution file, small boards only).
+    case optimal
 
     /// The agent called `name`, or `nil`.
     package init?(name: String) { self.init(rawValue: name) }
@@ -27,6 +29,9 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
 
     /// Whether the agent needs a trained network.
     package var needsNetwork: Bool { self == .ntuple }
+
+    /// Whether the agent needs an exact solution (`g2048 solve`).
+    package var needsSolution: Bool { self == .optimal }
 
     /// Whether the agent searches by expectimax, so that a depth and a node budget apply to it.
     package var searches: Bool { self == .ntuple || self == .expectimax }
@@ -39,6 +44,7 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
         case .montecarlo: "random rollouts from each move"
         case .expectimax: "expectimax over a hand-written heuristic"
         case .ntuple: "a trained n-tuple network, from --weights"
+        case .optimal: "optimal play, from --solution (g2048 solve)"
         }
     }
 
@@ -60,13 +66,14 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
     /// - Parameters:
     ///   - seed: the player's own generator (random tie-breaks, rollouts).
     ///   - network: the trained network; required for ``ntuple``, ignored otherwise.
+    ///   - solution: the exact solution; required for ``optimal``, ignored otherwise.
     ///   - depth: the search depth of ``searches`` agents (default ``defaultDepth``); ignored by the others.
     ///   - nodeBudget: the most chance nodes a search visits per move (see `Expectimax.nodeBudget`).
     ///   - pruneBelow: chance-node pruning of a search (see `Expectimax.pruneBelow`).
     ///   - downgradeLimit: tile-downgrading of the network's search (see `TileDowngrade`), `nil` for none.
     /// - Precondition: `network` is given when ``needsNetwork``.
     package func makePlayer(
-        seed: UInt64, network: NTupleNetwork?, depth: Int? = nil,
+        seed: UInt64, network: NTupleNetwork?, solution: Solution? = nil, depth: Int? = nil,
         nodeBudget: Int? = Expectimax.defaultNodeBudget, pruneBelow: Double = Expectimax.defaultPruneBelow,
         downgradeLimit: UInt8? = TileDowngrade.defaultLimit
     ) -> any Player {
@@ -81,6 +88,9 @@ package enum Agent: String, CaseIterable, Hashable, Sendable {
             return SearchPlayer(
                 network: network, depth: depth, nodeBudget: nodeBudget, pruneBelow: pruneBelow,
                 downgradeLimit: downgradeLimit)
+        case .optimal:
+            guard let solution else { preconditionFailure("the optimal agent needs a solution") }
+            return OptimalPlayer(solution: solution)
         }
     }
 

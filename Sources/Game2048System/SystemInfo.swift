@@ -7,6 +7,13 @@ import Darwin
 /// Facts about the machine.
 package enum SystemInfo {
     /// Online processors (at least 1).
+    /// The most memory this process has held at once (its peak resident set), in bytes.
+    package static var peakMemory: Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
+    }
+
     package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Bytes of physical memory; `Int.max` when the system does not say.

@@ -40,13 +40,14 @@ struct EvalCommand: Command {
             Players (--agent): \(Agent.descriptions).
             """,
         options: [
-            Self.weights.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
+            Self.weights.spec, Self.solution.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
             Self.rows.spec, Self.cols.spec,
         ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.json.spec])
 
     static let weights = CommandOption.text("weights", "file", help: "A weights file written by 'g2048 train'.")
+    static let solution = CommandOption.text("solution", "file", help: "A solution file written by 'g2048 solve', for --agent optimal.")
     static let agent = CommandOption.choice("agent", "name", help: "\(Agent.names).", of: Agent.self)
-        .shown("ntuple with --weights, else expectimax")
+        .shown("ntuple with --weights, optimal with --solution, else expectimax")
     static let depth = CommandOption.integer("depth", help: "Expectimax depth (0 = greedy over afterstates).", in: 0...4)
         .shown("0 with --weights, 2 for expectimax")
     static let nodes = CommandOption.integer("nodes", help: "Most chance nodes searched per move (1 to 10000000).", in: 1...10_000_000)
@@ -69,6 +70,7 @@ struct EvalCommand: Command {
 
     var agent: Agent
     var weightsPath: String?
+    var solutionPath: String?
     var depth: Int
     var nodes: Int
     var pruneBelow: Double
@@ -87,8 +89,11 @@ struct EvalCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         weightsPath = try arguments[Self.weights]
-        let agent = try arguments[Self.agent] ?? (weightsPath == nil ? .expectimax : .ntuple)
+        solutionPath = try arguments[Self.solution]
+        let agent = try arguments[Self.agent] ?? (weightsPath != nil ? .ntuple : solutionPath != nil ? .optimal : .expectimax)
         self.agent = agent
+        if agent.needsSolution && solutionPath == nil { throw UsageError("--agent optimal needs --solution <file> (written by 'g2048 solve')") }
+        if !agent.needsSolution && solutionPath != nil { throw UsageError("--solution is only used by --agent optimal") }
         if agent.needsNetwork && weightsPath == nil { throw UsageError("--agent \(agent.rawValue) needs --weights <file>") }
         if !agent.needsNetwork && weightsPath != nil {
             throw UsageError(
@@ -125,6 +130,17 @@ struct EvalCommand: Command {
     func run() throws -> Int32 {
         var rules = self.rules
         let loaded = try weightsPath.map(WeightsFile.load(from:))
+        let solution = try solutionPath.map(Solution.load(from:))
+        if let solution {
+            if let size, size != (solution.rules.rows, solution.rules.cols) {
+                throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --solution is for \(solution.rules.sizeLabel) boards")
+            }
+            if !rulesGiven.isEmpty {
+                throw UsageError("--solution plays by the rules it was solved under; solve again with other rules flags")
+            }
+            rules = solution.rules
+            Console.error("loaded \(solutionPath!): \(rules.sizeLabel), optimal expected score \(formatFixed(solution.expectedScore, digits: 2))")
+        }
         let downgradeLimit = CommandOption<UInt8??>.downgradeLimit(flag: downgradeFlag, recorded: loaded?.metadata.downgradeLimit)
         if let weightsPath, let loaded {
             let (network, metadata) = loaded
@@ -137,10 +153,11 @@ struct EvalCommand: Command {
                 "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
         }
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = loaded?.network
+        let solved = solution
         let prune = pruneBelow
         let makePlayer: @Sendable (Int) -> any Player = {
             agent.makePlayer(
-                seed: seed &+ UInt64($0), network: weights, depth: depth, nodeBudget: nodes,
+                seed: seed &+ UInt64($0), network: weights, solution: solved, depth: depth, nodeBudget: nodes,
                 pruneBelow: prune, downgradeLimit: downgradeLimit)
         }
         let progress = Progress(total: games, unit: "games")

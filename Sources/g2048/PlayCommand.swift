@@ -31,7 +31,7 @@ struct PlayCommand: Command {
             """,
         options: [
             Self.rows.spec, Self.cols.spec, Self.seed.spec, Self.winTile.spec, Self.hint.spec,
-            Self.agent.spec, Self.weights.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
+            Self.agent.spec, Self.weights.spec, Self.solution.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
         ])
 
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or chosen on the start screen")
@@ -41,6 +41,7 @@ struct PlayCommand: Command {
     static let hint = CommandOption.flag("hint", help: "Show the move the expectimax search (the network, with --weights) would play.")
     static let agent = CommandOption.choice("agent", "name", help: "Watch an agent play: \(Agent.names).", of: Agent.self)
     static let weights = CommandOption.text("weights", "file", help: "Weights from 'g2048 train', for --agent ntuple or --hint.")
+    static let solution = CommandOption.text("solution", "file", help: "A solution from 'g2048 solve', for --agent optimal.")
     static let downgrade = CommandOption.downgrade(
         help: "Tile-downgrading of the network's search (see 'g2048 eval --help'): on (from 32768), off, or the tile."
     ).shown("the weights file's tile, else 32768")
@@ -56,6 +57,7 @@ struct PlayCommand: Command {
     var hint: Bool
     var agent: Agent?
     var weightsPath: String?
+    var solutionPath: String?
     /// `--downgrade`'s limit (`nil` for off), if given: else the weights file's, else the 32768 tile.
     var downgradeFlag: UInt8??
     var delay: Int?
@@ -71,6 +73,9 @@ struct PlayCommand: Command {
         agent = try arguments[Self.agent]
         weightsPath = try arguments[Self.weights]
         if agent == .ntuple && weightsPath == nil { throw UsageError("--agent ntuple needs --weights <file>") }
+        solutionPath = try arguments[Self.solution]
+        if agent == .optimal && solutionPath == nil { throw UsageError("--agent optimal needs --solution <file> (written by 'g2048 solve')") }
+        if solutionPath != nil && agent != .optimal { throw UsageError("--solution is only used by --agent optimal") }
         if let agent, hint { throw UsageError("--hint is for playing yourself, not with --agent \(agent.rawValue)") }
         if weightsPath != nil && agent != .ntuple && !hint { throw UsageError("--weights is only used by --agent ntuple and --hint") }
         downgradeFlag = try arguments[Self.downgrade]
@@ -91,7 +96,7 @@ struct PlayCommand: Command {
         }
         let claim = try OutputFiles.claim(
             recordPath.map { [.init(flag: "record", path: $0)] } ?? [],
-            inputs: weightsPath.map { [.init(flag: "weights", path: $0)] } ?? [],
+            inputs: (weightsPath.map { [.init(flag: "weights", path: $0)] } ?? []) + (solutionPath.map { [.init(flag: "solution", path: $0)] } ?? []),
             force: force, command: "play")
         defer { claim.release() }
         var network: NTupleNetwork? = nil
@@ -109,7 +114,17 @@ struct PlayCommand: Command {
                 return ExitCode.usage
             }
             (rows, cols) = (network!.rows, network!.cols)
-        } else if rows == nil && !Terminal.isTerminal(SystemIO.standardInput) {
+        }
+        let solution = try solutionPath.map(Solution.load(from:))
+        if let solution, let solutionPath {
+            if let rows, let cols, rows != solution.rules.rows || cols != solution.rules.cols {
+                Console.error(
+                    "error: --solution \(solutionPath) is for \(solution.rules.sizeLabel) boards, not \(rows)x\(cols)\n"
+                        + "usage: \(PlayCommand.spec.usage)\nsee 'g2048 play --help'")
+                return ExitCode.usage
+            }
+            (rows, cols) = (solution.rules.rows, solution.rules.cols)
+        } else if weightsPath == nil && rows == nil && !Terminal.isTerminal(SystemIO.standardInput) {
             (rows, cols) = (4, 4)
         }
 
@@ -133,7 +148,7 @@ struct PlayCommand: Command {
         let downgradeLimit = CommandOption<UInt8??>.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,
-            agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network, downgradeLimit: downgradeLimit) },
+            agent: agent.map { $0.makePlayer(seed: seed ^ 0xA6E7_5EED, network: network, solution: solution, downgradeLimit: downgradeLimit) },
             hinter: hint ? Agent.hintPlayer(network: network, downgradeLimit: downgradeLimit) : nil,
             delay: PlayOutcome.pace(delay),
             recordPath: recordPath)

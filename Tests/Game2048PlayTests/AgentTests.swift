@@ -5,10 +5,11 @@ import Testing
 
 struct AgentTests {
     @Test func namesAreTheIssuesFive() {
-        #expect(Agent.names == "random, greedy, montecarlo, expectimax, ntuple")
+        #expect(Agent.names == "random, greedy, montecarlo, expectimax, ntuple, optimal")
         #expect(Agent(name: "greedy") == .greedy)
         #expect(Agent(name: "alphazero") == nil)
         #expect(Agent.allCases.filter(\.needsNetwork) == [.ntuple])
+        #expect(Agent.allCases.filter(\.needsSolution) == [.optimal])
     }
 
     @Test(arguments: [Agent.random, .greedy, .montecarlo, .expectimax])
@@ -48,7 +49,7 @@ struct AgentTests {
         #expect(Agent.allCases.filter(\.searches) == [.expectimax, .ntuple])
         #expect(Agent.expectimax.makePlayer(seed: 0, network: nil, depth: 3).name == "expectimax (heuristic), depth 3")
         #expect(Agent.ntuple.makePlayer(seed: 0, network: NTupleNetwork(rows: 3, cols: 3), depth: 0).name == "ntuple, greedy")
-        #expect(Agent.allCases.map(\.defaultDepth) == [0, 0, 0, 2, 1])
+        #expect(Agent.allCases.map(\.defaultDepth) == [0, 0, 0, 2, 1, 0])
         #expect(Agent.descriptions.hasPrefix("random (a uniformly random legal move), greedy (the best one-step score), "))
     }
 }

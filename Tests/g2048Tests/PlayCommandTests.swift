@@ -296,7 +296,7 @@ struct PlayCommandTests {
     }
 
     @Test(arguments: [
-        (["play", "--agent", "alphazero"], "error: --agent must be one of random, greedy, montecarlo, expectimax, ntuple, got 'alphazero'"),
+        (["play", "--agent", "alphazero"], "error: --agent must be one of random, greedy, montecarlo, expectimax, ntuple, optimal, got 'alphazero'"),
         (["play", "--agent", "ntuple"], "error: --agent ntuple needs --weights <file>"),
         (["play", "--weights", "w.bin"], "error: --weights is only used by --agent ntuple and --hint"),
         (["play", "--hint", "--agent", "greedy"], "error: --hint is for playing yourself, not with --agent greedy"),

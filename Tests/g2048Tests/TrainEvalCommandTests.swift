@@ -61,7 +61,7 @@ struct TrainEvalCommandTests {
 
     @Test(arguments: [
         (["--agent", "ntuple"], "--agent ntuple needs --weights <file>"),
-        (["--agent", "genius"], "--agent must be one of random, greedy, montecarlo, expectimax, ntuple, got 'genius'"),
+        (["--agent", "genius"], "--agent must be one of random, greedy, montecarlo, expectimax, ntuple, optimal, got 'genius'"),
         (["--agent", "random", "--rows", "9"], "--rows must be between 2 and 8, got 9"),
         (["--agent", "random", "--win-tile", "3"], "--win-tile must be a power of two from 4 to 2^50 or off, got 3"),
         (["--agent", "greedy", "--depth", "2"], "--depth applies to the expectimax and ntuple players, not greedy"),
@@ -481,5 +481,37 @@ struct TrainEvalCommandTests {
         // The budget counts nodes, not seconds: the same game both times.
         let score = { (text: String) in text.components(separatedBy: "\"max_score\": ").last?.prefix { $0.isNumber } }
         #expect(score(hidden.stdout) != nil && score(hidden.stdout) == score(shown.stdout))
+    }
+}
+
+/// `g2048 solve` and the optimal agent, through the command line.
+struct SolveCommandTests {
+    @Test func solveWritesASolutionThatEvalAndPlayPlay() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s2x3.bin")
+        let solve = try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path])
+        #expect(solve.status == 0, "\(solve.stderr)")
+        #expect(solve.stdout.contains("optimal score    480.26 (expected, from the starting boards)"), "\(solve.stdout)")
+        let eval = try G2048Tests.run(["eval", "--solution", path, "--games", "4000", "--json"])
+        #expect(eval.status == 0, "\(eval.stderr)")
+        #expect(eval.stderr.contains("optimal expected score 480.26"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(eval.stdout.utf8)) as? [String: Any])
+        let mean = try #require(report["mean_score"] as? Double), error = try #require(report["standard_error"] as? Double)
+        #expect(abs(mean - 480.26) < 3 * error && report["player"] as? String == "optimal")
+    }
+
+    @Test(arguments: [
+        (["solve", "--rows", "4", "--out", "x"], "error: 4x4 has 16 cells; the solver solves boards of up to 9 cells"),
+        (["solve", "--rows", "2"], "error: --out <file> is required: where to write the solution"),
+        (
+            ["solve", "--rows", "2", "--win-tile", "64", "--out", "x"],
+            "error: the solver plays the original game to its end; a win tile (win_tile) is not modelled"
+        ),
+        (["eval", "--agent", "optimal"], "error: --agent optimal needs --solution <file> (written by 'g2048 solve')"),
+        (["eval", "--solution", "s.bin", "--agent", "greedy"], "error: --solution is only used by --agent optimal"),
+    ])
+    func usageErrorsSayWhatIsWrong(arguments: [String], message: String) throws {
+        let run = try G2048Tests.run(arguments)
+        #expect(run.status == 64 && run.stderr.hasPrefix(message), "\(run.stderr)")
     }
 }

@@ -1,0 +1,59 @@
+import Game2048
+import Game2048Learning
+import Game2048System
+
+/// `g2048 solve`: the exact optimal values of every reachable state of a small board.
+struct SolveCommand: Command {
+    static let spec = CommandSpec(
+        name: "solve",
+        abstract: "Solve a small board exactly: the optimal expected score of every reachable state.",
+        discussion: """
+            Enumerates every board a game can reach, layer by layer (the tiles' sum never changes under a move and
+            grows by 2 or 4 at a spawn), then values them backward from the oldest layer: an afterstate is worth
+            the mean over its spawns of the best move's reward plus its afterstate's worth. The optimal expected
+            score of a game is printed, and the value of every reachable afterstate is written to --out (a
+            checksummed solution file, written atomically; docs/SOLVER.md), which 'g2048 eval --agent optimal
+            --solution FILE' plays.
+
+            Boards of up to \(OptimalSolver.maxCells) cells (2x2 to 3x3). The rules flags set the spawns (the chance of a
+            4, the starting tiles); a win tile, a step limit and ending on an illegal action are not modelled.
+            Progress goes to stderr (G2048_PROGRESS as for train).
+            """,
+        options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec) + [Self.out.spec])
+
+    static let rows = CommandOption.boardSize(RulesOption.rows).shown("3")
+    static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
+    static let out = CommandOption.text("out", "file", help: "Where to write the solution.")
+
+    var rules: Rules
+    var outPath: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols) ?? (3, 3)
+        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
+        (rules, _) = try RulesFlags.rules(arguments, base: rules)
+        guard let out = try arguments[Self.out] else { throw UsageError("--out <file> is required: where to write the solution") }
+        outPath = out
+        do throws(OptimalSolver.Refusal) { try OptimalSolver.check(rules) } catch { throw UsageError(error.description) }
+    }
+
+    func run() throws -> Int32 {
+        let start = SystemClock.monotonicSeconds()
+        let progress = Progress(total: nil, unit: "layers")
+        let solution = try OptimalSolver.solve(rules: rules) { step in
+            progress.update(step.layers, detail: "\(step.pass), \(step.afterstates) afterstates")
+        }
+        progress.finish()
+        try solution.save(to: outPath)
+        let seconds = SystemClock.monotonicSeconds() - start
+        Console.output(
+            """
+            board            \(rules.sizeLabel), a 4 with probability \(rules.spawnFourProbability), \(rules.initialTiles) starting tiles
+            afterstates      \(solution.afterstateCount)
+            optimal score    \(formatFixed(solution.expectedScore, digits: 2)) (expected, from the starting boards)
+            time             \(formatFixed(seconds, digits: 1)) s, peak memory \(formatFixed(Double(SystemInfo.peakMemory) / 1_048_576, digits: 0)) MiB
+            wrote            \(outPath)
+            """)
+        return ExitCode.success
+    }
+}
