@@ -37,12 +37,16 @@ struct EvalCommand: Command {
             the moves within a game for searches and montecarlo; G2048_PROGRESS=off hides it and
             G2048_PROGRESS=<seconds> sets the interval.
 
+            On a board solved by 'g2048 solve', --agent optimal --solution FILE plays the optimal moves, and
+            --exact --solution FILE computes any player's expected score exactly (no games, no noise), its
+            fraction of the optimal score and its share of moves that are not optimal (docs/SOLVER.md).
+
             Players (--agent): \(Agent.descriptions).
             """,
         options: [
             Self.weights.spec, Self.solution.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
             Self.rows.spec, Self.cols.spec,
-        ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.json.spec])
+        ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.exact.spec, Self.json.spec])
 
     static let weights = CommandOption.text("weights", "file", help: "A weights file written by 'g2048 train'.")
     static let solution = CommandOption.text("solution", "file", help: "A solution file written by 'g2048 solve', for --agent optimal.")
@@ -66,6 +70,8 @@ struct EvalCommand: Command {
     static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1)
     static let threads = CommandOption.integer("threads", help: "Games played at once.", in: 1...256)
         .defaulting(to: SystemInfo.processorCount, shown: "number of CPUs")
+    static let exact = CommandOption.flag(
+        "exact", help: "With --solution: compute the player's expected score exactly on the solved board instead of playing games.")
     static let json = CommandOption.flag("json", help: "Print the report as one JSON object.")
 
     var agent: Agent
@@ -85,6 +91,7 @@ struct EvalCommand: Command {
     var games: Int
     var seed: UInt64
     var threads: Int
+    var exact: Bool
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -92,8 +99,13 @@ struct EvalCommand: Command {
         solutionPath = try arguments[Self.solution]
         let agent = try arguments[Self.agent] ?? (weightsPath != nil ? .ntuple : solutionPath != nil ? .optimal : .expectimax)
         self.agent = agent
+        exact = try arguments[Self.exact]
         if agent.needsSolution && solutionPath == nil { throw UsageError("--agent optimal needs --solution <file> (written by 'g2048 solve')") }
-        if !agent.needsSolution && solutionPath != nil { throw UsageError("--solution is only used by --agent optimal") }
+        if exact && solutionPath == nil { throw UsageError("--exact needs --solution <file>: the solved board it computes on") }
+        if exact && agent == .montecarlo { throw UsageError("--exact needs a player whose move a board decides; montecarlo's rollouts are random") }
+        if !agent.needsSolution && solutionPath != nil && !exact {
+            throw UsageError("--solution is used by --agent optimal, or by any player with --exact")
+        }
         if agent.needsNetwork && weightsPath == nil { throw UsageError("--agent \(agent.rawValue) needs --weights <file>") }
         if !agent.needsNetwork && weightsPath != nil {
             throw UsageError(
@@ -151,6 +163,12 @@ struct EvalCommand: Command {
             let searching = EvalCommand.downgradeDescription(downgradeLimit, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
                 "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
+            if let solution {
+                guard (network.rows, network.cols) == (solution.rules.rows, solution.rules.cols) else {
+                    throw UsageError("--weights \(weightsPath) is for \(network.rows)x\(network.cols) boards, --solution for \(solution.rules.sizeLabel)")
+                }
+                rules = solution.rules  // the solved game's rules: the exact evaluation is of those
+            }
         }
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = loaded?.network
         let solved = solution
@@ -159,6 +177,20 @@ struct EvalCommand: Command {
             agent.makePlayer(
                 seed: seed &+ UInt64($0), network: weights, solution: solved, depth: depth, nodeBudget: nodes,
                 pruneBelow: prune, downgradeLimit: downgradeLimit)
+        }
+        if exact, let solution {
+            let choice: PolicyChoice =
+                switch agent {
+                case .random: Solution.randomChoice(rules: rules)
+                case .greedy: Solution.greedyChoice(rules: rules)
+                default: Solution.choice(of: makePlayer(0), rules: rules)
+                }
+            let evaluation = solution.evaluate(choice)
+            Console.output(
+                json
+                    ? EvalCommand.json(evaluation, player: makePlayer(0).name, rules: rules)
+                    : EvalCommand.text(evaluation, player: makePlayer(0).name, rules: rules))
+            return ExitCode.success
         }
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
@@ -214,5 +246,23 @@ struct EvalCommand: Command {
         }
         lines.append("moves/s       \(formatFixed(report.movesPerSecond, digits: 0)) (\(formatFixed(report.seconds, digits: 1)) s)")
         return lines.joined(separator: "\n")
+    }
+
+    static func text(_ evaluation: PolicyEvaluation, player: String, rules: Rules) -> String {
+        [
+            "player          \(player)",
+            "board           \(rules.sizeLabel) (solved)",
+            "expected score  \(formatFixed(evaluation.expectedScore, digits: 2)) (exact)",
+            "optimal score   \(formatFixed(evaluation.optimalScore, digits: 2))",
+            "of optimal      \(formatFixed(100 * evaluation.fractionOfOptimal, digits: 2)) %",
+            "moves           \(formatFixed(evaluation.expectedMoves, digits: 1)) a game, \(formatFixed(100 * evaluation.suboptimalShare, digits: 2)) % of them not optimal",
+        ].joined(separator: "\n")
+    }
+
+    static func json(_ evaluation: PolicyEvaluation, player: String, rules: Rules) -> String {
+        "{\"player\": \(JSONValue.string(player).serialized), \"board\": \"\(rules.sizeLabel)\", \"exact\": true, "
+            + "\"expected_score\": \(evaluation.expectedScore), \"optimal_score\": \(evaluation.optimalScore), "
+            + "\"fraction_of_optimal\": \(evaluation.fractionOfOptimal), \"expected_moves\": \(evaluation.expectedMoves), "
+            + "\"suboptimal_share\": \(evaluation.suboptimalShare)}"
     }
 }

@@ -65,3 +65,29 @@ struct OptimalSolverTests {
         }
     }
 }
+
+/// Exact evaluation of a policy: the optimal one scores the solution, others score what playing them gives.
+struct PolicyEvaluationTests {
+    @Test func theOptimalPolicyScoresTheSolutionAndNeverErrs() throws {
+        let rules = try Rules(rows: 2, cols: 3)
+        let solution = try OptimalSolver.solve(rules: rules)
+        let exact = solution.evaluate(Solution.choice(of: OptimalPlayer(solution: solution), rules: rules))
+        #expect(abs(exact.expectedScore - solution.expectedScore) < 1e-9 * solution.expectedScore)
+        #expect(exact.expectedSuboptimalMoves == 0 && exact.expectedMoves > 10 && exact.fractionOfOptimal > 0.999_999)
+    }
+
+    /// Random legal and greedy (uniform among the best rewards) are stochastic: their exact value is what a
+    /// Monte-Carlo playout of the players finds, within 3 standard errors.
+    @Test func stochasticPoliciesScoreWhatPlayingThemGives() throws {
+        let rules = try Rules(rows: 2, cols: 3)
+        let solution = try OptimalSolver.solve(rules: rules)
+        let random = solution.evaluate(Solution.randomChoice(rules: rules))
+        let greedy = solution.evaluate(Solution.greedyChoice(rules: rules))
+        let playedRandom = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        let playedGreedy = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
+        #expect(abs(random.expectedScore - playedRandom.meanScore) < 3 * playedRandom.standardError)
+        #expect(abs(greedy.expectedScore - playedGreedy.meanScore) < 3 * playedGreedy.standardError)
+        #expect(random.expectedScore < greedy.expectedScore && greedy.expectedScore < solution.expectedScore)
+        #expect(random.suboptimalShare > 0 && random.suboptimalShare < 1)
+    }
+}

@@ -500,7 +500,25 @@ struct SolveCommandTests {
         #expect(abs(mean - 480.26) < 3 * error && report["player"] as? String == "optimal")
     }
 
+    @Test func evalExactComputesAPlayersExpectedScoreOnTheSolvedBoard() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s2x3.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path]).status == 0)
+        var scores: [String: Double] = [:]
+        for agent in ["random", "greedy", "optimal"] {
+            let run = try G2048Tests.run(["eval", "--exact", "--solution", path, "--agent", agent, "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect(report["exact"] as? Bool == true && report["optimal_score"] as? Double ?? 0 > 480)
+            scores[agent] = try #require(report["expected_score"] as? Double)
+        }
+        #expect(scores["random"]! < scores["greedy"]! && scores["greedy"]! < scores["optimal"]!)
+        #expect(abs(scores["optimal"]! - 480.26) < 0.01)
+    }
+
     @Test(arguments: [
+        (["eval", "--exact", "--agent", "greedy"], "error: --exact needs --solution <file>: the solved board it computes on"),
+        (["eval", "--exact", "--solution", "s.bin", "--agent", "montecarlo"], "error: --exact needs a player whose move a board decides"),
         (["solve", "--rows", "4", "--out", "x"], "error: 4x4 has 16 cells; the solver solves boards of up to 9 cells"),
         (["solve", "--rows", "2"], "error: --out <file> is required: where to write the solution"),
         (
@@ -508,7 +526,7 @@ struct SolveCommandTests {
             "error: the solver plays the original game to its end; a win tile (win_tile) is not modelled"
         ),
         (["eval", "--agent", "optimal"], "error: --agent optimal needs --solution <file> (written by 'g2048 solve')"),
-        (["eval", "--solution", "s.bin", "--agent", "greedy"], "error: --solution is only used by --agent optimal"),
+        (["eval", "--solution", "s.bin", "--agent", "greedy"], "error: --solution is used by --agent optimal, or by any player with --exact"),
     ])
     func usageErrorsSayWhatIsWrong(arguments: [String], message: String) throws {
         let run = try G2048Tests.run(arguments)
