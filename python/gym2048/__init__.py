@@ -21,7 +21,7 @@ from .records import RecordMismatch, read_record, replay_record
 
 if TYPE_CHECKING:
     from .env import Gym2048Env
-    from .players import TrainedPlayer, evaluate
+    from .players import Solution, TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
 
 def _version() -> str:
@@ -36,7 +36,7 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
-           "RecordMismatch", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
+           "RecordMismatch", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
            "__version__"]
 
 ENV_ID = "Gym2048-v0"
@@ -58,7 +58,7 @@ def __getattr__(name: str) -> Any:
     if name == "Gym2048VectorEnv":
         from .vector import Gym2048VectorEnv
         return Gym2048VectorEnv
-    if name in ("TrainedPlayer", "evaluate"):
+    if name in ("TrainedPlayer", "Solution", "evaluate"):
         from . import players
         return getattr(players, name)
     raise AttributeError(f"module 'gym2048' has no attribute {name!r}")

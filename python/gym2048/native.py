@@ -85,6 +85,8 @@ def library() -> ctypes.CDLL:
                 "g2048_player_info": ([i64, out_text], i32), "g2048_player_values": ([i64, p, i64, p], i32),
                 "g2048_player_moves": ([i64, p, i64, i32, p], i32),
                 "g2048_evaluation_report": ([text, i32, i32, p, p, p, i64, ctypes.c_double, out_text], i32),
+                "g2048_solution_load": ([text, ctypes.POINTER(i64)], i32), "g2048_solution_destroy": ([i64], i32),
+                "g2048_solution_info": ([i64, out_text], i32), "g2048_solution_action_values": ([i64, p, i64, p], i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)

@@ -31,10 +31,12 @@ Policy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
 _OK = 0
 
 
-class TrainedPlayer:
-    """A network written by `g2048 train`, loaded into this process: `values(boards)` and `moves(boards, depth)`
-    over batches of boards, as `g2048 eval` computes them. `info` says its size, training and the rules it was
-    trained under; `rules` are those rules as environment options (`Gym2048VectorEnv(n, **player.rules)`)."""
+class _Loaded:
+    """A file loaded into the engine behind a handle (a trained network, a solution): its `info`, the board checks
+    and the handle's life, once for every kind."""
+
+    _kind = "file"  # what it is, for messages: "player", "solution"
+    _load = _info = _destroy = ""  # the C functions of its kind
 
     def __init__(self, path: str) -> None:
         import json
@@ -43,11 +45,11 @@ class TrainedPlayer:
         self._lock = threading.Lock()
         lib = library()
         handle = ctypes.c_int64()
-        if lib.g2048_player_load(os.fsencode(path), ctypes.byref(handle)) != _OK:
+        if getattr(lib, self._load)(os.fsencode(path), ctypes.byref(handle)) != _OK:
             _raise_last()
         self._handle = handle.value
         info = ctypes.c_char_p()
-        if lib.g2048_player_info(self._handle, ctypes.byref(info)) != _OK:
+        if getattr(lib, self._info)(self._handle, ctypes.byref(info)) != _OK:
             _raise_last()
         self.info: dict[str, Any] = json.loads(info.value or b"null")
         self.path = path
@@ -56,9 +58,9 @@ class TrainedPlayer:
 
     def _live(self) -> int:
         if os.getpid() != self._owner:
-            raise G2048Error(None, f"this player belongs to process {self._owner}; after a fork, load it again")
+            raise G2048Error(None, f"this {self._kind} belongs to process {self._owner}; after a fork, load it again")
         if self._handle is None:
-            raise G2048Error(None, "the player is closed")
+            raise G2048Error(None, f"the {self._kind} is closed")
         return self._handle
 
     def _boards(self, boards: Any) -> npt.NDArray[np.uint8]:
@@ -68,11 +70,32 @@ class TrainedPlayer:
         if array.ndim == 2:
             array = array[None]
         if array.ndim != 3 or array.shape[1:] != (self.rows, self.cols):
-            raise ValueError(f"boards must have shape (n, {self.rows}, {self.cols}) (the network's size), got "
+            raise ValueError(f"boards must have shape (n, {self.rows}, {self.cols}) (the {self._kind}'s size), got "
                              f"{array.shape}")
         if array.size and (array.min() < 0 or array.max() > 50):
             raise ValueError(f"boards must hold tile exponents 0..50, got {int(array.min())}..{int(array.max())}")
         return np.ascontiguousarray(array, dtype=np.uint8)
+
+    def close(self) -> None:
+        """Release it. Calling it again does nothing."""
+        if self._handle is not None and os.getpid() == self._owner:
+            getattr(library(), self._destroy)(self._handle)
+        self._handle = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+
+class TrainedPlayer(_Loaded):
+    """A network written by `g2048 train`, loaded into this process: `values(boards)` and `moves(boards, depth)`
+    over batches of boards, as `g2048 eval` computes them. `info` says its size, training and the rules it was
+    trained under; `rules` are those rules as environment options (`Gym2048VectorEnv(n, **player.rules)`)."""
+
+    _kind = "player"
+    _load, _info, _destroy = "g2048_player_load", "g2048_player_info", "g2048_player_destroy"
 
     def values(self, boards: Any) -> npt.NDArray[np.float32]:
         """The network's value of each board (n, rows, cols) of tile exponents: an afterstate's expected score to
@@ -105,17 +128,47 @@ class TrainedPlayer:
         act.__name__ = f"ntuple, {'greedy' if depth == 0 else f'expectimax depth {depth}'}"
         return act
 
-    def close(self) -> None:
-        """Release the network. Calling it again does nothing."""
-        if self._handle is not None and os.getpid() == self._owner:
-            library().g2048_player_destroy(self._handle)
-        self._handle = None
 
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may be gone
-            pass
+class Solution(_Loaded):
+    """A small board solved by `g2048 solve`, loaded into this process: the optimal value of each action on a batch
+    of boards, so an agent's regret and Q-errors are exact. `info` holds `expected_score` (optimal play's, from the
+    starting boards); `rules` are the solved rules as environment options."""
+
+    _kind = "solution"
+    _load, _info, _destroy = "g2048_solution_load", "g2048_solution_info", "g2048_solution_destroy"
+
+    @property
+    def expected_score(self) -> float:
+        """The optimal expected score of a game."""
+        return float(self.info["expected_score"])
+
+    def action_values(self, boards: Any) -> npt.NDArray[np.float64]:
+        """(n, 4): each action's reward plus the optimal expected score to come after it; NaN where the action is
+        illegal or the board is not one a game reaches."""
+        array = self._boards(boards)
+        out = np.zeros((len(array), 4), np.float64)
+        if library().g2048_solution_action_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
+            _raise_last()
+        return out
+
+    def values(self, boards: Any) -> npt.NDArray[np.float64]:
+        """The optimal expected score to come from each board (0 where no move is legal)."""
+        values = self.action_values(boards)
+        return np.where(np.isnan(values).all(axis=1), 0.0, np.nan_to_num(values, nan=-np.inf).max(axis=1))
+
+    def moves(self, boards: Any) -> npt.NDArray[np.int8]:
+        """An optimal move on each board (the first of the best, in action order), -1 where none is legal."""
+        values = self.action_values(boards)
+        best = np.nan_to_num(values, nan=-np.inf).argmax(axis=1).astype(np.int8)
+        return np.where(np.isnan(values).all(axis=1), np.int8(-1), best).astype(np.int8)
+
+    def policy(self) -> Policy:
+        """Optimal play as a policy for `evaluate`."""
+        def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+            moves = self.moves(observations)
+            return np.where(moves < 0, 0, moves)
+        act.__name__ = "optimal"
+        return act
 
 
 def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1024, name: Optional[str] = None,

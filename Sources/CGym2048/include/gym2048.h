@@ -52,7 +52,7 @@ extern "C" {
 
 /* The version of this interface: it changes when a declaration here changes meaning. Version 2 made handles
    from a JSON configuration (the fixed rules struct of version 1 is gone: it restated the engine's options);
-   version 3 added trained players (g2048_player_*) and g2048_evaluation_report. */
+   version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report. */
 #define G2048_ABI_VERSION 3
 
 /* Action indices, the same everywhere in Gym2048. */
@@ -167,6 +167,17 @@ g2048_status g2048_player_moves(int64_t player, const uint8_t *boards, int64_t c
 g2048_status g2048_evaluation_report(const char *player, int32_t rows, int32_t cols, const int64_t *scores,
                                      const int64_t *max_tiles, const int64_t *moves, int64_t games, double seconds,
                                      const char **report);
+
+/* Exact solutions of small boards (`g2048 solve` files): for each of `count` boards (tile exponents, as for
+   players, of the solution's size), the value of each action (up, right, down, left) — its reward plus the optimal
+   expected score to come — or NaN where the action is illegal or the board is not one a game reaches. The
+   optimal move is the first of the largest; the board's value is the largest. A solution is read-only: calls on
+   it from several threads run at once. */
+g2048_status g2048_solution_load(const char *path, int64_t *solution);
+g2048_status g2048_solution_destroy(int64_t solution);
+/* JSON: rows, cols, afterstates, expected_score (from the starting boards) and rules (`make` options). */
+g2048_status g2048_solution_info(int64_t solution, const char **info);
+g2048_status g2048_solution_action_values(int64_t solution, const uint8_t *boards, int64_t count, double *values);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,69 @@
+// The solution functions of gym2048.h: a `g2048 solve` file loaded in-process, answering the optimal value of each
+// action on a batch of boards (regret, Q-errors and the optimal move follow from them).
+import CGym2048
+import Game2048
+import Game2048JSON
+import Game2048Learning
+import Game2048Server
+import Glibc
+
+/// A solution handle's box: a read-only solution (calls need no lock), and the process that loaded it.
+final class SolutionBox: OwnedBox {
+    let solution: Solution
+    let owner: pid_t
+
+    init(_ solution: Solution) {
+        self.solution = solution
+        owner = getpid()
+    }
+}
+
+@_cdecl("g2048_solution_load")
+public func g2048SolutionLoad(_ path: UnsafePointer<CChar>?, _ solution: UnsafeMutablePointer<Int64>?) -> g2048_status {
+    call { () throws(CallError) in
+        guard let path else { throw .argument("path must not be NULL") }
+        guard let solution else { throw .argument("solution must not be NULL") }
+        do throws(SolutionFileError) {
+            solution.pointee = Handles.add(box: SolutionBox(try Solution.load(from: String(cString: path))))
+        } catch {
+            throw .argument(error.description)
+        }
+    }
+}
+
+@_cdecl("g2048_solution_destroy")
+public func g2048SolutionDestroy(_ solution: Int64) -> g2048_status {
+    call { () throws(CallError) in try Handles.remove(solution, as: SolutionBox.self) }
+}
+
+@_cdecl("g2048_solution_info")
+public func g2048SolutionInfo(_ solution: Int64, _ info: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(solution, as: SolutionBox.self)
+        guard let info else { throw .argument("info must not be NULL") }
+        let solved = box.solution
+        let settings = RulesSettings(solved.rules)
+        let text = JSONValue.object([
+            ("rows", .integer(Int128(solved.rules.rows))), ("cols", .integer(Int128(solved.rules.cols))),
+            ("afterstates", .integer(Int128(solved.afterstateCount))), ("expected_score", .double(solved.expectedScore)),
+            ("rules", .object(RulesOption.all.map { ($0.name, JSONValue($0.value(in: settings))) })),
+        ]).serialized
+        ThreadText.set(ThreadText.result, text)
+        info.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+    }
+}
+
+@_cdecl("g2048_solution_action_values")
+public func g2048SolutionActionValues(
+    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?
+) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(solution, as: SolutionBox.self)
+        let solved = box.solution
+        let given = try boards(exponents, count: count, rows: solved.rules.rows, cols: solved.rules.cols)
+        guard count == 0 || values != nil else { throw .argument("values must not be NULL") }
+        for (index, board) in given.enumerated() {
+            for (action, value) in solved.actionValues(on: board).enumerated() { values![4 * index + action] = value ?? .nan }
+        }
+    }
+}
