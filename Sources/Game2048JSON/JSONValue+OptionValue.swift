@@ -11,4 +11,8 @@ extension JSONValue {
         case .list(let names): self = .array(names.map { .string($0) })
         }
     }
+
+    /// `rules` as a JSON object of rules options by name, in `RulesOption.all` order: what records, player and
+    /// solution info give as their rules.
+    public init(rules: Rules) { self = .object(RulesOption.members(of: rules).map { ($0, JSONValue($1)) }) }
 }

@@ -51,7 +51,9 @@ public enum OptimalSolver {
         let grid = PackedGrid(rules: rules)
         let starts = startingBoards(rules: rules)
         let layers = enumerate(grid: grid, starts: starts.map(\.key), p: rules.spawnFourProbability, progress: progress)
-        let values = value(grid: grid, layers: layers, p: rules.spawnFourProbability, progress: progress)
+        let values = value(grid: grid, layers: layers, p: rules.spawnFourProbability, progress: progress) { state, age, values in
+            bestValue(state, age: age, grid: grid, layers: layers, values: values)
+        }
         let solution = Solution(rules: rules, grid: grid, layers: zip(layers, values).map { Solution.Layer(keys: $0, values: $1) })
         return solution
     }
@@ -63,11 +65,9 @@ public enum OptimalSolver {
         for _ in 0..<rules.initialTiles {
             var next: [UInt64: Double] = [:]
             for (key, probability) in boards {
-                let empty = (0..<rules.cellCount).filter { (key >> (4 * UInt64($0))) & 0xF == 0 }
-                for cell in empty {
-                    let share = probability / Double(empty.count)
-                    if p < 1 { next[key | 1 << (4 * UInt64(cell)), default: 0] += share * (1 - p) }
-                    if p > 0 { next[key | 2 << (4 * UInt64(cell)), default: 0] += share * p }
+                let share = probability / Double(PackedGrid.emptyCount(key, cells: rules.cellCount))
+                PackedGrid.forEachSpawn(on: key, cells: rules.cellCount, fourProbability: p) { state, _, weight in
+                    next[state, default: 0] += share * weight
                 }
             }
             boards = next
@@ -102,9 +102,8 @@ public enum OptimalSolver {
             }
             afterstates = sortedDistinct(afterstates)
             for afterstate in afterstates {
-                for cell in 0..<grid.rows * grid.cols where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 {
-                    if p < 1 { pending[age + 1, default: []].append(afterstate | 1 << (4 * UInt64(cell))) }
-                    if p > 0 { pending[age + 2, default: []].append(afterstate | 2 << (4 * UInt64(cell))) }
+                PackedGrid.forEachSpawn(on: afterstate, cells: grid.rows * grid.cols, fourProbability: p) { state, step, _ in
+                    pending[age + step, default: []].append(state)
                 }
             }
             total += afterstates.count
@@ -115,24 +114,23 @@ public enum OptimalSolver {
         return layers
     }
 
-    /// The values of every layer's afterstates, from the oldest layer down.
-    static func value(grid: PackedGrid, layers: [[UInt64]], p: Double, progress: ((Progress) -> Void)?) -> [[Double]] {
+    /// The values of every layer's afterstates, from the oldest layer down: each the mean over its spawns of
+    /// `stateValue` (a state, its age, and the values of the layers done so far), the best move's for the optimal
+    /// values, a policy's move's for ``Solution/evaluate(_:)``.
+    static func value(
+        grid: PackedGrid, layers: [[UInt64]], p: Double, progress: ((Progress) -> Void)?,
+        stateValue: (_ state: UInt64, _ age: Int, _ values: [[Double]]) -> Double
+    ) -> [[Double]] {
         var values = [[Double]](repeating: [], count: layers.count)
         let total = layers.reduce(0) { $0 + $1.count }
+        let cells = grid.rows * grid.cols
         for age in stride(from: layers.count - 1, through: 0, by: -1) {
             let keys = layers[age]
             var layerValues = [Double](repeating: 0, count: keys.count)
             for (index, afterstate) in keys.enumerated() {
                 var sum = 0.0
-                var empty = 0
-                for cell in 0..<grid.rows * grid.cols where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 {
-                    empty += 1
-                    if p < 1 {
-                        sum += (1 - p) * stateValue(afterstate | 1 << (4 * UInt64(cell)), age: age + 1, grid: grid, layers: layers, values: values)
-                    }
-                    if p > 0 {
-                        sum += p * stateValue(afterstate | 2 << (4 * UInt64(cell)), age: age + 2, grid: grid, layers: layers, values: values)
-                    }
+                let empty = PackedGrid.forEachSpawn(on: afterstate, cells: cells, fourProbability: p) { state, step, weight in
+                    sum += weight * stateValue(state, age + step, values)
                 }
                 layerValues[index] = empty > 0 ? sum / Double(empty) : 0
             }
@@ -144,7 +142,7 @@ public enum OptimalSolver {
 
     /// V*(state): the best move's reward plus its afterstate's value (from the layer of its age), 0 without a move.
     @inline(__always)
-    static func stateValue(_ state: UInt64, age: Int, grid: PackedGrid, layers: [[UInt64]], values: [[Double]]) -> Double {
+    static func bestValue(_ state: UInt64, age: Int, grid: PackedGrid, layers: [[UInt64]], values: [[Double]]) -> Double {
         var best = 0.0
         for direction in Direction.allCases {
             let move = grid.move(state, direction)

@@ -97,6 +97,28 @@ struct PackedGrid: Sendable {
         return sum
     }
 
+    /// The empty cells of `key`, a board of `cells` cells.
+    @inline(__always)
+    static func emptyCount(_ key: UInt64, cells: Int) -> Int {
+        (0..<cells).reduce(0) { $0 + ((key >> (4 * UInt64($1))) & 0xF == 0 ? 1 : 0) }
+    }
+
+    /// Every spawn on `key`, a board of `cells` cells, cell by cell: a 2 (`weight` 1 − p, one age older) and a 4
+    /// (`weight` p, two ages older), the spawn of probability 0 left out. The chance of a spawn is its weight over
+    /// the returned number of empty cells (the cell is drawn uniformly).
+    @inline(__always) @discardableResult
+    static func forEachSpawn(
+        on key: UInt64, cells: Int, fourProbability p: Double, _ body: (_ state: UInt64, _ ageStep: Int, _ weight: Double) -> Void
+    ) -> Int {
+        var empty = 0
+        for cell in 0..<cells where (key >> (4 * UInt64(cell))) & 0xF == 0 {
+            empty += 1
+            if p < 1 { body(key | 1 << (4 * UInt64(cell)), 1, 1 - p) }
+            if p > 0 { body(key | 2 << (4 * UInt64(cell)), 2, p) }
+        }
+        return empty
+    }
+
     /// The key of `board` (its exponents, four bits each), or `nil` when a tile is above 15.
     static func key(of board: Board) -> UInt64? {
         var key: UInt64 = 0

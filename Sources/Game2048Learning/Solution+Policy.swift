@@ -33,9 +33,8 @@ extension Solution {
         let cells = rules.cellCount
         // The choice on each state, asked once per state and pass.
         func choice(_ key: UInt64) -> [Double] { policy(grid.board(key)) }
-        // Backward: the policy's value of every afterstate.
-        var values = layers.map { [Double](repeating: 0, count: $0.keys.count) }
-        func stateValue(_ key: UInt64) -> Double {
+        // Backward: the policy's value of every afterstate, by the solver's own pass.
+        func policyValue(_ key: UInt64, _ values: [[Double]]) -> Double {
             let weights = choice(key)
             var total = 0.0
             for direction in Direction.allCases where weights[direction.rawValue] > 0 {
@@ -45,16 +44,8 @@ extension Solution {
             }
             return total
         }
-        for age in stride(from: layers.count - 1, through: 0, by: -1) {
-            for (index, afterstate) in layers[age].keys.enumerated() {
-                var sum = 0.0, empty = 0
-                for cell in 0..<cells where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 {
-                    empty += 1
-                    if p < 1 { sum += (1 - p) * stateValue(afterstate | 1 << (4 * UInt64(cell))) }
-                    if p > 0 { sum += p * stateValue(afterstate | 2 << (4 * UInt64(cell))) }
-                }
-                values[age][index] = empty > 0 ? sum / Double(empty) : 0
-            }
+        let values = OptimalSolver.value(grid: grid, layers: layers.map(\.keys), p: p, progress: nil) { state, _, values in
+            policyValue(state, values)
         }
         // Forward: each afterstate's chance of being reached, the moves made and the suboptimal ones.
         var reach = layers.map { [Double](repeating: 0, count: $0.keys.count) }
@@ -75,17 +66,15 @@ extension Solution {
         let starts = OptimalSolver.startingBoards(rules: rules)
         var score = 0.0
         for start in starts {
-            score += start.probability * stateValue(start.key)
+            score += start.probability * policyValue(start.key, values)
             play(start.key, chance: start.probability)
         }
         for age in layers.indices {
             for (index, afterstate) in layers[age].keys.enumerated() where reach[age][index] > 0 {
                 let chance = reach[age][index]
-                var empty: [Int] = []
-                for cell in 0..<cells where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 { empty.append(cell) }
-                for cell in empty {
-                    if p < 1 { play(afterstate | 1 << (4 * UInt64(cell)), chance: chance * (1 - p) / Double(empty.count)) }
-                    if p > 0 { play(afterstate | 2 << (4 * UInt64(cell)), chance: chance * p / Double(empty.count)) }
+                let empty = Double(PackedGrid.emptyCount(afterstate, cells: cells))
+                PackedGrid.forEachSpawn(on: afterstate, cells: cells, fourProbability: p) { state, _, weight in
+                    play(state, chance: chance * weight / empty)
                 }
             }
         }

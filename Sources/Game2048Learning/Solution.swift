@@ -46,11 +46,7 @@ public struct Solution: Sendable {
     }
 
     /// The value of an afterstate, or `nil` when it is not reachable (not in the solution).
-    func afterstateValue(ofKey key: UInt64) -> Double? {
-        let age = PackedGrid.age(key)
-        guard age < layers.count, let index = Solution.index(of: key, in: layers[age].keys) else { return nil }
-        return layers[age].values[index]
-    }
+    func afterstateValue(ofKey key: UInt64) -> Double? { locate(key).map { layers[$0].values[$1] } }
 
     func actionValues(ofKey key: UInt64) -> [Double?] {
         Direction.allCases.map { direction in

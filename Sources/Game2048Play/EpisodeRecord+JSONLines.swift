@@ -15,15 +15,12 @@ extension EpisodeHeader {
             ("version", .integer(Int128(version))),
             ("rules_version", .integer(Int128(rulesVersion))),
             ("seed", .integer(Int128(seed))),
-            ("config", EpisodeHeader.config(of: rules)),
+            ("config", JSONValue(rules: rules)),
             ("target_tile", targetTile.map { .integer(Int128($0)) } ?? .null),
             ("player", .string(player)),
             ("board", EpisodeHeader.json(of: board)),
         ]).serialized
     }
-
-    /// The rules as the protocol's `make` options.
-    static func config(of rules: Rules) -> JSONValue { .object(RulesOption.members(of: rules).map { ($0, JSONValue($1)) }) }
 
     /// A board as rows of exponents, the protocol's observation layout.
     static func json(of board: Board) -> JSONValue {

@@ -56,6 +56,13 @@ enum ThreadText {
     static func get(_ key: pthread_key_t, otherwise fallback: UnsafeMutablePointer<CChar>) -> UnsafePointer<CChar> {
         UnsafePointer((pthread_getspecific(key) ?? UnsafeMutableRawPointer(fallback)).assumingMemoryBound(to: CChar.self))
     }
+
+    /// `text` as this thread's result, valid until its next call: what a function hands back through its
+    /// `const char **` argument.
+    static func answer(_ text: String) -> UnsafePointer<CChar> {
+        set(result, text)
+        return get(result, otherwise: null)
+    }
 }
 
 /// Runs the body of a C call: its status, with the error kept for `g2048_last_error` on failure.

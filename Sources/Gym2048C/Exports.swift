@@ -92,8 +92,7 @@ public func g2048Call(
             session = next
             return answer
         }
-        ThreadText.set(ThreadText.result, answer.serialized)
-        result.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+        result.pointee = ThreadText.answer(answer.serialized)
     }
 }
 
@@ -102,8 +101,7 @@ public func g2048Spec(_ handle: Int64, _ spec: UnsafeMutablePointer<UnsafePointe
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         guard let spec else { throw .argument("spec must not be NULL") }
-        ThreadText.set(ThreadText.result, box.session.withLock { $0.spec }.serialized)
-        spec.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+        spec.pointee = ThreadText.answer(box.session.withLock { $0.spec }.serialized)
     }
 }
 

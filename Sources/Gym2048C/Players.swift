@@ -67,19 +67,16 @@ public func g2048PlayerInfo(_ player: Int64, _ info: UnsafeMutablePointer<Unsafe
         let box = try Handles.box(player, as: PlayerBox.self)
         guard let info else { throw .argument("info must not be NULL") }
         let text = box.player.withLock { player in
-            let settings = RulesSettings(player.rules)
-            let rules = JSONValue.object(RulesOption.all.map { ($0.name, JSONValue($0.value(in: settings))) })
             return JSONValue.object([
                 ("rows", .integer(Int128(player.network.rows))), ("cols", .integer(Int128(player.network.cols))),
                 ("patterns", .integer(Int128(player.network.patterns.count))),
                 ("games", .integer(Int128(player.metadata.games))),
                 ("downgrade_tile", player.downgradeLimit.map { .integer(Int128(Board.value(ofExponent: $0))) } ?? .null),
                 ("depths", .array([.integer(Int128(TrainedPlayer.depths.lowerBound)), .integer(Int128(TrainedPlayer.depths.upperBound))])),
-                ("rules", rules),
+                ("rules", JSONValue(rules: player.rules)),
             ]).serialized
         }
-        ThreadText.set(ThreadText.result, text)
-        info.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+        info.pointee = ThreadText.answer(text)
     }
 }
 
@@ -144,7 +141,6 @@ public func g2048EvaluationReport(
             results.append(GameResult(score: scores[index], maxTile: Int(tile), moves: Int(moves[index])))
         }
         let evaluation = EvaluationReport(player: String(cString: player), games: results, seconds: seconds)
-        ThreadText.set(ThreadText.result, evaluation.json(board: size.sizeLabel))
-        report.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+        report.pointee = ThreadText.answer(evaluation.json(board: size.sizeLabel))
     }
 }

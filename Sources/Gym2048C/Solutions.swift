@@ -42,14 +42,12 @@ public func g2048SolutionInfo(_ solution: Int64, _ info: UnsafeMutablePointer<Un
         let box = try Handles.box(solution, as: SolutionBox.self)
         guard let info else { throw .argument("info must not be NULL") }
         let solved = box.solution
-        let settings = RulesSettings(solved.rules)
         let text = JSONValue.object([
             ("rows", .integer(Int128(solved.rules.rows))), ("cols", .integer(Int128(solved.rules.cols))),
             ("afterstates", .integer(Int128(solved.afterstateCount))), ("expected_score", .double(solved.expectedScore)),
-            ("rules", .object(RulesOption.all.map { ($0.name, JSONValue($0.value(in: settings))) })),
+            ("rules", JSONValue(rules: solved.rules)),
         ]).serialized
-        ThreadText.set(ThreadText.result, text)
-        info.pointee = ThreadText.get(ThreadText.result, otherwise: ThreadText.null)
+        info.pointee = ThreadText.answer(text)
     }
 }
 

@@ -179,17 +179,18 @@ struct EvalCommand: Command {
                 pruneBelow: prune, downgradeLimit: downgradeLimit)
         }
         if exact, let solution {
+            let player = makePlayer(0)
             let choice: PolicyChoice =
                 switch agent {
                 case .random: Solution.randomChoice(rules: rules)
                 case .greedy: Solution.greedyChoice(rules: rules)
-                default: Solution.choice(of: makePlayer(0), rules: rules)
+                default: Solution.choice(of: player, rules: rules)
                 }
             let evaluation = solution.evaluate(choice)
             Console.output(
                 json
-                    ? EvalCommand.json(evaluation, player: makePlayer(0).name, rules: rules)
-                    : EvalCommand.text(evaluation, player: makePlayer(0).name, rules: rules))
+                    ? EvalCommand.json(evaluation, player: player.name, rules: rules)
+                    : EvalCommand.text(evaluation, player: player.name, rules: rules))
             return ExitCode.success
         }
         let progress = Progress(total: games, unit: "games")

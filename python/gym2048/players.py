@@ -76,6 +76,16 @@ class _Loaded:
             raise ValueError(f"boards must hold tile exponents 0..50, got {int(array.min())}..{int(array.max())}")
         return np.ascontiguousarray(array, dtype=np.uint8)
 
+    @staticmethod
+    def _as_policy(moves: Callable[[npt.NDArray[Any]], npt.NDArray[np.int8]], name: str) -> Policy:
+        """`moves` as a policy for `evaluate`: any action where a board has none (its -1), which the engine ignores
+        as the game is over there."""
+        def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+            chosen = moves(observations)
+            return np.where(chosen < 0, 0, chosen)
+        act.__name__ = name
+        return act
+
     def close(self) -> None:
         """Release it. Calling it again does nothing."""
         if self._handle is not None and os.getpid() == self._owner:
@@ -122,11 +132,8 @@ class TrainedPlayer(_Loaded):
 
     def policy(self, depth: int = 0) -> Policy:
         """This player as a policy for `evaluate` (on environments with `observation="exponents"`, the default)."""
-        def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
-            moves = self.moves(observations, depth)
-            return np.where(moves < 0, 0, moves)
-        act.__name__ = f"ntuple, {'greedy' if depth == 0 else f'expectimax depth {depth}'}"
-        return act
+        return self._as_policy(lambda boards: self.moves(boards, depth),
+                               f"ntuple, {'greedy' if depth == 0 else f'expectimax depth {depth}'}")
 
 
 class Solution(_Loaded):
@@ -164,11 +171,7 @@ class Solution(_Loaded):
 
     def policy(self) -> Policy:
         """Optimal play as a policy for `evaluate`."""
-        def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
-            moves = self.moves(observations)
-            return np.where(moves < 0, 0, moves)
-        act.__name__ = "optimal"
-        return act
+        return self._as_policy(self.moves, "optimal")
 
 
 def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1024, name: Optional[str] = None,
