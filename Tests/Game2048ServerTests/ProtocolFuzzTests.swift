@@ -48,6 +48,7 @@ struct ProtocolFuzzTests {
             #expect(Set(totals.codes).isSuperset(of: [-32700, -32600, -32601, -32602, -32001, -32002, -32003]))
             #expect(totals.deadResets > 0 && totals.wonResets > 0 && totals.ceilingBoards > 0 && totals.autoresets > 0)
             #expect(totals.seededEnvironments > 100 && totals.batchedResults > 100 && totals.finalObservations > 50)
+            #expect(totals.restoredStates > 50 && totals.forgedStates > 50)
         }
     }
 
@@ -106,6 +107,8 @@ struct ProtocolFuzzer {
         var deadResets = 0, wonResets = 0, ceilingBoards = 0, autoresets = 0, seededEnvironments = 0, batchedResults = 0, finalObservations = 0
         /// Masks that offer a move merging two tiles at the largest exponent, a move the step then refuses.
         var ceilingMaskMismatches = 0
+        /// States restored as get_state gave them, and forged ones refused.
+        var restoredStates = 0, forgedStates = 0
         var codes: Set<Int> = []
 
         mutating func add(_ other: Totals) {
@@ -115,6 +118,7 @@ struct ProtocolFuzzer {
             seededEnvironments += other.seededEnvironments; batchedResults += other.batchedResults
             finalObservations += other.finalObservations
             ceilingMaskMismatches += other.ceilingMaskMismatches
+            restoredStates += other.restoredStates; forgedStates += other.forgedStates
             codes.formUnion(other.codes)
         }
     }
@@ -173,7 +177,9 @@ struct ProtocolFuzzer {
         for _ in 0..<length where totals.failures == 0 {
             let roll = random(100)
             switch roll {
-            case 0..<45: step()
+            case 0..<45:
+                step()
+                if chance(8) { stateRoundTrip() }
             case 45..<57: reset()
             case 57..<62: call("afterstates", nil)
             case 62..<66: call("render", pick([nil, #"{"ansi":true}"#, #"{"ansi":false}"#, #"{"ansi":1}"#]))
@@ -586,6 +592,65 @@ struct ProtocolFuzzer {
         guard let response = call("step", params), !closed else { return }
         if response["result"] != nil { fail("a malformed step succeeded") }
         if response["error"]?["code"] != -32602 { expect(code: -32602, in: response, "malformed step") }
+    }
+
+    // MARK: get_state and set_state
+
+    /// `get_state`, then `set_state` with what it gave (taken, nothing changes) or with a forged copy (refused with
+    /// -32602, nothing changes); `get_state` again must give the same state.
+    mutating func stateRoundTrip() {
+        guard let saved = call("get_state", pick([nil, "{}"])), !closed else { return }
+        guard isReset else { return expect(code: -32001, in: saved, "get_state before reset") }
+        guard let state = saved["result"]?["state"] else { return fail("get_state gave no state") }
+        let forged = chance(40) ? nil : forge(state)
+        guard let response = call("set_state", #"{"state":\#((forged ?? state).serialized)}"#), !closed else { return }
+        if forged == nil, response["result"] == nil { return fail("set_state refused the state get_state gave") }
+        if forged != nil { expect(code: -32602, in: response, "a forged state") }
+        if forged == nil { totals.restoredStates += 1 } else { totals.forgedStates += 1 }
+        guard let after = call("get_state", nil), !closed else { return }
+        if after["result"]?["state"] != state { fail("set_state left another state than get_state gave") }
+    }
+
+    /// `state` (one environment's object, or a vector's list of them) made invalid in one of many ways.
+    mutating func forge(_ state: JSONValue) -> JSONValue {
+        if case .array(var list) = state {
+            if chance(25) { return .array(Array(list.dropLast())) }  // one state too few
+            let index = random(list.count)
+            list[index] = forge(list[index])
+            return .array(list)
+        }
+        guard var members = state.object, !members.isEmpty else { return 7 }
+        func replace(_ name: String, _ value: JSONValue) {
+            if let index = members.firstIndex(where: { $0.0 == name }) { members[index].1 = value }
+        }
+        switch random(11) {
+        case 0: members.remove(at: random(members.count))
+        case 1: members.append(("colour", 1))
+        case 2: replace("score", pick([-1, 1.5, "7", .null]))
+        case 3: replace("steps", pick([-1, "7", .bool(true), .integer(Int128(Int.max) + 1)]))
+        case 4: replace("phase", pick(["paused", "needs_reset", 1]))
+        case 5: replace("generator", pick([[0, 0, 0, 0], [1, 2, 3], [1, 2, 3, -4], [1, 2, 3, .integer(Int128(UInt64.max) + 1)], "x"]))
+        case 6: replace("board", pick(["x", [[3]], []]))
+        case 7:
+            // A tile that is not a power of two, in a board of the right shape.
+            if case .array(var rows)? = state["board"], case .array(var first)? = rows.first {
+                first[0] = 6
+                rows[0] = .array(first)
+                replace("board", .array(rows))
+            } else {
+                replace("board", "x")
+            }
+        case 8: replace("board", .array((state["board"]?.array ?? []) + [[0]]))
+        case 9: return pick([7, "state", .null, []])
+        default:
+            // A running episode on a checkerboard of 2s and 4s: no legal move.
+            let rows = (state["board"]?.array ?? []).enumerated().map { row, cells in
+                JSONValue.array((0..<(cells.array?.count ?? 0)).map { .integer(Int128(2 << ((row + $0) % 2))) })
+            }
+            replace("phase", "running")
+            replace("board", .array(rows))
+        }
+        return .object(members)
     }
 
     // MARK: invalid requests, notifications and batches
