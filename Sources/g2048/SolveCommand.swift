@@ -19,14 +19,16 @@ struct SolveCommand: Command {
             4, the starting tiles); a win tile, a step limit and ending on an illegal action are not modelled.
             Progress goes to stderr (G2048_PROGRESS as for train).
             """,
-        options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec) + [Self.out.spec])
+        options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec) + [Self.out.spec, Self.force.spec])
 
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("3")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
     static let out = CommandOption.text("out", "file", help: "Where to write the solution.")
+    static let force = CommandOption.flag("force", help: "Replace an existing --out file.")
 
     var rules: Rules
     var outPath: String
+    var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols) ?? (3, 3)
@@ -34,10 +36,14 @@ struct SolveCommand: Command {
         (rules, _) = try RulesFlags.rules(arguments, base: rules)
         guard let out = try arguments[Self.out] else { throw UsageError("--out <file> is required: where to write the solution") }
         outPath = out
+        force = try arguments[Self.force]
         do throws(OptimalSolver.Refusal) { try OptimalSolver.check(rules) } catch { throw UsageError(error.description) }
     }
 
     func run() throws -> Int32 {
+        // Checked and locked before the work: a solve of minutes is not lost to an --out it cannot write.
+        let claim = try OutputFiles.claim([.init(flag: "out", path: outPath)], inputs: [], force: force, command: "solve")
+        defer { claim.release() }
         let start = SystemClock.monotonicSeconds()
         let progress = Progress(total: nil, unit: "layers")
         let solution = try OptimalSolver.solve(rules: rules) { step in

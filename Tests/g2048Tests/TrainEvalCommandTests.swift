@@ -500,6 +500,19 @@ struct SolveCommandTests {
         #expect(abs(mean - 480.26) < 3 * error && report["player"] as? String == "optimal")
     }
 
+    /// The output is checked before the solve, as every command's: a long solve is never lost to its --out.
+    @Test func solveChecksItsOutputFirst() throws {
+        let folder = TemporaryDirectory()
+        let missing = try G2048Tests.run(["solve", "--rows", "2", "--out", folder.file("no/such/s.bin")])
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: --out \(folder.file("no/such/s.bin")): the directory"))
+        #expect(!missing.stderr.contains("layers"), "it solved before checking: \(missing.stderr)")
+        let path = folder.file("s.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--out", path]).status == 0)
+        let again = try G2048Tests.run(["solve", "--rows", "2", "--out", path])
+        #expect(again.status == 1 && again.stderr.contains("already exists; add --force to replace it"))
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--out", path, "--force"]).status == 0)
+    }
+
     @Test func evalExactComputesAPlayersExpectedScoreOnTheSolvedBoard() throws {
         let folder = TemporaryDirectory()
         let path = folder.file("s2x3.bin")
