@@ -1,21 +1,28 @@
 import Game2048
 
 /// Boards of up to 16 cells as one `UInt64` (four bits per cell, cell `i` at bits `4i`, row-major), with moves
-/// read from a table made by the core's own `Board.moved`: the exact solver's representation, where billions of
-/// moves are made and every state is a key in a sorted array.
+/// read from tables made by the core's own `Board.moved`: the exact solver's representation, where billions of
+/// moves are made and every board is a key in a hash table or a sorted array.
 ///
-/// A line's move is looked up whole (16^length entries, 2 to 4 cells), so a move costs one lookup per line; the
-/// table is built by moving each line on a `Board`, so the rules (one merge per tile, from the side moved
-/// toward) are the core's and nowhere restated.
+/// A row is a run of bits, so a left or right move is one lookup per row. An up or down move is one on the
+/// transposed board (a column of this board is a row of that one), so the key is transposed, moved by rows of
+/// the other length and transposed back, each step a lookup per line. The tables are built by moving each line
+/// on a `Board`, so the rules (one merge per tile, from the side moved toward) are the core's and nowhere restated.
 struct PackedGrid: Sendable {
     let rows: Int
     let cols: Int
     /// The largest exponent a merge may make (the rules' ceiling): a move past it is illegal, as in the environment.
     let largestExponent: UInt8
-    /// For lines of `cols` cells (left and right) and of `rows` cells (up and down): the moved line (towards
-    /// index 0), its reward and its largest merge, by the line's packed value.
-    let rowLines: [LineMove]
-    let colLines: [LineMove]
+    /// Moves of a row of this board (`cols` cells) to the left and to the right, and of a row of the transposed
+    /// board (a column, `rows` cells) up and down, by the line's value; the moved line is in the same layout.
+    let leftRows: [LineMove]
+    let rightRows: [LineMove]
+    let upColumns: [LineMove]
+    let downColumns: [LineMove]
+    /// Row `r` of value `v` of this board placed in the transposed board, at `r << (4 · cols) | v`; and row `c`
+    /// of the transposed board placed back, at `c << (4 · rows) | v`.
+    let transposing: [UInt64]
+    let transposingBack: [UInt64]
 
     struct LineMove: Sendable {
         var line: UInt16
@@ -28,58 +35,87 @@ struct PackedGrid: Sendable {
         rows = rules.rows
         cols = rules.cols
         largestExponent = rules.largestExponent
-        rowLines = PackedGrid.lineTable(length: rules.cols)
-        colLines = PackedGrid.lineTable(length: rules.rows)
+        leftRows = PackedGrid.lineTable(length: cols, reversed: false)
+        rightRows = PackedGrid.lineTable(length: cols, reversed: true)
+        upColumns = PackedGrid.lineTable(length: rows, reversed: false)
+        downColumns = PackedGrid.lineTable(length: rows, reversed: true)
+        transposing = PackedGrid.transposeTable(rows: rows, cols: cols)
+        transposingBack = PackedGrid.transposeTable(rows: cols, cols: rows)
     }
 
-    /// Every line of `length` cells moved towards its first cell, through `Board.moved(.left)`.
-    static func lineTable(length: Int) -> [LineMove] {
+    /// Every line of `length` cells moved towards its first cell (towards its last, `reversed`), through
+    /// `Board.moved(.left)`.
+    static func lineTable(length: Int, reversed: Bool) -> [LineMove] {
         let count = 1 << (4 * length)
         var table = [LineMove](repeating: LineMove(line: 0, reward: 0, highestMerge: 0), count: count)
         for value in 0..<count {
-            let exponents = (0..<length).map { UInt8((value >> (4 * $0)) & 0xF) }
+            var exponents = (0..<length).map { UInt8((value >> (4 * $0)) & 0xF) }
+            if reversed { exponents.reverse() }
             // A 2-row board with the line on top: its left move is the line's.
             let board = try! Board(rows: 2, cols: max(2, length), exponents: exponents + [UInt8](repeating: 0, count: max(2, length) * 2 - length))
             let outcome = board.moved(.left)
-            var moved = 0
-            for index in 0..<length { moved |= Int(outcome.afterstate[index]) << (4 * index) }
+            var movedExponents = (0..<length).map { outcome.afterstate[$0] }
+            if reversed { movedExponents.reverse() }
+            // A merge of two 2^15 makes 2^16, which is past every ceiling: the move is illegal, its line unused.
+            let moved = movedExponents.enumerated().reduce(0) { $0 | Int($1.element & 0xF) << (4 * $1.offset) }
             table[value] = LineMove(line: UInt16(moved), reward: UInt32(outcome.reward), highestMerge: outcome.highestMerge)
         }
         return table
     }
 
-    /// The cell index of position `index` of line `line` when moving `direction` (index 0: the side moved toward).
-    @inline(__always)
-    func cell(line: Int, index: Int, _ direction: Direction) -> Int {
-        switch direction {
-        case .left: line * cols + index
-        case .right: line * cols + (cols - 1 - index)
-        case .up: index * cols + line
-        case .down: (rows - 1 - index) * cols + line
+    /// For a `rows` × `cols` board: each row's cells, by the row's index and value, at their places in the
+    /// transposed (`cols` × `rows`) board.
+    static func transposeTable(rows: Int, cols: Int) -> [UInt64] {
+        var table: [UInt64] = []
+        table.reserveCapacity(rows << (4 * cols))
+        for row in 0..<rows {
+            for value in 0..<(1 << (4 * cols)) {
+                table.append(
+                    (0..<cols).reduce(UInt64(0)) { key, col in key | UInt64((value >> (4 * col)) & 0xF) << (4 * UInt64(col * rows + row)) })
+            }
         }
+        return table
+    }
+
+    /// `key`'s rows of `length` cells, transposed by `table` (``transposing`` or ``transposingBack``).
+    @inline(__always)
+    static func transposed(_ key: UInt64, lines: Int, length: Int, by table: [UInt64]) -> UInt64 {
+        let bits = 4 * UInt64(length), mask: UInt64 = (1 << bits) - 1
+        var result: UInt64 = 0
+        for line in 0..<lines { result |= table[line << Int(bits) | Int((key >> (UInt64(line) * bits)) & mask)] }
+        return result
+    }
+
+    /// Each row of `length` cells of `key` moved by `table`: the moved key, the reward, the largest merge.
+    @inline(__always)
+    static func movedLines(_ key: UInt64, lines: Int, length: Int, by table: [LineMove]) -> (UInt64, UInt32, UInt8) {
+        let bits = 4 * UInt64(length), mask: UInt64 = (1 << bits) - 1
+        var result: UInt64 = 0
+        var reward: UInt32 = 0
+        var highest: UInt8 = 0
+        for line in 0..<lines {
+            let moved = table[Int((key >> (UInt64(line) * bits)) & mask)]
+            result |= UInt64(moved.line) << (UInt64(line) * bits)
+            reward &+= moved.reward
+            highest = max(highest, moved.highestMerge)
+        }
+        return (result, reward, highest)
     }
 
     /// What `direction` does to `key`: the afterstate, the reward, and whether the move is legal (it changes the
     /// board and merges no tile past the ceiling).
     @inline(__always)
     func move(_ key: UInt64, _ direction: Direction) -> (afterstate: UInt64, reward: UInt32, legal: Bool) {
-        let horizontal = direction == .left || direction == .right
-        let lines = horizontal ? rows : cols
-        let length = horizontal ? cols : rows
-        var result: UInt64 = 0
-        var reward: UInt32 = 0
-        var highest: UInt8 = 0
-        for line in 0..<lines {
-            var value = 0
-            for index in 0..<length {
-                value |= Int((key >> (4 * UInt64(cell(line: line, index: index, direction)))) & 0xF) << (4 * index)
-            }
-            let moved = horizontal ? rowLines[value] : colLines[value]
-            reward &+= moved.reward
-            highest = max(highest, moved.highestMerge)
-            for index in 0..<length {
-                result |= UInt64((Int(moved.line) >> (4 * index)) & 0xF) << (4 * UInt64(cell(line: line, index: index, direction)))
-            }
+        let result: UInt64, reward: UInt32, highest: UInt8
+        switch direction {
+        case .left: (result, reward, highest) = PackedGrid.movedLines(key, lines: rows, length: cols, by: leftRows)
+        case .right: (result, reward, highest) = PackedGrid.movedLines(key, lines: rows, length: cols, by: rightRows)
+        case .up, .down:
+            let transposed = PackedGrid.transposed(key, lines: rows, length: cols, by: transposing)
+            let moved: UInt64
+            (moved, reward, highest) = PackedGrid.movedLines(
+                transposed, lines: cols, length: rows, by: direction == .up ? upColumns : downColumns)
+            result = PackedGrid.transposed(moved, lines: cols, length: rows, by: transposingBack)
         }
         return (result, reward, result != key && highest <= largestExponent)
     }

@@ -30,109 +30,191 @@ public enum SolutionFileError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-// The solution file, format version 1 (docs/SOLVER.md), little-endian:
+// The solution file, format version 2 (docs/SOLVER.md), little-endian:
 //
-//     "G2048SOL"  u32 version  u8 rows  u8 cols  u8 initial tiles  u8 0  u64 spawn-four probability (f64 bits)
+//     "G2048SOL"  u32 version  u8 rows  u8 cols  u8 initial tiles  u8 objective (0 score, 1 win)
+//     u8 win exponent (0: none)  u8 symmetries (boards per class at most: 8 square, 4 other)  u16 0
+//     u64 spawn-four probability (f64 bits)
 //     u32 layers  u64 count of each layer
-//     each layer: its keys (u64, ascending), then its values (f64)
+//     each layer: its keys (u64, ascending, each its class's smallest), then its values (f64)
 //     u64 checksum of every byte before it (the weights files' checksum)
+//
+// Keys and values are written and read as the machine's own words: little-endian on every platform Swift
+// builds this for.
+#if _endian(big)
+#error("the solution file's words are written as the machine's own: a big-endian build needs byte swaps")
+#endif
+
 extension Solution {
     static let magic = Array("G2048SOL".utf8)
     /// The version of the solution file format this build writes and reads.
-    public static let formatVersion: UInt32 = 1
-    static let headerSize = 8 + 4 + 4 + 8 + 4
+    public static let formatVersion: UInt32 = 2
+    static let headerSize = 8 + 4 + 4 + 4 + 8 + 4
 
     /// Writes the solution to `path` atomically: a reader sees the old file or the whole new one.
     public func save(to path: String) throws(SolutionFileError) {
-        var writer = ByteWriter()
-        writer.append(Solution.magic)
-        writer.append(Solution.formatVersion)
-        writer.append([UInt8(rules.rows), UInt8(rules.cols), UInt8(rules.initialTiles), 0])
-        writer.append(rules.spawnFourProbability.bitPattern)
-        writer.append(UInt32(layers.count))
-        for layer in layers { writer.append(UInt64(layer.keys.count)) }
-        for layer in layers {
-            for key in layer.keys { writer.append(key) }
-            for value in layer.values { writer.append(value.bitPattern) }
-        }
-        writer.append(WeightsFile.checksum(of: writer.bytes))
-        do throws(FileError) { try AtomicFile.write(writer.bytes, to: path) } catch { throw .file(error.description) }
-    }
-
-    /// Reads a solution file, checking everything: magic, version, rules, length, checksum, and that every key is
-    /// a board of its layer's age, in ascending order, with a finite value of 0 or more.
-    public static func load(from path: String) throws(SolutionFileError) -> Solution {
-        let bytes: [UInt8]
+        var header = ByteWriter()
+        header.append(Solution.magic)
+        header.append(Solution.formatVersion)
+        let objectives = OptimalSolver.Objective.allCases
+        header.append([UInt8(rules.rows), UInt8(rules.cols), UInt8(rules.initialTiles), UInt8(objectives.firstIndex(of: objective)!)])
+        header.append([rules.winExponent ?? 0, UInt8(game.symmetry.order), 0, 0])
+        header.append(rules.spawnFourProbability.bitPattern)
+        header.append(UInt32(layers.count))
+        for layer in layers { header.append(UInt64(layer.keys.count)) }
         do throws(FileError) {
-            let (descriptor, status) = try openRegularFile(path)
-            defer { SystemIO.closeFile(descriptor) }
-            bytes = try SystemIO.read(descriptor, count: status.size, path: path)
+            try AtomicFile.write(to: path) { (file: inout AtomicFile.Sink) throws(FileError) in
+                var checksum = Checksum64()
+                try Solution.write(header.bytes, to: file, checksum: &checksum)
+                for layer in layers {
+                    try Solution.write(layer.keys, to: file, checksum: &checksum)
+                    try Solution.write(layer.values, to: file, checksum: &checksum)
+                }
+                var trailer = ByteWriter()
+                trailer.append(checksum.finalize())
+                try file.write(trailer.bytes)
+            }
         } catch {
             throw .file(error.description)
         }
-        guard bytes.count >= magic.count, Array(bytes.prefix(magic.count)) == magic else { throw .notASolution(file: path) }
-        guard bytes.count >= headerSize + 8 else { throw .wrongLength(file: path, expected: headerSize + 8, found: bytes.count) }
-        var fields = ByteReader(bytes, from: magic.count)
-        let version = fields.uint32()!
-        guard version == formatVersion else { throw .unsupportedVersion(file: path, version: version) }
+    }
+
+    /// Writes `words` as they are in memory, into `checksum` too.
+    static func write<T: BitwiseCopyable>(_ words: [T], to file: AtomicFile.Sink, checksum: inout Checksum64) throws(FileError) {
+        let failure = words.withUnsafeBytes { bytes -> FileError? in
+            checksum.update(bytes)
+            do throws(FileError) { try file.write(bytes) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Reads a solution file, checking everything: magic, version, rules, length, checksum, and that every key is
+    /// a board of its layer's age, its class's smallest, in ascending order, with a finite value of 0 or more
+    /// (at most 1 for the win). It is read a layer at a time, into the solution's own arrays.
+    public static func load(from path: String) throws(SolutionFileError) -> Solution {
+        let descriptor: Int32, size: Int
+        do throws(FileError) {
+            let (opened, status) = try openRegularFile(path)
+            (descriptor, size) = (opened, status.size)
+        } catch {
+            throw .file(error.description)
+        }
+        defer { SystemIO.closeFile(descriptor) }
+        var reader = SolutionReader(descriptor: descriptor, path: path, size: size)
+        return try reader.read()
+    }
+}
+
+/// Reads a solution file a layer at a time, checking as it goes (``Solution/load(from:)``).
+struct SolutionReader {
+    let descriptor: Int32
+    let path: String
+    let size: Int
+    var checksum = Checksum64()
+
+    /// Fills `buffer` from the file, and the checksum with it.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(SolutionFileError) {
+        do throws(FileError) { try SystemIO.read(descriptor, into: buffer, path: path) } catch { throw .file(error.description) }
+        checksum.update(UnsafeRawBufferPointer(buffer))
+    }
+
+    mutating func words<T: BitwiseCopyable>(_ count: Int, zero: T) throws(SolutionFileError) -> [T] {
+        var words = [T](repeating: zero, count: count)
+        let failure = words.withUnsafeMutableBytes { buffer -> SolutionFileError? in
+            do throws(SolutionFileError) { try read(into: buffer) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        return words
+    }
+
+    mutating func read() throws(SolutionFileError) -> Solution {
+        let magic = Solution.magic
+        guard size >= magic.count + 4 else {
+            if size < magic.count { throw .notASolution(file: path) }
+            let start: [UInt8] = try words(magic.count, zero: 0)
+            if start != magic { throw .notASolution(file: path) }
+            throw .wrongLength(file: path, expected: Solution.headerSize + 8, found: size)
+        }
+        let start: [UInt8] = try words(magic.count + 4, zero: 0)
+        guard Array(start.prefix(magic.count)) == magic else { throw .notASolution(file: path) }
+        var versionField = ByteReader(start, from: magic.count)
+        let version = versionField.uint32()!
+        guard version == Solution.formatVersion else { throw .unsupportedVersion(file: path, version: version) }
+        guard size >= Solution.headerSize + 8 else { throw .wrongLength(file: path, expected: Solution.headerSize + 8, found: size) }
+        var fields = ByteReader(start + (try words(Solution.headerSize - start.count, zero: UInt8(0))), from: start.count)
         let rows = Int(fields.uint8()!), cols = Int(fields.uint8()!), initialTiles = Int(fields.uint8()!)
-        _ = fields.uint8()
+        let objectiveCode = Int(fields.uint8()!), winExponent = Int(fields.uint8()!), symmetries = Int(fields.uint8()!)
+        _ = fields.uint16()
         let probability = Double(bitPattern: fields.uint64()!)
+        let layerCount = Int(fields.uint32()!)
+        let objectives = OptimalSolver.Objective.allCases
+        guard objectiveCode < objectives.count else { throw .invalid(file: path, reason: "objective \(objectiveCode) is not one this build knows") }
+        let objective = objectives[objectiveCode]
         let rules: Rules
-        do { rules = try Rules(rows: rows, cols: cols, spawnFourProbability: probability, initialTiles: initialTiles) } catch {
+        do {
+            rules = try Rules(
+                rows: rows, cols: cols, spawnFourProbability: probability, initialTiles: initialTiles,
+                winTile: winExponent == 0 ? nil : 1 << min(winExponent, 62))
+        } catch {
             throw .invalid(file: path, reason: "its rules are not valid: \(error)")
         }
-        guard rules.cellCount <= OptimalSolver.maxCells else {
-            throw .invalid(file: path, reason: "\(rows)x\(cols) is larger than the solver solves")
+        do throws(OptimalSolver.Refusal) { try OptimalSolver.check(rules, objective: objective) } catch {
+            throw .invalid(file: path, reason: error.description)
         }
-        let layerCount = Int(fields.uint32()!)
+        let game = SolverGame(rules: rules, objective: objective, symmetric: true)
+        guard symmetries == game.symmetry.order else {
+            throw .invalid(file: path, reason: "it says \(symmetries) symmetries; a \(rules.sizeLabel) board has \(game.symmetry.order)")
+        }
         // The oldest board a game can reach: every cell at the largest tile.
         let maxLayers = rules.cellCount << Int(rules.largestExponent) + 3
         guard layerCount <= maxLayers else { throw .invalid(file: path, reason: "\(layerCount) layers; at most \(maxLayers)") }
-        guard bytes.count >= headerSize + 8 * layerCount + 8 else {
-            throw .wrongLength(file: path, expected: headerSize + 8 * layerCount + 8, found: bytes.count)
-        }
-        var counts: [Int] = []
-        var expected = headerSize + 8 * layerCount + 8
-        for _ in 0..<layerCount {
-            let count = fields.uint64()!
-            guard count <= UInt64(bytes.count / 16) else { throw .wrongLength(file: path, expected: Int.max, found: bytes.count) }
-            counts.append(Int(count))
+        let countsEnd = Solution.headerSize + 8 * layerCount
+        guard size >= countsEnd + 8 else { throw .wrongLength(file: path, expected: countsEnd + 8, found: size) }
+        let counts: [UInt64] = try words(layerCount, zero: 0)
+        var expected = countsEnd + 8
+        for count in counts {
+            guard count <= UInt64(size / 16) else { throw .wrongLength(file: path, expected: Int.max, found: size) }
             expected += 16 * Int(count)
         }
-        guard expected == bytes.count else { throw .wrongLength(file: path, expected: expected, found: bytes.count) }
-        var stored = ByteReader(bytes, from: bytes.count - 8)
-        guard stored.uint64()! == WeightsFile.checksum(of: Array(bytes.prefix(bytes.count - 8))) else {
-            throw .checksumMismatch(file: path)
-        }
-        let grid = PackedGrid(rules: rules)
-        var layers: [Layer] = []
-        var offset = fields.offset
+        guard expected == size else { throw .wrongLength(file: path, expected: expected, found: size) }
+        var layers: [Solution.Layer] = []
+        layers.reserveCapacity(layerCount)
         for (age, count) in counts.enumerated() {
-            let keys = words(bytes, at: offset, count: count)
-            let values = words(bytes, at: offset + 8 * count, count: count).map(Double.init(bitPattern:))
-            offset += 16 * count
-            for (index, key) in keys.enumerated() {
-                guard index == 0 || keys[index - 1] < key else {
-                    throw .invalid(file: path, reason: "the keys of layer \(age) are not in ascending order")
-                }
-                guard key >> (4 * UInt64(rules.cellCount)) == 0, PackedGrid.age(key) == age,
-                    grid.board(key).maxExponent <= rules.largestExponent
-                else { throw .invalid(file: path, reason: "key \(key) is not a board of layer \(age)") }
-                guard values[index].isFinite, values[index] >= 0 else {
-                    throw .invalid(file: path, reason: "the value of key \(key) is \(values[index])")
-                }
-            }
-            layers.append(Layer(keys: keys, values: values))
+            let keys: [UInt64] = try words(Int(count), zero: 0)
+            let values: [Double] = try words(Int(count), zero: 0)
+            try check(keys: keys, values: values, age: age, game: game)
+            layers.append(Solution.Layer(keys: keys, values: values))
         }
-        return Solution(rules: rules, grid: grid, layers: layers)
+        let computed = checksum.finalize()
+        let stored: [UInt64] = try words(1, zero: 0)
+        guard stored[0] == computed else { throw .checksumMismatch(file: path) }
+        return Solution(game: game, layers: layers)
     }
 
-    static func words(_ bytes: [UInt8], at offset: Int, count: Int) -> [UInt64] {
-        (0..<count).map { index in
-            var word: UInt64 = 0
-            for byte in 0..<8 { word |= UInt64(bytes[offset + 8 * index + byte]) << (8 * UInt64(byte)) }
-            return word
+    /// Every key a board of the layer's age, in range, its class's smallest, ascending; every value finite, of
+    /// 0 or more, at most 1 for the win.
+    func check(keys: [UInt64], values: [Double], age: Int, game: SolverGame) throws(SolutionFileError) {
+        let rules = game.rules
+        let largest = UInt64(rules.largestExponent)
+        let ceiling: Double = game.objective == .win ? 1 : .infinity
+        for (index, key) in keys.enumerated() {
+            guard index == 0 || keys[index - 1] < key else {
+                throw .invalid(file: path, reason: "the keys of layer \(age) are not in ascending order")
+            }
+            var inRange = key >> (4 * UInt64(rules.cellCount)) == 0
+            var rest = key
+            while rest != 0 && inRange {
+                inRange = rest & 0xF <= largest
+                rest >>= 4
+            }
+            guard inRange, PackedGrid.age(key) == age, game.symmetry.canonical(key) == key else {
+                throw .invalid(file: path, reason: "key \(key) is not a board of layer \(age) in its smallest symmetric form")
+            }
+            guard values[index].isFinite, values[index] >= 0, values[index] <= ceiling else {
+                throw .invalid(file: path, reason: "the value of key \(key) is \(values[index])")
+            }
         }
     }
 }

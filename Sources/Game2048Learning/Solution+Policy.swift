@@ -1,137 +1,232 @@
 import Game2048
 
-/// A policy's choice on a board: the probability of each action (up, right, down, left), summing to 1 over legal
-/// actions; all zero when no action is legal.
-public typealias PolicyChoice = (Board) -> [Double]
+/// A policy's moves on a batch of boards, for an exact evaluation: for each board, the moves it plays, each
+/// alike (one move for a deterministic player). Every board asked has a legal move.
+public typealias PolicyMoves = ([Board]) -> [ActionMask]
 
-/// What an exact evaluation of a policy found (``Solution/evaluate(_:)``): no sampling, no noise.
+/// What an exact evaluation of a policy found (``PolicyEvaluator``): no sampling, no noise.
 public struct PolicyEvaluation: Sendable, Hashable {
-    /// The policy's expected score of a game, from the starting boards.
+    /// The policy's expected worth of a game (the score, or the chance of a win: the solution's objective), from
+    /// the starting boards.
     public var expectedScore: Double
-    /// The optimal expected score (the solution's).
+    /// The optimal expected worth (the solution's).
     public var optimalScore: Double
     /// The expected number of moves of a game under the policy.
     public var expectedMoves: Double
     /// The expected number of those moves that are not optimal (an action worth less than the best by more than
     /// a millionth of it).
     public var expectedSuboptimalMoves: Double
+    /// The states the policy reaches (one of each class of symmetric ones for a symmetric policy) where it has a
+    /// move to choose.
+    public var reachableStates: Int
+    /// Those of them where it plays a move that is not optimal (one of its moves, for a policy that draws).
+    public var suboptimalStates: Int
 
-    /// The policy's expected score as a fraction of the optimal one.
+    /// The policy's expected worth as a fraction of the optimal one.
     public var fractionOfOptimal: Double { optimalScore > 0 ? expectedScore / optimalScore : 1 }
     /// The share of the moves of a game, in expectation, that are not optimal.
     public var suboptimalShare: Double { expectedMoves > 0 ? expectedSuboptimalMoves / expectedMoves : 0 }
+    /// The share of the reachable states where the policy's move is not optimal.
+    public var suboptimalStateShare: Double { reachableStates > 0 ? Double(suboptimalStates) / Double(reachableStates) : 0 }
+}
+
+/// A policy's move that the exact evaluation cannot follow.
+public struct PolicyMoveError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// The exact evaluation of a policy on a solved board, a loop its caller drives: ``nextBoards()`` gives the
+/// boards of the next age the policy reaches, ``answer(_:)`` takes its moves on them, and once no board is left
+/// ``result()`` values every board the policy reaches by the solver's backward pass, with the policy's moves in
+/// place of the best, and compares each move with the solution's best.
+///
+///     var evaluator = PolicyEvaluator(solution: solution)
+///     while let boards = evaluator.nextBoards() {
+///         try evaluator.answer(boards.map { ActionMask(myPolicy($0)) })
+///     }
+///     evaluator.result().fractionOfOptimal
+///
+/// Only the boards the policy reaches are enumerated. A policy that treats symmetric boards alike (the random
+/// and the greedy players do) can be evaluated `symmetric`, on one board of each class, much faster; a
+/// policy that does not would be misjudged so.
+public struct PolicyEvaluator {
+    public let solution: Solution
+    let game: SolverGame
+    var enumerator: LayerEnumerator
+    /// The states of the layer asked, and the positions among them of those with a move.
+    var states: [UInt64] = []
+    var asked: [Int] = []
+    var reachable = 0
+    var suboptimal = 0
+    let threads: Int
+
+    /// An evaluation on `solution`'s board and rules.
+    public init(solution: Solution, symmetric: Bool = false, threads: Int = 1) {
+        self.solution = solution
+        self.threads = max(1, threads)
+        game = SolverGame(rules: solution.rules, objective: solution.objective, symmetric: symmetric)
+        enumerator = LayerEnumerator(game: game, threads: self.threads)
+    }
+
+    /// The next boards the policy must move on (all of one age, at least one), or `nil` when every board it
+    /// reaches has its move.
+    public mutating func nextBoards() -> [Board]? {
+        nextKeys().map { keys in keys.map(game.grid.board) }
+    }
+
+    /// ``nextBoards()`` as keys.
+    mutating func nextKeys() -> [UInt64]? {
+        precondition(asked.isEmpty, "nextBoards() twice without answer(_:)")
+        while let states = enumerator.nextStates() {
+            let legal = states.map(game.legalMoves)
+            let live = legal.indices.filter { legal[$0] != 0 }
+            if live.isEmpty {
+                enumerator.follow(legal)
+                continue
+            }
+            self.states = states
+            asked = live
+            return live.map { states[$0] }
+        }
+        return nil
+    }
+
+    /// The policy's moves on the boards ``nextBoards()`` gave, in order.
+    ///
+    /// - Throws: ``PolicyMoveError`` for a count that is not the boards', or no move or an illegal one on a board.
+    public mutating func answer(_ moves: [ActionMask]) throws(PolicyMoveError) {
+        precondition(!asked.isEmpty, "answer(_:) before nextBoards()")
+        guard moves.count == asked.count else {
+            throw PolicyMoveError(description: "the policy gave \(moves.count) moves for \(asked.count) boards")
+        }
+        var flags = [UInt8](repeating: 0, count: states.count)
+        let index = KeyIndex(enumerator.age < solution.layers.count ? solution.layers[enumerator.age].keys : [])
+        for (position, state) in asked.enumerated() {
+            let key = states[state]
+            let legal = game.legalMoves(key)
+            let chosen = moves[position].rawValue
+            guard chosen != 0, chosen & ~legal == 0 else {
+                let board = "board \(position) of the batch (exponents \(game.grid.board(key).exponents.map(String.init).joined(separator: ",")))"
+                throw PolicyMoveError(
+                    description: chosen == 0 ? "the policy gave no move for \(board)" : "the policy gave \(moves[position]) for \(board), where it is not legal"
+                )
+            }
+            flags[state] = chosen | suboptimalMoves(of: key, among: chosen, index: index) << 4
+            reachable += 1
+            if flags[state] >> 4 != 0 { suboptimal += 1 }
+        }
+        asked = []
+        enumerator.follow(flags)
+    }
+
+    /// Which of `chosen` on `key` are worth less than its best move by more than a millionth.
+    func suboptimalMoves(of key: UInt64, among chosen: UInt8, index: KeyIndex) -> UInt8 {
+        let layer = solution.layers[PackedGrid.age(key)]
+        var values: [Double?] = [nil, nil, nil, nil]
+        let legal = game.legalMoves(key)
+        for direction in Direction.allCases where legal & (1 << UInt8(direction.rawValue)) != 0 {
+            let move = game.grid.move(key, direction)
+            if let position = index.position(of: solution.game.symmetry.canonical(move.afterstate)) {
+                values[direction.rawValue] = game.reward(move.reward) + layer.values[position]
+            }
+        }
+        let best = values.compactMap { $0 }.max() ?? 0
+        var worse: UInt8 = 0
+        for direction in Direction.allCases where chosen & (1 << UInt8(direction.rawValue)) != 0 {
+            if let value = values[direction.rawValue], value < best - 1e-6 * max(1, best) { worse |= 1 << UInt8(direction.rawValue) }
+        }
+        return worse
+    }
+
+    /// The evaluation, once ``nextBoards()`` gave `nil`: by a backward pass over every board the policy reaches.
+    public func result() -> PolicyEvaluation {
+        precondition(asked.isEmpty && enumerator.isDone, "result() before every board has its move")
+        let totals = BackwardPass.run(
+            game: game, layers: enumerator.layers, valuation: PolicyValuation(game: game), threads: threads
+        ).start
+        return PolicyEvaluation(
+            expectedScore: totals.score, optimalScore: solution.expectedScore, expectedMoves: totals.moves,
+            expectedSuboptimalMoves: totals.suboptimal, reachableStates: reachable, suboptimalStates: suboptimal)
+    }
+}
+
+/// A policy's expected worth, moves and moves that are not optimal, to come from a board.
+struct PolicyTotals: Sendable {
+    var score = 0.0
+    var moves = 0.0
+    var suboptimal = 0.0
+}
+
+/// A state is worth the mean over the policy's moves (bits 0–3 of its flags) of the move's reward plus its
+/// afterstate's worth; a move is one move, and not optimal when bits 4–7 say so.
+struct PolicyValuation: LayerValuation {
+    let game: SolverGame
+    var zero: PolicyTotals { PolicyTotals() }
+
+    @inline(__always)
+    func adding(_ value: PolicyTotals, weight: Double, to total: PolicyTotals) -> PolicyTotals {
+        PolicyTotals(
+            score: total.score + weight * value.score, moves: total.moves + weight * value.moves,
+            suboptimal: total.suboptimal + weight * value.suboptimal)
+    }
+
+    func stateValue(_ key: UInt64, flags: UInt8, afterstateValue: (UInt64) -> PolicyTotals) -> PolicyTotals {
+        let chosen = flags & 0xF
+        guard chosen != 0 else { return PolicyTotals(score: game.terminalValue(key)) }
+        let share = 1 / Double(chosen.nonzeroBitCount)
+        var total = PolicyTotals()
+        for direction in Direction.allCases where chosen & (1 << UInt8(direction.rawValue)) != 0 {
+            let move = game.grid.move(key, direction)
+            let after = afterstateValue(move.afterstate)
+            let worse = flags >> 4 & (1 << UInt8(direction.rawValue)) != 0 ? 1.0 : 0
+            total.score += share * (game.reward(move.reward) + after.score)
+            total.moves += share * (1 + after.moves)
+            total.suboptimal += share * (worse + after.suboptimal)
+        }
+        return total
+    }
 }
 
 extension Solution {
-    /// The exact expected score of `policy`, by the solver's own dynamic programming with the policy's choice in
-    /// place of the best move, and how often, in expectation, its move is not optimal (a forward pass that carries
-    /// each board's chance of being reached).
-    ///
-    /// - Complexity: one call of `policy` per reachable state and pass; on 2×4, about 10^8.
-    public func evaluate(_ policy: PolicyChoice) -> PolicyEvaluation {
-        let p = rules.spawnFourProbability
-        let cells = rules.cellCount
-        // The choice on each state, asked once per state and pass.
-        func choice(_ key: UInt64) -> [Double] { policy(grid.board(key)) }
-        // Backward: the policy's value of every afterstate, by the solver's own pass.
-        func policyValue(_ key: UInt64, _ values: [[Double]]) -> Double {
-            let weights = choice(key)
-            var total = 0.0
-            for direction in Direction.allCases where weights[direction.rawValue] > 0 {
-                let move = grid.move(key, direction)
-                guard move.legal, let (age, index) = locate(move.afterstate) else { continue }
-                total += weights[direction.rawValue] * (Double(move.reward) + values[age][index])
-            }
-            return total
-        }
-        let values = OptimalSolver.value(grid: grid, layers: layers.map(\.keys), p: p, progress: nil) { state, _, values in
-            policyValue(state, values)
-        }
-        // Forward: each afterstate's chance of being reached, the moves made and the suboptimal ones.
-        var reach = layers.map { [Double](repeating: 0, count: $0.keys.count) }
-        var moves = 0.0, suboptimal = 0.0
-        func play(_ key: UInt64, chance: Double) {
-            let weights = choice(key)
-            let optimal = actionValues(ofKey: key)
-            let best = optimal.compactMap { $0 }.max() ?? 0
-            for direction in Direction.allCases where weights[direction.rawValue] > 0 {
-                let move = grid.move(key, direction)
-                guard move.legal, let (age, index) = locate(move.afterstate) else { continue }
-                let share = chance * weights[direction.rawValue]
-                reach[age][index] += share
-                moves += share
-                if let value = optimal[direction.rawValue], value < best - 1e-6 * max(1, best) { suboptimal += share }
-            }
-        }
-        let starts = OptimalSolver.startingBoards(rules: rules)
-        var score = 0.0
-        for start in starts {
-            score += start.probability * policyValue(start.key, values)
-            play(start.key, chance: start.probability)
-        }
-        for age in layers.indices {
-            for (index, afterstate) in layers[age].keys.enumerated() where reach[age][index] > 0 {
-                let chance = reach[age][index]
-                let empty = Double(PackedGrid.emptyCount(afterstate, cells: cells))
-                PackedGrid.forEachSpawn(on: afterstate, cells: cells, fourProbability: p) { state, _, weight in
-                    play(state, chance: chance * weight / empty)
-                }
-            }
-        }
-        return PolicyEvaluation(
-            expectedScore: score, optimalScore: expectedScore, expectedMoves: moves, expectedSuboptimalMoves: suboptimal)
+    /// The exact evaluation of `policy` (``PolicyEvaluator``), which is asked a batch of boards at a time.
+    public func evaluate(symmetric: Bool = false, threads: Int = 1, _ policy: PolicyMoves) throws(PolicyMoveError) -> PolicyEvaluation {
+        var evaluator = PolicyEvaluator(solution: self, symmetric: symmetric, threads: threads)
+        while let boards = evaluator.nextBoards() { try evaluator.answer(policy(boards)) }
+        return evaluator.result()
     }
 
-    /// The layer and index of a reachable afterstate.
-    func locate(_ key: UInt64) -> (Int, Int)? {
-        let age = PackedGrid.age(key)
-        guard age < layers.count, let index = Solution.index(of: key, in: layers[age].keys) else { return nil }
-        return (age, index)
-    }
-
-    /// A deterministic player's choice (probability 1 on its move): an n-tuple network's search, the heuristic
-    /// expectimax, the optimal player. A player that breaks ties at random is not one of these: give its
-    /// distribution (``uniformChoice(among:)``).
-    public static func choice(of player: some Player, rules: Rules) -> PolicyChoice {
+    /// A player's moves, one per board (an n-tuple network's search, the heuristic expectimax, the optimal
+    /// player). A player that breaks ties at random is not one of these: give its distribution
+    /// (``randomMoves(rules:)``, ``greedyMoves(rules:)``).
+    public static func moves(of player: some Player, rules: Rules) -> PolicyMoves {
         var player = player
-        return { board in
-            var weights = [0.0, 0.0, 0.0, 0.0]
-            if let move = player.action(on: board, rules: rules) { weights[move.rawValue] = 1 }
-            return weights
-        }
+        return { boards in boards.map { board in player.action(on: board, rules: rules).map(ActionMask.init) ?? [] } }
     }
 
-    /// The random player's choice: every legal move alike (`RandomPlayer`, exactly).
-    public static func randomChoice(rules: Rules) -> PolicyChoice {
-        uniformChoice { legalMoves(on: $0, rules: rules) }
+    /// The random player's moves: every legal move alike (`RandomPlayer`, exactly). Symmetric.
+    public static func randomMoves(rules: Rules) -> PolicyMoves {
+        { boards in boards.map { legalMoves(on: $0, rules: rules) } }
     }
 
-    /// The greedy player's choice: the legal moves of the largest reward alike (`GreedyPlayer` breaks ties at
-    /// random, so this is its exact distribution).
-    public static func greedyChoice(rules: Rules) -> PolicyChoice {
-        uniformChoice { board in
-            let moves = legalMoves(on: board, rules: rules)
-            let best = moves.map { board.moved($0).reward }.max()
-            return moves.filter { board.moved($0).reward == best }
+    /// The greedy player's moves: the legal moves of the largest reward alike (`GreedyPlayer` breaks ties at
+    /// random, so this is its exact distribution). Symmetric.
+    public static func greedyMoves(rules: Rules) -> PolicyMoves {
+        { boards in
+            boards.map { board in
+                let legal = legalMoves(on: board, rules: rules)
+                let rewards = Direction.allCases.map { legal.contains($0) ? board.moved($0).reward : -1 }
+                let best = rewards.max() ?? -1
+                return ActionMask(rawValue: Direction.allCases.reduce(0) { $0 | (rewards[$1.rawValue] == best ? 1 << UInt8($1.rawValue) : 0) })
+            }
         }
     }
 
     /// The moves the environment takes on `board`: those that change it and merge no tile past the ceiling.
-    static func legalMoves(on board: Board, rules: Rules) -> [Direction] {
-        Direction.allCases.filter { direction in
-            let outcome = board.moved(direction)
-            return outcome.changed && outcome.highestMerge <= rules.largestExponent
-        }
-    }
-
-    /// A uniform choice among the actions `actions` gives (the random player: every legal move; the greedy one:
-    /// the legal moves of the largest reward).
-    public static func uniformChoice(among actions: @escaping (Board) -> [Direction]) -> PolicyChoice {
-        { board in
-            let chosen = actions(board)
-            var weights = [0.0, 0.0, 0.0, 0.0]
-            for direction in chosen { weights[direction.rawValue] = 1 / Double(chosen.count) }
-            return weights
-        }
+    static func legalMoves(on board: Board, rules: Rules) -> ActionMask {
+        ActionMask(
+            rawValue: Direction.allCases.reduce(0) { mask, direction in
+                let outcome = board.moved(direction)
+                return outcome.changed && outcome.highestMerge <= rules.largestExponent ? mask | 1 << UInt8(direction.rawValue) : mask
+            })
     }
 }

@@ -1,36 +1,43 @@
 import Game2048
 
-/// The exact solution of a small board (``OptimalSolver``): the optimal expected score to come of every reachable
-/// afterstate, from which the value of any reachable state and of each of its actions follow.
+/// The exact solution of a small board (``OptimalSolver``): the optimal expected worth to come (the score, or the
+/// chance of a win: ``objective``) of every reachable afterstate, one of each class of symmetric ones, from which
+/// the value of any reachable state and of each of its actions follow.
 ///
 ///     let solution = try OptimalSolver.solve(rules: try Rules(rows: 2, cols: 3))
 ///     solution.expectedScore                       // the optimal expected score of a game
 ///     solution.actionValues(on: board)             // reward + afterstate value per action, nil where illegal
 ///     solution.optimalMove(on: board)
 public struct Solution: Sendable {
-    /// The rules solved.
-    public let rules: Rules
-    let grid: PackedGrid
-    /// The afterstates of each age (index = age, the tiles' sum in units of 2), sorted, with their values.
+    /// The game solved: its rules, objective and symmetries.
+    let game: SolverGame
+    /// The afterstates of each age (index = age, the tiles' sum in units of 2), reduced by symmetry, sorted, with
+    /// their values.
     let layers: [Layer]
+
+    /// The rules solved.
+    public var rules: Rules { game.rules }
+    /// What the values are: the expected score, or the chance of reaching the win tile.
+    public var objective: OptimalSolver.Objective { game.objective }
+    var grid: PackedGrid { game.grid }
 
     struct Layer: Sendable, Equatable {
         var keys: [UInt64]
         var values: [Double]
     }
 
-    init(rules: Rules, grid: PackedGrid, layers: [Layer]) {
-        self.rules = rules
-        self.grid = grid
+    init(game: SolverGame, layers: [Layer]) {
+        self.game = game
         self.layers = layers
     }
 
-    /// How many reachable afterstates were valued.
+    /// How many reachable afterstates were valued, one of each class of symmetric ones.
     public var afterstateCount: Int { layers.reduce(0) { $0 + $1.keys.count } }
 
-    /// The optimal expected score of a game: the mean of the starting boards' values, weighted by their chances.
+    /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
+    /// values, weighted by their chances.
     public var expectedScore: Double {
-        OptimalSolver.startingBoards(rules: rules).reduce(0) { $0 + $1.probability * value(ofKey: $1.key) }
+        game.startingBoards().reduce(0) { $0 + $1.probability * value(ofKey: $1.key) }
     }
 
     /// The position of `key` in the sorted `keys`, or `nil`.
@@ -48,19 +55,32 @@ public struct Solution: Sendable {
     /// The value of an afterstate, or `nil` when it is not reachable (not in the solution).
     func afterstateValue(ofKey key: UInt64) -> Double? { locate(key).map { layers[$0].values[$1] } }
 
+    /// The layer and index of a reachable afterstate (of its class's canonical board).
+    func locate(_ key: UInt64) -> (Int, Int)? {
+        let canonical = game.symmetry.canonical(key)
+        let age = PackedGrid.age(canonical)
+        guard age < layers.count, let index = Solution.index(of: canonical, in: layers[age].keys) else { return nil }
+        return (age, index)
+    }
+
     func actionValues(ofKey key: UInt64) -> [Double?] {
-        Direction.allCases.map { direction in
+        let legal = game.legalMoves(key)
+        return Direction.allCases.map { direction in
+            guard legal & (1 << UInt8(direction.rawValue)) != 0 else { return nil }
             let move = grid.move(key, direction)
-            guard move.legal else { return nil }
-            return afterstateValue(ofKey: move.afterstate).map { Double(move.reward) + $0 }
+            return afterstateValue(ofKey: move.afterstate).map { game.reward(move.reward) + $0 }
         }
     }
 
-    func value(ofKey key: UInt64) -> Double { actionValues(ofKey: key).compactMap { $0 }.max() ?? 0 }
+    /// V*(key): its best action's value, or its end's worth when no move is left.
+    func value(ofKey key: UInt64) -> Double {
+        actionValues(ofKey: key).compactMap { $0 }.max() ?? game.terminalValue(key)
+    }
 
     /// For each action in order (up, right, down, left), its reward plus the optimal value of its afterstate:
-    /// the expected score to come if it is played and then optimal play follows; `nil` for an illegal action, or
-    /// for an afterstate no game reaches (a board no game reaches, or of another size, gives all `nil`).
+    /// the expected worth to come if it is played and then optimal play follows; `nil` for an illegal action, or
+    /// for an afterstate no game reaches (a board no game reaches, or of another size, gives all `nil`; a board
+    /// that holds the win tile has no legal action).
     public func actionValues(on board: Board) -> [Double?] {
         guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board) else {
             return [nil, nil, nil, nil]
@@ -68,8 +88,12 @@ public struct Solution: Sendable {
         return actionValues(ofKey: key)
     }
 
-    /// The optimal expected score to come from `board` (0 when no move is legal).
-    public func value(of board: Board) -> Double { actionValues(on: board).compactMap { $0 }.max() ?? 0 }
+    /// The optimal expected worth to come from `board` (when no move is legal: 1 for the win objective on a board
+    /// with the win tile, else 0).
+    public func value(of board: Board) -> Double {
+        guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board) else { return 0 }
+        return value(ofKey: key)
+    }
 
     /// An optimal move on `board` (the first of the best, in action order), or `nil` when none is legal or known.
     public func optimalMove(on board: Board) -> Direction? {

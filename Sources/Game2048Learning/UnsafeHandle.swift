@@ -1,8 +1,9 @@
 import Game2048System
 
-// The one file in Game2048Learning that allocates memory by hand and keeps a pointer
-// to it. (Elsewhere pointers are only borrowed for the length of a `withUnsafe…`
-// call, for file I/O and checksums, or handed out by this file, as to TC's update.)
+// With KeyTable.swift (the exact solver's hash tables), the one file in Game2048Learning
+// that allocates memory by hand and keeps a pointer to it. (Elsewhere pointers are only
+// borrowed for the length of a `withUnsafe…` call, for file I/O and checksums, or handed
+// out by this file, as to TC's update.)
 //
 // An n-tuple network is a few hundred megabytes of Float32 read at random
 // (32 features × each afterstate × every move); a Swift array would add bounds

@@ -42,3 +42,16 @@ package func byteSize(_ bytes: Int) -> String {
     let text = tenths < 100 ? "\(tenths / 10).\(tenths % 10)" : "\((tenths + 5) / 10)"
     return "\(text.hasSuffix(".0") ? String(text.dropLast(2)) : text) \(units[unit])"
 }
+
+/// A count for people, in powers of ten from ten thousand on: "9999", "3.4e+06", "1.2e+12"; two significant
+/// digits is all an estimate has.
+package func formatEstimate(_ value: Double) -> String {
+    guard value.isFinite, value >= 10_000 else { return value.isFinite ? String(Int(value.rounded())) : String(value) }
+    var exponent = Int(log10(value).rounded(.down))
+    var mantissa = (value / pow(10, Double(exponent)) * 10).rounded() / 10
+    if mantissa >= 10 {
+        mantissa /= 10
+        exponent += 1
+    }
+    return "\(formatFixed(mantissa, digits: 1))e+\(exponent < 10 ? "0" : "")\(exponent)"
+}

@@ -180,17 +180,18 @@ struct EvalCommand: Command {
         }
         if exact, let solution {
             let player = makePlayer(0)
-            let choice: PolicyChoice =
+            // The random and greedy players' draws treat mirrored boards alike: one board of each class suffices.
+            let (moves, symmetric): (PolicyMoves, Bool) =
                 switch agent {
-                case .random: Solution.randomChoice(rules: rules)
-                case .greedy: Solution.greedyChoice(rules: rules)
-                default: Solution.choice(of: player, rules: rules)
+                case .random: (Solution.randomMoves(rules: rules), true)
+                case .greedy: (Solution.greedyMoves(rules: rules), true)
+                default: (Solution.moves(of: player, rules: rules), false)
                 }
-            let evaluation = solution.evaluate(choice)
+            let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves)
             Console.output(
                 json
-                    ? EvalCommand.json(evaluation, player: player.name, rules: rules)
-                    : EvalCommand.text(evaluation, player: player.name, rules: rules))
+                    ? evaluation.json(player: player.name, board: rules.sizeLabel, objective: solution.objective)
+                    : EvalCommand.text(evaluation, player: player.name, rules: rules, objective: solution.objective))
             return ExitCode.success
         }
         let progress = Progress(total: games, unit: "games")
@@ -249,21 +250,17 @@ struct EvalCommand: Command {
         return lines.joined(separator: "\n")
     }
 
-    static func text(_ evaluation: PolicyEvaluation, player: String, rules: Rules) -> String {
-        [
+    static func text(_ evaluation: PolicyEvaluation, player: String, rules: Rules, objective: OptimalSolver.Objective) -> String {
+        let worth = objective == .score ? "score" : "win rate"
+        func label(_ text: String) -> String { text.padding(max(16, text.count + 1)) }
+        return [
             "player          \(player)",
-            "board           \(rules.sizeLabel) (solved)",
-            "expected score  \(formatFixed(evaluation.expectedScore, digits: 2)) (exact)",
-            "optimal score   \(formatFixed(evaluation.optimalScore, digits: 2))",
+            "board           \(rules.sizeLabel) (solved for \(objective.summary))",
+            label("expected \(worth)") + "\(formatFixed(evaluation.expectedScore, digits: objective == .score ? 2 : 6)) (exact)",
+            label("optimal \(worth)") + "\(formatFixed(evaluation.optimalScore, digits: objective == .score ? 2 : 6))",
             "of optimal      \(formatFixed(100 * evaluation.fractionOfOptimal, digits: 2)) %",
             "moves           \(formatFixed(evaluation.expectedMoves, digits: 1)) a game, \(formatFixed(100 * evaluation.suboptimalShare, digits: 2)) % of them not optimal",
+            "states          \(evaluation.reachableStates) reached, \(formatFixed(100 * evaluation.suboptimalStateShare, digits: 2)) % of them with a move not optimal",
         ].joined(separator: "\n")
-    }
-
-    static func json(_ evaluation: PolicyEvaluation, player: String, rules: Rules) -> String {
-        "{\"player\": \(JSONValue.string(player).serialized), \"board\": \"\(rules.sizeLabel)\", \"exact\": true, "
-            + "\"expected_score\": \(evaluation.expectedScore), \"optimal_score\": \(evaluation.optimalScore), "
-            + "\"fraction_of_optimal\": \(evaluation.fractionOfOptimal), \"expected_moves\": \(evaluation.expectedMoves), "
-            + "\"suboptimal_share\": \(evaluation.suboptimalShare)}"
     }
 }

@@ -9,24 +9,37 @@ struct SolveCommand: Command {
         abstract: "Solve a small board exactly: the optimal expected score of every reachable state.",
         discussion: """
             Enumerates every board a game can reach, layer by layer (the tiles' sum never changes under a move and
-            grows by 2 or 4 at a spawn), then values them backward from the oldest layer: an afterstate is worth
-            the mean over its spawns of the best move's reward plus its afterstate's worth. The optimal expected
-            score of a game is printed, and the value of every reachable afterstate is written to --out (a
-            checksummed solution file, written atomically; docs/SOLVER.md), which 'g2048 eval --agent optimal
-            --solution FILE' plays.
+            grows by 2 or 4 at a spawn), one of each class of mirrored and rotated boards, then values them
+            backward from the oldest layer: an afterstate is worth the mean over its spawns of the best move's
+            reward plus its afterstate's worth. The optimal expected score of a game is printed, and the value of
+            every reachable afterstate is written to --out (a checksummed solution file, written atomically;
+            docs/SOLVER.md), which 'g2048 eval --agent optimal --solution FILE' plays and 'g2048 eval --exact'
+            measures any player against.
 
-            Boards of up to \(OptimalSolver.maxCells) cells (2x2 to 3x3). The rules flags set the spawns (the chance of a
-            4, the starting tiles); a win tile, a step limit and ending on an illegal action are not modelled.
-            Progress goes to stderr (G2048_PROGRESS as for train).
+            Boards of up to \(OptimalSolver.maxCells) cells (2x2 to 3x3 and 2x4); a larger one is refused with its estimated
+            size. The rules flags set the game: the chance of a 4, the starting tiles, and a win tile, which ends the
+            game (a board holding it is worth nothing more); --objective win maximizes the chance of reaching the
+            win tile instead of the score. A step limit and ending on an illegal action are not modelled. Progress
+            goes to stderr (G2048_PROGRESS as for train).
             """,
-        options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec) + [Self.out.spec, Self.force.spec])
+        options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec)
+            + [Self.objective.spec, Self.threads.spec, Self.out.spec, Self.force.spec])
 
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("3")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
+    static let objective = CommandOption.choice(
+        "objective", "goal",
+        help: OptimalSolver.Objective.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ") + ".",
+        of: OptimalSolver.Objective.self
+    ).defaulting(to: .score)
+    static let threads = CommandOption.integer("threads", help: "Threads of both passes.", in: 1...256)
+        .defaulting(to: SystemInfo.processorCount, shown: "number of CPUs")
     static let out = CommandOption.text("out", "file", help: "Where to write the solution.")
     static let force = CommandOption.flag("force", help: "Replace an existing --out file.")
 
     var rules: Rules
+    var objective: OptimalSolver.Objective
+    var threads: Int
     var outPath: String
     var force: Bool
 
@@ -37,7 +50,11 @@ struct SolveCommand: Command {
         guard let out = try arguments[Self.out] else { throw UsageError("--out <file> is required: where to write the solution") }
         outPath = out
         force = try arguments[Self.force]
-        do throws(OptimalSolver.Refusal) { try OptimalSolver.check(rules) } catch { throw UsageError(error.description) }
+        objective = try arguments[Self.objective]
+        threads = try arguments[Self.threads]
+        do throws(OptimalSolver.Refusal) { try OptimalSolver.check(rules, objective: objective) } catch {
+            throw UsageError(error.description)
+        }
     }
 
     func run() throws -> Int32 {
@@ -45,18 +62,33 @@ struct SolveCommand: Command {
         let claim = try OutputFiles.claim([.init(flag: "out", path: outPath)], inputs: [], force: force, command: "solve")
         defer { claim.release() }
         let start = SystemClock.monotonicSeconds()
-        let progress = Progress(total: nil, unit: "layers")
-        let solution = try OptimalSolver.solve(rules: rules) { step in
-            progress.update(step.layers, detail: "\(step.pass), \(step.afterstates) afterstates")
+        let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
+        Console.error(
+            "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) threads: about \(formatEstimate(estimate)) afterstates, "
+                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated)")
+        let enumerating = Progress(total: Int(estimate), unit: "afterstates")
+        var valuing: Progress? = nil
+        let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads) { step in
+            switch step.pass {
+            case .enumerate:
+                enumerating.update(step.afterstates, detail: "enumerating, age \(2 * step.layers)")
+            case .value:
+                if valuing == nil {
+                    enumerating.finish()
+                    valuing = Progress(total: step.totalLayers, unit: "layers")
+                }
+                valuing?.update(step.layers, detail: "valuing \(step.afterstates) afterstates")
+            }
         }
-        progress.finish()
+        valuing?.finish()
         try solution.save(to: outPath)
         let seconds = SystemClock.monotonicSeconds() - start
+        let winText = rules.winTile.map { ", ends at \($0)" } ?? ""
         Console.output(
             """
-            board            \(rules.sizeLabel), a 4 with probability \(rules.spawnFourProbability), \(rules.initialTiles) starting tiles
-            afterstates      \(solution.afterstateCount)
-            optimal score    \(formatFixed(solution.expectedScore, digits: 2)) (expected, from the starting boards)
+            board            \(rules.sizeLabel), a 4 with probability \(rules.spawnFourProbability), \(rules.initialTiles) starting tiles\(winText)
+            afterstates      \(solution.afterstateCount) (one of each class of symmetric ones)
+            \(objective == .score ? "optimal score   " : "optimal win rate") \(formatFixed(solution.expectedScore, digits: objective == .score ? 2 : 6)) (expected, from the starting boards)
             time             \(formatFixed(seconds, digits: 1)) s, peak memory \(formatFixed(Double(SystemInfo.peakMemory) / 1_048_576, digits: 0)) MiB
             wrote            \(outPath)
             """)

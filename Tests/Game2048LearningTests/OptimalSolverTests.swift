@@ -27,6 +27,69 @@ struct OptimalSolverTests {
         }
     }
 
+    /// The symmetries a board's shape allows, by hand: each maps cell (r, c) somewhere; canonical is the least.
+    static func symmetricBoards(_ board: Board) -> [Board] {
+        let rows = board.rows, cols = board.cols
+        var maps: [(Int, Int) -> (Int, Int)] = [
+            { ($0, $1) }, { ($0, cols - 1 - $1) }, { (rows - 1 - $0, $1) }, { (rows - 1 - $0, cols - 1 - $1) },
+        ]
+        if rows == cols { maps += [{ ($1, $0) }, { ($1, rows - 1 - $0) }, { (cols - 1 - $1, $0) }, { (cols - 1 - $1, rows - 1 - $0) }] }
+        return maps.map { map in
+            var exponents = [UInt8](repeating: 0, count: rows * cols)
+            for r in 0..<rows {
+                for c in 0..<cols {
+                    let (r2, c2) = map(r, c)
+                    exponents[r2 * cols + c2] = board.exponents[r * cols + c]
+                }
+            }
+            return try! Board(rows: rows, cols: cols, exponents: exponents)
+        }
+    }
+
+    @Test func theCanonicalBoardIsTheLeastOfItsSymmetricBoards() throws {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2)] {
+            let symmetry = PackedSymmetry(rows: rows, cols: cols)
+            #expect(symmetry.order == (rows == cols ? 8 : 4))
+            var rng = Xoshiro256StarStar(seed: UInt64(rows * 10 + cols))
+            for _ in 0..<1_000 {
+                let board = try Board(rows: rows, cols: cols, exponents: (0..<rows * cols).map { _ in UInt8(rng.next() % 12) })
+                let keys = Self.symmetricBoards(board).map { PackedGrid.key(of: $0)! }
+                let key = keys[0]
+                #expect(symmetry.canonical(key) == keys.min()!)
+                #expect(Set(keys.map(symmetry.canonical)).count == 1)
+                #expect(PackedSymmetry.identity(rows: rows, cols: cols).canonical(key) == key)
+            }
+        }
+    }
+
+    /// The reduced solve (one board of each class) and the full one give every afterstate the same value.
+    @Test func reducingBySymmetryChangesNoValue() throws {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2)] {
+            let rules = try Rules(rows: rows, cols: cols)
+            let reduced = try OptimalSolver.solve(rules: rules)
+            let full = SolverGame(rules: rules, objective: .score, symmetric: false)
+            var enumerator = LayerEnumerator(game: full, threads: 1)
+            while enumerator.nextStates() != nil { enumerator.followLegalMoves() }
+            let values = BackwardPass.run(game: full, layers: enumerator.layers, valuation: OptimalValuation(game: full), threads: 1)
+            #expect(abs(values.start - reduced.expectedScore) < 1e-9 * reduced.expectedScore)
+            #expect(enumerator.layers.afterstateCount > 3 * reduced.afterstateCount)
+            for (age, keys) in enumerator.layers.afterstates.enumerated() {
+                for (index, key) in keys.enumerated() {
+                    let value = try #require(reduced.afterstateValue(ofKey: key))
+                    #expect(abs(value - values.afterstates[age][index]) <= 1e-9 * max(1, value))
+                }
+            }
+        }
+    }
+
+    @Test func threadsChangeNoBit() throws {
+        let rules = try Rules(rows: 2, cols: 3)
+        let one = try OptimalSolver.solve(rules: rules, threads: 1)
+        let two = try OptimalSolver.solve(rules: rules, threads: 2)
+        let four = try OptimalSolver.solve(rules: rules, threads: 4)
+        #expect(one.layers == two.layers && one.layers == four.layers)
+    }
+
     /// A board from which no tile can merge again, by hand: its value is 0; one merge away, the merge's reward.
     @Test func handMadeBoardsHaveTheirExactValues() throws {
         let solution = try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2))
@@ -38,6 +101,36 @@ struct OptimalSolverTests {
         #expect(values[0] == nil && values[2] == nil)
         #expect(try #require(values[1]) >= 4 && #require(values[3]) >= 4)
         #expect(solution.value(of: board) == max(values[1]!, values[3]!))
+        // Symmetric boards are worth the same, action for mirrored action.
+        for mirrored in OptimalSolverTests.symmetricBoards(board) { #expect(solution.value(of: mirrored) == solution.value(of: board)) }
+    }
+
+    /// A win tile ends the game: a board holding it is worth nothing more, and the move that makes it is worth
+    /// its reward; for the win objective, the chance of the tile. With 8 on 2x2 the win is certain; with 32,
+    /// 8.3 %, which the win-seeking optimal player reaches when played.
+    @Test func aWinTileEndsTheGame() throws {
+        let eight = try Rules(rows: 2, cols: 2, winTile: 8)
+        let score8 = try OptimalSolver.solve(rules: eight)
+        let win8 = try OptimalSolver.solve(rules: eight, objective: .win)
+        let won = try Board(rows: 2, cols: 2, values: [8, 2, 0, 0])
+        #expect(score8.value(of: won) == 0 && win8.value(of: won) == 1 && score8.actionValues(on: won) == [nil, nil, nil, nil])
+        // 4 4 / 2 0: right or left makes the 8 (reward 8, then the game ends); up moves nothing; down moves the
+        // second 4 down, and the game goes on.
+        let board = try Board(rows: 2, cols: 2, values: [4, 4, 2, 0])
+        let scores = score8.actionValues(on: board), wins = win8.actionValues(on: board)
+        #expect(scores[0] == nil && scores[1] == 8 && scores[3] == 8 && scores[2] != nil)
+        #expect(wins[1] == 1 && wins[3] == 1 && win8.value(of: board) == 1 && abs(win8.expectedScore - 1) < 1e-12)
+        let rules = try Rules(rows: 2, cols: 2, winTile: 32)
+        let score = try OptimalSolver.solve(rules: rules)
+        let win = try OptimalSolver.solve(rules: rules, objective: .win)
+        #expect(win.expectedScore > 0.05 && win.expectedScore < 0.2)
+        // Played: the win-seeking optimal player reaches 32 as often as the solution says, within 3 standard errors.
+        let report = Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: win) }
+        let rate = report.reachRate(32)
+        let error = (win.expectedScore * (1 - win.expectedScore) / 20_000).squareRoot()
+        #expect(abs(rate - win.expectedScore) < 3 * error)
+        let played = Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: score) }
+        #expect(abs(played.meanScore - score.expectedScore) < 3 * played.standardError)
     }
 
     @Test func mirroredBoardsHaveTheSameOptimalScore() throws {
@@ -59,10 +152,19 @@ struct OptimalSolverTests {
     }
 
     @Test func rulesItDoesNotModelAreRefused() throws {
-        #expect(throws: OptimalSolver.Refusal.tooLarge(rows: 4, cols: 4)) { try OptimalSolver.solve(rules: Rules()) }
-        #expect(throws: OptimalSolver.Refusal.unsupportedRule("a win tile (win_tile)")) {
-            try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2, winTile: 64))
+        let wide = try Rules(rows: 2, cols: 5)
+        do throws(OptimalSolver.Refusal) {
+            _ = try OptimalSolver.solve(rules: wide)
+            Issue.record("2x5 was solved")
+        } catch {
+            guard case .tooLarge(2, 5, let afterstates, let bytes) = error else { throw error }
+            #expect(afterstates > 1e8 && bytes == afterstates * OptimalSolver.bytesPerAfterstate)
+            #expect(error.description.contains("2x5 has an estimated 1.2e+09 afterstates"))
         }
+        #expect(throws: OptimalSolver.Refusal.unsupportedRule("a step limit (max_steps)")) {
+            try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2, maxSteps: 10))
+        }
+        #expect(throws: OptimalSolver.Refusal.winWithoutWinTile) { try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2), objective: .win) }
     }
 }
 
@@ -71,23 +173,72 @@ struct PolicyEvaluationTests {
     @Test func theOptimalPolicyScoresTheSolutionAndNeverErrs() throws {
         let rules = try Rules(rows: 2, cols: 3)
         let solution = try OptimalSolver.solve(rules: rules)
-        let exact = solution.evaluate(Solution.choice(of: OptimalPlayer(solution: solution), rules: rules))
+        let exact = try solution.evaluate(Solution.moves(of: OptimalPlayer(solution: solution), rules: rules))
         #expect(abs(exact.expectedScore - solution.expectedScore) < 1e-9 * solution.expectedScore)
         #expect(exact.expectedSuboptimalMoves == 0 && exact.expectedMoves > 10 && exact.fractionOfOptimal > 0.999_999)
+        #expect(exact.suboptimalStates == 0 && exact.reachableStates > 100)
     }
 
     /// Random legal and greedy (uniform among the best rewards) are stochastic: their exact value is what a
-    /// Monte-Carlo playout of the players finds, within 3 standard errors.
+    /// Monte-Carlo playout of the players finds, within 3 standard errors; reduced by symmetry or not, the same.
     @Test func stochasticPoliciesScoreWhatPlayingThemGives() throws {
         let rules = try Rules(rows: 2, cols: 3)
         let solution = try OptimalSolver.solve(rules: rules)
-        let random = solution.evaluate(Solution.randomChoice(rules: rules))
-        let greedy = solution.evaluate(Solution.greedyChoice(rules: rules))
+        let random = try solution.evaluate(symmetric: true, Solution.randomMoves(rules: rules))
+        let greedy = try solution.evaluate(symmetric: true, Solution.greedyMoves(rules: rules))
+        let fullRandom = try solution.evaluate(Solution.randomMoves(rules: rules))
+        let fullGreedy = try solution.evaluate(threads: 2, Solution.greedyMoves(rules: rules))
+        for (reduced, full) in [(random, fullRandom), (greedy, fullGreedy)] {
+            #expect(abs(reduced.expectedScore - full.expectedScore) < 1e-9 * full.expectedScore)
+            #expect(abs(reduced.expectedMoves - full.expectedMoves) < 1e-9 * full.expectedMoves)
+            #expect(abs(reduced.expectedSuboptimalMoves - full.expectedSuboptimalMoves) < 1e-9 * full.expectedMoves)
+            #expect(reduced.reachableStates < full.reachableStates)
+        }
         let playedRandom = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
         let playedGreedy = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
         #expect(abs(random.expectedScore - playedRandom.meanScore) < 3 * playedRandom.standardError)
         #expect(abs(greedy.expectedScore - playedGreedy.meanScore) < 3 * playedGreedy.standardError)
+        let meanMoves = Double(playedRandom.games.reduce(0) { $0 + $1.moves }) / 20_000
+        #expect(abs(random.expectedMoves - meanMoves) < 0.02 * random.expectedMoves)
         #expect(random.expectedScore < greedy.expectedScore && greedy.expectedScore < solution.expectedScore)
         #expect(random.suboptimalShare > 0 && random.suboptimalShare < 1)
+        #expect(random.suboptimalStateShare > 0 && random.suboptimalStateShare < 1)
+    }
+
+    /// A deterministic policy reaches fewer boards than the optimal solution holds, and only those are asked.
+    @Test func onlyTheBoardsAPolicyReachesAreAsked() throws {
+        let rules = try Rules(rows: 2, cols: 3)
+        let solution = try OptimalSolver.solve(rules: rules)
+        var asked = 0
+        var evaluator = PolicyEvaluator(solution: solution)
+        while let boards = evaluator.nextBoards() {
+            asked += boards.count
+            #expect(Set(boards.map { PackedGrid.age(PackedGrid.key(of: $0)!) }).count == 1)  // one age a batch
+            try evaluator.answer(boards.map { board in ActionMask(Solution.legalMoves(on: board, rules: rules).directions.first!) })
+        }
+        let result = evaluator.result()
+        #expect(result.reachableStates == asked && asked > 0)
+        #expect(result.expectedScore > 0 && result.expectedScore < solution.expectedScore)
+    }
+
+    @Test func movesItCannotFollowAreRefused() throws {
+        let rules = try Rules(rows: 2, cols: 2)
+        let solution = try OptimalSolver.solve(rules: rules)
+        var evaluator = PolicyEvaluator(solution: solution)
+        let next = evaluator.nextBoards()
+        let boards = try #require(next)
+        #expect(throws: PolicyMoveError.self) { try evaluator.answer([]) }
+        let legal = boards.map { Solution.legalMoves(on: $0, rules: rules) }
+        let index = try #require(legal.firstIndex { $0 != .all })
+        var illegal = legal
+        illegal[index] = ActionMask(rawValue: ~legal[index].rawValue)
+        do throws(PolicyMoveError) {
+            try evaluator.answer(illegal)
+            Issue.record("an illegal move was followed")
+        } catch {
+            #expect(error.description.hasPrefix("the policy gave \(illegal[index]) for board \(index) of the batch (exponents "))
+            #expect(error.description.hasSuffix("), where it is not legal"))
+        }
+        #expect(throws: PolicyMoveError.self) { try evaluator.answer(boards.map { _ in [] }) }
     }
 }

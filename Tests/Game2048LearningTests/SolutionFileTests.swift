@@ -14,6 +14,11 @@ struct SolutionFileTests {
         try solution.save(to: folder.file("s.bin"))
         let loaded = try Solution.load(from: folder.file("s.bin"))
         #expect(loaded.rules == rules && loaded.layers == solution.layers && loaded.expectedScore == solution.expectedScore)
+        // A win tile and the win objective are kept too.
+        let winning = try Rules(rows: 2, cols: 2, winTile: 16)
+        try OptimalSolver.solve(rules: winning, objective: .win).save(to: folder.file("w.bin"))
+        let win = try Solution.load(from: folder.file("w.bin"))
+        #expect(win.rules == winning && win.objective == .win && win.expectedScore > 0.5 && win.expectedScore <= 1)
     }
 
     @Test func damagedAndForgedFilesAreRefused() throws {
@@ -34,20 +39,45 @@ struct SolutionFileTests {
         #expect(refusal(Array("not a solution".utf8)) == "\(path) is not a solution file (written by 'g2048 solve')")
         var version = good
         version[8] = 9
-        #expect(refusal(version) == "\(path) is a solution file of format version 9; this build reads version 1")
+        #expect(refusal(version) == "\(path) is a solution file of format version 9; this build reads version \(Solution.formatVersion)")
         #expect(refusal([]) == "\(path) is not a solution file (written by 'g2048 solve')")
-        // Forged: keys out of order, with a checksum made to match.
-        var forged = Array(good.dropLast(8))
-        let keysStart = Solution.headerSize + 8 * Int(forged[Solution.headerSize - 4])
-        let firstLayer = try #require(
-            (0..<Int(forged[Solution.headerSize - 4])).first { index in
-                forged[Solution.headerSize + 8 * index] >= 2
-            })
-        var offset = keysStart
-        for layer in 0..<firstLayer { offset += 16 * Int(forged[Solution.headerSize + 8 * layer]) }
-        forged.replaceSubrange(offset..<(offset + 16), with: Array(forged[(offset + 8)..<(offset + 16)] + forged[offset..<(offset + 8)]))
-        var sum = WeightsFile.checksum(of: forged)
-        forged += withUnsafeBytes(of: &sum) { Array($0) }
-        #expect(refusal(forged)?.contains("are not in ascending order") == true)
+        // Forged, each with a checksum made to match.
+        func sealed(_ bytes: [UInt8]) -> [UInt8] {
+            var sum = WeightsFile.checksum(of: bytes)
+            return bytes + withUnsafeBytes(of: &sum) { Array($0) }
+        }
+        let body = Array(good.dropLast(8))
+        let layerCount = Int(body[Solution.headerSize - 4])
+        let counts = (0..<layerCount).map { Int(body[Solution.headerSize + 8 * $0]) }
+        // The offset of the keys of the first layer of at least two keys.
+        let firstLayer = try #require(counts.firstIndex { $0 >= 2 })
+        let offset = Solution.headerSize + 8 * layerCount + counts[..<firstLayer].reduce(0) { $0 + 16 * $1 }
+        func word(at offset: Int, in bytes: [UInt8]) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) } }
+        func replacing(_ value: UInt64, at offset: Int, in bytes: [UInt8]) -> [UInt8] {
+            var copy = bytes
+            for byte in 0..<8 { copy[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+            return copy
+        }
+        var swapped = body
+        swapped.replaceSubrange(offset..<(offset + 16), with: Array(body[(offset + 8)..<(offset + 16)] + body[offset..<(offset + 8)]))
+        #expect(refusal(sealed(swapped))?.contains("are not in ascending order") == true)
+        // A key replaced by a mirror of it: a board of the layer, but not its class's smallest.
+        let key = word(at: offset, in: body)
+        let grid = PackedGrid(rules: try Rules(rows: 2, cols: 2))
+        let mirror = try #require(OptimalSolverTests.symmetricBoards(grid.board(key)).map { PackedGrid.key(of: $0)! }.max())
+        #expect(mirror != key)
+        #expect(refusal(sealed(replacing(mirror, at: offset, in: body)))?.contains("in its smallest symmetric form") == true)
+        let valueOffset = offset + 8 * counts[firstLayer]
+        #expect(refusal(sealed(replacing((-1.0).bitPattern, at: valueOffset, in: body)))?.contains("the value of key") == true)
+        #expect(refusal(sealed(replacing(Double.nan.bitPattern, at: valueOffset, in: body)))?.contains("is nan") == true)
+        var symmetries = body
+        symmetries[17] = 4
+        #expect(refusal(sealed(symmetries)) == "\(path) is not a valid solution file: it says 4 symmetries; a 2x2 board has 8")
+        var objective = body
+        objective[15] = 7
+        #expect(refusal(sealed(objective)) == "\(path) is not a valid solution file: objective 7 is not one this build knows")
+        var winless = body
+        winless[15] = 1  // the win objective, without a win tile
+        #expect(refusal(sealed(winless)) == "\(path) is not a valid solution file: the win objective needs a win tile (win_tile)")
     }
 }

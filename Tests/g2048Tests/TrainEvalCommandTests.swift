@@ -513,6 +513,19 @@ struct SolveCommandTests {
         #expect(try G2048Tests.run(["solve", "--rows", "2", "--out", path, "--force"]).status == 0)
     }
 
+    /// The win objective: the chance of reaching the win tile, solved and measured exactly.
+    @Test func solveForTheWinTile() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("w.bin")
+        let solve = try G2048Tests.run(["solve", "--rows", "2", "--win-tile", "32", "--objective", "win", "--out", path])
+        #expect(solve.status == 0, "\(solve.stderr)")
+        #expect(solve.stdout.contains("optimal win rate 0.082887 (expected, from the starting boards)"), "\(solve.stdout)")
+        let exact = try G2048Tests.run(["eval", "--exact", "--solution", path, "--agent", "greedy"])
+        #expect(exact.status == 0, "\(exact.stderr)")
+        #expect(exact.stdout.contains("board           2x2 (solved for the chance of reaching the win tile)"), "\(exact.stdout)")
+        #expect(exact.stdout.contains("optimal win rate 0.082887"), "\(exact.stdout)")
+    }
+
     @Test func evalExactComputesAPlayersExpectedScoreOnTheSolvedBoard() throws {
         let folder = TemporaryDirectory()
         let path = folder.file("s2x3.bin")
@@ -535,9 +548,11 @@ struct SolveCommandTests {
         (["solve", "--rows", "4", "--out", "x"], "error: 4x4 has 16 cells; the solver solves boards of up to 9 cells"),
         (["solve", "--rows", "2"], "error: --out <file> is required: where to write the solution"),
         (
-            ["solve", "--rows", "2", "--win-tile", "64", "--out", "x"],
-            "error: the solver plays the original game to its end; a win tile (win_tile) is not modelled"
+            ["solve", "--rows", "2", "--max-steps", "64", "--out", "x"],
+            "error: the solver plays each game to its end; a step limit (max_steps) is not modelled"
         ),
+        (["solve", "--rows", "2", "--objective", "win", "--out", "x"], "error: the win objective needs a win tile (win_tile)"),
+        (["solve", "--rows", "2", "--objective", "wins", "--out", "x"], "error: --objective must be one of score, win, got 'wins'"),
         (["eval", "--agent", "optimal"], "error: --agent optimal needs --solution <file> (written by 'g2048 solve')"),
         (["eval", "--solution", "s.bin", "--agent", "greedy"], "error: --solution is used by --agent optimal, or by any player with --exact"),
     ])
