@@ -59,6 +59,8 @@ public struct PolicyEvaluator {
     var reachable = 0
     var suboptimal = 0
     let threads: Int
+    /// The legal moves of each board ``nextBoards()`` gave last.
+    public private(set) var legalMoves: [ActionMask] = []
 
     /// An evaluation on `solution`'s board and rules.
     public init(solution: Solution, symmetric: Bool = false, threads: Int = 1) {
@@ -86,6 +88,7 @@ public struct PolicyEvaluator {
             }
             self.states = states
             asked = live
+            legalMoves = live.map { ActionMask(rawValue: legal[$0]) }
             return live.map { states[$0] }
         }
         return nil

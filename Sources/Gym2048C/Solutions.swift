@@ -45,6 +45,7 @@ public func g2048SolutionInfo(_ solution: Int64, _ info: UnsafeMutablePointer<Un
         let text = JSONValue.object([
             ("rows", .integer(Int128(solved.rules.rows))), ("cols", .integer(Int128(solved.rules.cols))),
             ("afterstates", .integer(Int128(solved.afterstateCount))), ("expected_score", .double(solved.expectedScore)),
+            ("objective", .string(solved.objective.rawValue)),
             ("rules", JSONValue(rules: solved.rules)),
         ]).serialized
         info.pointee = ThreadText.answer(text)

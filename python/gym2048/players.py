@@ -138,8 +138,9 @@ class TrainedPlayer(_Loaded):
 
 class Solution(_Loaded):
     """A small board solved by `g2048 solve`, loaded into this process: the optimal value of each action on a batch
-    of boards, so an agent's regret and Q-errors are exact. `info` holds `expected_score` (optimal play's, from the
-    starting boards); `rules` are the solved rules as environment options."""
+    of boards, so an agent's regret and Q-errors are exact, and `evaluate_exact(policy)`, any policy's exact expected
+    score. `info` holds `expected_score` (optimal play's, from the starting boards) and `objective`; `rules` are the
+    solved rules as environment options."""
 
     _kind = "solution"
     _load, _info, _destroy = "g2048_solution_load", "g2048_solution_info", "g2048_solution_destroy"
@@ -170,8 +171,69 @@ class Solution(_Loaded):
         return np.where(np.isnan(values).all(axis=1), np.int8(-1), best).astype(np.int8)
 
     def policy(self) -> Policy:
-        """Optimal play as a policy for `evaluate`."""
+        """Optimal play as a policy for `evaluate` and `evaluate_exact`."""
         return self._as_policy(self.moves, "optimal")
+
+    @property
+    def objective(self) -> str:
+        """What the values are: "score" (the expected score) or "win" (the chance of reaching the win tile)."""
+        return str(self.info["objective"])
+
+    def evaluate_exact(self, policy: Policy, *, symmetric: bool = False, batch: int = 65536, threads: int = 1,
+                       name: Optional[str] = None) -> dict[str, Any]:
+        """The exact expected score of `policy` on the solved board, as `g2048 eval --exact --json` reports it: no
+        game is played and there is no sampling noise. Every board the policy reaches is enumerated, an age at a
+        time, and `policy(boards, masks)` is asked for its move on each, `batch` boards per call: `boards` are tile
+        exponents (n, rows, cols) uint8, `masks` the (n, 4) bool legal moves, and it returns one legal action per
+        board (0 up .. 3 left); then the engine values every board by the solver's dynamic programming with the
+        policy's moves. The report holds `expected_score`, `optimal_score`, `fraction_of_optimal`, `expected_moves`,
+        `suboptimal_share` (of a game's moves, in expectation), `reachable_states` and `suboptimal_state_share`.
+
+        `symmetric=True` asks one board of each class of mirrored and rotated boards (far fewer): only for a policy
+        that treats them alike. The report's `player` is `name`, else the policy's `__name__`.
+        """
+        import json
+        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+            raise ValueError(f"batch must be a positive integer, got {batch!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
+        lib = library()
+        handle = ctypes.c_int64()
+        if lib.g2048_exact_begin(self._live(), int(bool(symmetric)), int(threads), ctypes.byref(handle)) != _OK:
+            _raise_last()
+        try:
+            count = ctypes.c_int64()
+            while True:
+                if lib.g2048_exact_next(handle.value, ctypes.byref(count)) != _OK:
+                    _raise_last()
+                if count.value == 0:
+                    break
+                boards = np.zeros((count.value, self.rows, self.cols), np.uint8)
+                masks = np.zeros((count.value, 4), np.uint8)
+                if lib.g2048_exact_boards(handle.value, boards.ctypes.data, masks.ctypes.data) != _OK:
+                    _raise_last()
+                legal = masks.astype(bool)
+                moves = np.zeros(count.value, np.int8)
+                for first in range(0, count.value, batch):
+                    size = min(batch, count.value - first)
+                    chosen = np.asarray(policy(boards[first:first + size], legal[first:first + size])).reshape(-1)
+                    if chosen.shape[0] != size:
+                        raise ValueError(f"the policy returned {chosen.shape[0]} actions for {size} boards")
+                    if chosen.dtype.kind not in "iu":
+                        raise TypeError(f"the policy's actions must be integers 0..3, got dtype {chosen.dtype}")
+                    if size and (chosen.min() < 0 or chosen.max() > 3):
+                        raise ValueError(f"the policy's actions must be 0..3, got {int(chosen.min())}..{int(chosen.max())}")
+                    moves[first:first + size] = chosen
+                if lib.g2048_exact_answer(handle.value, moves.ctypes.data, count.value) != _OK:
+                    _raise_last()
+            report = ctypes.c_char_p()
+            player = name if name is not None else getattr(policy, "__name__", "policy")
+            if lib.g2048_exact_result(handle.value, str(player).encode(), ctypes.byref(report)) != _OK:
+                _raise_last()
+            result: dict[str, Any] = json.loads(report.value or b"null")
+            return result
+        finally:
+            lib.g2048_exact_destroy(handle.value)
 
 
 def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1024, name: Optional[str] = None,

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gym2048 import G2048Error, Solution, evaluate, find_binary
+from gym2048 import G2048Error, Solution, TrainedPlayer, evaluate, find_binary
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,9 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_values_of_a_hand_made_board(solved: str) -> None:
     solution = Solution(solved)
-    assert solution.info["afterstates"] == 59038 and abs(solution.expected_score - 480.26) < 0.01
+    # 59 038 afterstates, one of each mirrored pair or quadruple kept
+    assert solution.info["afterstates"] == 14883 and abs(solution.expected_score - 480.26) < 0.01
+    assert solution.objective == "score"
     assert solution.rules["rows"] == 2 and solution.rules["cols"] == 3
     # 2 2 4 / 0 0 0: up is illegal; left merges the 2s (reward 4)
     board = np.array([[1, 1, 2], [0, 0, 0]], np.uint8)
@@ -47,6 +49,82 @@ def test_optimal_play_from_python_is_g2048_evals(solved: str) -> None:
         report.pop("seconds")
     assert ours == theirs
     solution.close()
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("weights") / "w2x3.bin")
+    subprocess.run([find_binary(), "train", "--rows", "2", "--cols", "3", "--games", "3000", "--out", path], check=True,
+                   capture_output=True)
+    return path
+
+
+def exact_cli(solved: str, *arguments: str, player: str = "") -> dict[str, Any]:
+    """`g2048 eval --exact --json`'s report, its player named `player` if given."""
+    output = subprocess.run([find_binary(), "eval", "--exact", "--solution", solved, "--json", *arguments], check=True,
+                            capture_output=True, text=True).stdout
+    report: dict[str, Any] = json.loads(output)
+    if player:
+        report["player"] = player
+    return report
+
+
+def test_exact_evaluation_from_python_is_g2048_evals(solved: str, trained: str) -> None:
+    solution = Solution(solved)
+    optimal = solution.evaluate_exact(solution.policy())
+    assert optimal == exact_cli(solved, "--agent", "optimal")
+    assert abs(optimal["fraction_of_optimal"] - 1) < 1e-12 and optimal["suboptimal_states"] == 0
+    # A trained network, greedy and searching: the same report from Python as from the command line.
+    player = TrainedPlayer(trained)
+    for depth in (0, 1):
+        ours = solution.evaluate_exact(player.policy(depth), name="ntuple")
+        assert ours == exact_cli(solved, "--weights", trained, "--depth", str(depth), player="ntuple"), depth
+        assert 0.3 < ours["fraction_of_optimal"] < 1 and ours["reachable_states"] > 100
+    # Batches of any size, threads: the same numbers.
+    small_batches = solution.evaluate_exact(player.policy(0), name="ntuple", batch=7, threads=2)
+    assert small_batches == exact_cli(solved, "--weights", trained, player="ntuple")
+    # A symmetric evaluation asks fewer boards, and optimal play stays optimal.
+    reduced = solution.evaluate_exact(solution.policy(), symmetric=True)
+    assert reduced["reachable_states"] < optimal["reachable_states"]
+    assert abs(reduced["expected_score"] - solution.expected_score) < 1e-9 * solution.expected_score
+    player.close()
+    solution.close()
+
+
+def test_a_python_policy_is_asked_only_legal_boards(solved: str) -> None:
+    solution = Solution(solved)
+    seen: list[int] = []
+
+    def first_legal(boards: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        assert boards.dtype == np.uint8 and boards.shape[1:] == (2, 3) and masks.shape == (len(boards), 4)
+        assert masks.any(axis=1).all()  # every board asked has a move
+        seen.append(len(boards))
+        return masks.argmax(axis=1)
+
+    report = solution.evaluate_exact(first_legal)
+    assert report["player"] == "first_legal" and sum(seen) == report["reachable_states"]
+    assert 0 < report["expected_score"] < solution.expected_score and 0 < report["suboptimal_share"] < 1
+    solution.close()
+
+
+def test_exact_evaluation_refuses_bad_moves(solved: str) -> None:
+    solution = Solution(solved)
+    with pytest.raises(G2048Error, match=r"the policy gave \[.*\] for board \d+ of the batch \(exponents .*\), where it is not legal"):
+        solution.evaluate_exact(lambda boards, masks: (~masks).argmax(axis=1))
+    with pytest.raises(ValueError, match=r"the policy returned 1 actions for \d+ boards"):
+        solution.evaluate_exact(lambda boards, masks: [0])
+    with pytest.raises(TypeError, match="the policy's actions must be integers 0..3, got dtype float64"):
+        solution.evaluate_exact(lambda boards, masks: masks.argmax(axis=1) * 1.0)
+    with pytest.raises(ValueError, match=r"the policy's actions must be 0..3, got 0..300"):
+        solution.evaluate_exact(lambda boards, masks: np.where(masks.argmax(axis=1) == 3, 300, masks.argmax(axis=1)))
+    with pytest.raises(ValueError, match="batch must be a positive integer"):
+        solution.evaluate_exact(solution.policy(), batch=0)
+    # An exception of the policy's own goes through, and the evaluation is released.
+    with pytest.raises(KeyError):
+        solution.evaluate_exact(lambda boards, masks: {}["x"])
+    solution.close()
+    with pytest.raises(G2048Error, match="the solution is closed"):
+        solution.evaluate_exact(solution.policy())
 
 
 def test_bad_input_is_refused(solved: str, tmp_path: Any) -> None:

@@ -52,8 +52,9 @@ extern "C" {
 
 /* The version of this interface: it changes when a declaration here changes meaning. Version 2 made handles
    from a JSON configuration (the fixed rules struct of version 1 is gone: it restated the engine's options);
-   version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report. */
-#define G2048_ABI_VERSION 3
+   version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report;
+   version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info. */
+#define G2048_ABI_VERSION 4
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -178,6 +179,22 @@ g2048_status g2048_solution_destroy(int64_t solution);
 /* JSON: rows, cols, afterstates, expected_score (from the starting boards) and rules (`make` options). */
 g2048_status g2048_solution_info(int64_t solution, const char **info);
 g2048_status g2048_solution_action_values(int64_t solution, const uint8_t *boards, int64_t count, double *values);
+
+/* Exact evaluation of a policy on a solution's board (`g2048 eval --exact`), the caller driving the loop so the
+   policy is asked a whole age of boards at a time: g2048_exact_begin makes an evaluation (symmetric 1 when the policy
+   treats mirrored and rotated boards alike: it is then asked one board of each class; threads 1 to 256); then, until
+   g2048_exact_next gives 0, g2048_exact_boards writes the batch's boards (count x rows x cols tile exponents) and,
+   unless NULL, their legal moves (count x 4 bytes, 1 where legal), and g2048_exact_answer takes the policy's move on
+   each (0 up .. 3 left; a move that is not legal there is refused, naming the board); then g2048_exact_result gives
+   `g2048 eval --exact --json`'s report (expected_score, optimal_score, fraction_of_optimal, expected_moves,
+   suboptimal_share, reachable_states, suboptimal_states, suboptimal_state_share), `player` naming the policy. Only the
+   boards the policy reaches are asked. An evaluation is one caller's loop: its calls are serialized. */
+g2048_status g2048_exact_begin(int64_t solution, int32_t symmetric, int32_t threads, int64_t *evaluation);
+g2048_status g2048_exact_destroy(int64_t evaluation);
+g2048_status g2048_exact_next(int64_t evaluation, int64_t *count);
+g2048_status g2048_exact_boards(int64_t evaluation, uint8_t *boards, uint8_t *masks);
+g2048_status g2048_exact_answer(int64_t evaluation, const int8_t *moves, int64_t count);
+g2048_status g2048_exact_result(int64_t evaluation, const char *player, const char **report);
 
 #ifdef __cplusplus
 }
