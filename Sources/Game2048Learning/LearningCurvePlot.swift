@@ -32,9 +32,14 @@ package enum LearningCurvePlot {
     ///   - title: the text above the chart (escaped for XML).
     ///   - markers: events to mark with a labelled vertical line at their game count (the switch to TC
     ///     learning, say); those outside the curve's games are left out.
+    ///   - reference: a score to draw across the plot, labelled (optimal play's expected score, from a solution),
+    ///     with the curve's share of it at its last point.
     /// - Returns: the whole document, from `<svg` to `</svg>` and a newline.
     /// - Complexity: O(rows + markers).
-    package static func svg(rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = []) -> String {
+    package static func svg(
+        rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = [],
+        reference: (score: Double, label: String)? = nil
+    ) -> String {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
@@ -57,7 +62,7 @@ package enum LearningCurvePlot {
         let games = rows.map { finite(Double($0.games)) }
         let xTicks = niceTicks(from: games.min()!, to: games.max()!)
         let scores = rows.map { finite($0.meanScore) }
-        let yTicks = niceTicks(from: 0, to: max(scores.max()!, 1))
+        let yTicks = niceTicks(from: 0, to: max(scores.max()!, finite(reference?.score ?? 0), 1))
         let rateTicks = stride(from: 0.0, through: 100.0, by: 20.0).map { $0 }
         let xRange = xTicks.first!...xTicks.last!
         let yRange = yTicks.first!...yTicks.last!
@@ -111,6 +116,16 @@ package enum LearningCurvePlot {
         }
         svg += polyline(zip(games, scores).map { (x($0), y($1, yRange)) }, colour: scoreColour, dashed: false, label: "mean-score")
 
+        // The reference: a dash-dotted line across the plot, its label and the last point's share of it above it.
+        if let reference, reference.score > 0 {
+            let at = y(finite(reference.score), yRange)
+            let share = formatFixed(100 * scores.last! / reference.score, digits: 1)
+            svg += "<line class=\"reference\" x1=\"\(number(left))\" y1=\"\(number(at))\" x2=\"\(number(right))\" y2=\"\(number(at))\" "
+            svg += "stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"8 3 2 3\"/>\n"
+            svg += "<text x=\"\(number(left + 6))\" y=\"\(number(at - 6))\" fill=\"#222222\">"
+            svg += "\(escaped(reference.label)): \(number(reference.score)); the last point is \(share) % of it</text>\n"
+        }
+
         // Markers: a thin dotted line across the plot area, its label at the top.
         for marker in markers where xRange.contains(Double(marker.games)) {
             let at = x(Double(marker.games))
@@ -146,9 +161,10 @@ package enum LearningCurvePlot {
     /// - Throws: ``MetricsOutputError/cannotWrite(file:reason:)`` with the
     ///   system's reason; an existing file at `path` is then left as it was.
     package static func writeSVG(
-        rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = [], to path: String
+        rows: [MetricsRow], title: String, markers: [(games: Int, label: String)] = [],
+        reference: (score: Double, label: String)? = nil, to path: String
     ) throws(MetricsOutputError) {
-        let bytes = Array(svg(rows: rows, title: title, markers: markers).utf8)
+        let bytes = Array(svg(rows: rows, title: title, markers: markers, reference: reference).utf8)
         do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch { throw MetricsOutputError(error) }
     }
 

@@ -43,6 +43,8 @@ struct TrainCommand: Command {
             sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
             --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
             the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do; --plot marks the switch.
+            On a small board solved by 'g2048 solve', --solution FILE draws optimal play's expected score on the
+            plot and gives the last games' share of it ('g2048 eval --exact' then measures the player exactly).
 
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
@@ -57,7 +59,7 @@ struct TrainCommand: Command {
             Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
             Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
             Self.coherenceFrom.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
-            Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.metricsEvery.spec, Self.force.spec,
+            Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
         ] + RulesFlags.flags.map(\.spec))
 
     static let out = CommandOption.text("out", "file", help: "Where to write the weights.")
@@ -108,6 +110,9 @@ struct TrainCommand: Command {
         "resume", "file", help: "Continue training a weights file: its size, patterns, counters; written back to it.")
     static let metrics = CommandOption.text("metrics", "file", help: "Write the learning curve as CSV.")
     static let plot = CommandOption.text("plot", "file", help: "Draw the learning curve as SVG.")
+    static let solution = CommandOption.text(
+        "solution", "file",
+        help: "The board's solution (g2048 solve): the plot draws optimal play's expected score, and the end says the last games' share of it.")
     static let metricsEvery = CommandOption.integer("metrics_every", help: "Games per learning-curve point.", in: 1...10_000_000)
         .defaulting(to: 1000)
     static let force = CommandOption.flag("force", help: "Replace existing output files (--out, --metrics, --plot).")
@@ -158,6 +163,7 @@ struct TrainCommand: Command {
     var outFlag: String
     var metricsPath: String?
     var plotPath: String?
+    var solutionPath: String?
     var metricsEvery: Int
     var force: Bool
     /// `--stages` as tile exponents, if given.
@@ -199,6 +205,7 @@ struct TrainCommand: Command {
         checkpointEvery = try arguments[Self.checkpointEvery]
         metricsPath = try arguments[Self.metrics]
         plotPath = try arguments[Self.plot]
+        solutionPath = try arguments[Self.solution]
         metricsEvery = try arguments[Self.metricsEvery]
         force = try arguments[Self.force]
         let patternsText = try arguments[Self.patterns]
@@ -316,11 +323,19 @@ struct TrainCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let claim = try OutputFiles.claim(
-            outputs, inputs: resume.map { [.init(flag: "resume", path: $0)] } ?? [],
-            force: force, command: "train")
+        let inputs = [resume.map { OutputFiles.Input(flag: "resume", path: $0) }, solutionPath.map { .init(flag: "solution", path: $0) }]
+        let claim = try OutputFiles.claim(outputs, inputs: inputs.compactMap { $0 }, force: force, command: "train")
         defer { claim.release() }
         let (network, base, rules) = try start()
+        let optimal = try solutionPath.map { path throws -> Double in
+            let solution = try Solution.load(from: path)
+            guard solution.rules == rules, solution.objective == .score else {
+                throw UsageError(
+                    "--solution \(path) solves \(solution.rules.sizeLabel) for \(solution.objective.summary) under other rules than this "
+                        + "run's \(rules.sizeLabel) games; solve the board with the same rules flags")
+            }
+            return solution.expectedScore
+        }
         let alpha = base.alpha, seed = base.seed
         // Lanes pay where a move prefetches its weights: the packed 4×4 board (the README's figures).
         let lanes = self.lanes ?? (network.readsBitboards ? 2 : 1)
@@ -433,9 +448,13 @@ struct TrainCommand: Command {
             let rows = earlier.filter { $0.games <= base.games } + report.allRows
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
             let markers = switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? []
-            try LearningCurvePlot.writeSVG(rows: rows, title: title, markers: markers, to: plotPath)
+            try LearningCurvePlot.writeSVG(
+                rows: rows, title: title, markers: markers, reference: optimal.map { ($0, "optimal play") }, to: plotPath)
         }
-        let recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
+        var recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
+        if let optimal {
+            recent += " (\(formatFixed(100 * report.recentMeanScore / optimal, digits: 1)) % of optimal play's \(formatFixed(optimal, digits: 2)))"
+        }
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
         if let limit = metadata.downgradeLimit {

@@ -47,6 +47,9 @@ final class TrainingReport: Sendable {
         state.withLock { TrainingReport.summary($0.window, movesPerSecond: movesPerSecond) }
     }
 
+    /// The mean score of the most recent games (the summary's window).
+    var recentMeanScore: Double { state.withLock { $0.window.meanScore } }
+
     /// Every learning-curve row so far.
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 

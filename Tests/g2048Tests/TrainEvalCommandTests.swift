@@ -513,6 +513,27 @@ struct SolveCommandTests {
         #expect(try G2048Tests.run(["solve", "--rows", "2", "--out", path, "--force"]).status == 0)
     }
 
+    /// Training with the board's solution: the plot draws optimal play, the end gives the last games' share of it.
+    @Test func trainMeasuresItselfAgainstASolution() throws {
+        let folder = TemporaryDirectory()
+        let solution = folder.file("s.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", solution]).status == 0)
+        let train = try G2048Tests.run([
+            "train", "--rows", "2", "--cols", "3", "--games", "2000", "--out", folder.file("w.bin"), "--plot", folder.file("c.svg"),
+            "--solution", solution,
+        ])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.contains("% of optimal play's 480.26)"), "\(train.stdout)")
+        let svg = try String(contentsOfFile: folder.file("c.svg"), encoding: .utf8)
+        #expect(svg.contains("class=\"reference\"") && svg.contains("optimal play: 480.3; the last point is "))
+        // A solution of another board, or of other rules, is refused before any training.
+        for other in [["--rows", "3", "--cols", "2"], ["--rows", "2", "--cols", "3", "--spawn-four-probability", "0.5"]] {
+            let run = try G2048Tests.run(["train", "--games", "10", "--out", folder.file("x.bin"), "--solution", solution] + other)
+            #expect(run.status == 64 && run.stderr.contains("under other rules than this run's"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("x.bin")))
+        }
+    }
+
     /// The win objective: the chance of reaching the win tile, solved and measured exactly.
     @Test func solveForTheWinTile() throws {
         let folder = TemporaryDirectory()
