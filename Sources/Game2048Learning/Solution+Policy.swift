@@ -79,8 +79,9 @@ public struct PolicyEvaluator {
     /// ``nextBoards()`` as keys.
     mutating func nextKeys() -> [UInt64]? {
         precondition(asked.isEmpty, "nextBoards() twice without answer(_:)")
+        let game = self.game
         while let states = enumerator.nextStates() {
-            let legal = states.map(game.legalMoves)
+            let legal = Array(parallelChunks(count: states.count, threads: threads) { range in range.map { game.legalMoves(states[$0]) } }.joined())
             let live = legal.indices.filter { legal[$0] != 0 }
             if live.isEmpty {
                 enumerator.follow(legal)
@@ -96,47 +97,60 @@ public struct PolicyEvaluator {
 
     /// The policy's moves on the boards ``nextBoards()`` gave, in order.
     ///
-    /// - Throws: ``PolicyMoveError`` for a count that is not the boards', or no move or an illegal one on a board.
+    /// - Throws: ``PolicyMoveError`` for a count that is not the boards', or no move or an illegal one on a board
+    ///   (the first such board).
     public mutating func answer(_ moves: [ActionMask]) throws(PolicyMoveError) {
         precondition(!asked.isEmpty, "answer(_:) before nextBoards()")
         guard moves.count == asked.count else {
             throw PolicyMoveError(description: "the policy gave \(moves.count) moves for \(asked.count) boards")
         }
-        var flags = [UInt8](repeating: 0, count: states.count)
-        let index = KeyIndex(enumerator.age < solution.layers.count ? solution.layers[enumerator.age].keys : [])
-        for (position, state) in asked.enumerated() {
-            let key = states[state]
-            let legal = game.legalMoves(key)
-            let chosen = moves[position].rawValue
-            guard chosen != 0, chosen & ~legal == 0 else {
-                let board = "board \(position) of the batch (exponents \(game.grid.board(key).exponents.map(String.init).joined(separator: ",")))"
-                throw PolicyMoveError(
-                    description: chosen == 0 ? "the policy gave no move for \(board)" : "the policy gave \(moves[position]) for \(board), where it is not legal"
-                )
-            }
-            flags[state] = chosen | suboptimalMoves(of: key, among: chosen, index: index) << 4
-            reachable += 1
-            if flags[state] >> 4 != 0 { suboptimal += 1 }
+        let legal = self.legalMoves
+        if let position = moves.indices.first(where: { moves[$0].rawValue == 0 || moves[$0].rawValue & ~legal[$0].rawValue != 0 }) {
+            let key = states[asked[position]]
+            let board = "board \(position) of the batch (exponents \(game.grid.board(key).exponents.map(String.init).joined(separator: ",")))"
+            throw PolicyMoveError(
+                description: moves[position].rawValue == 0
+                    ? "the policy gave no move for \(board)" : "the policy gave \(moves[position]) for \(board), where it is not legal")
         }
-        asked = []
+        let age = enumerator.age
+        let index = KeyIndex(age < solution.layers.count ? solution.layers[age].keys : [])
+        let values = age < solution.layers.count ? solution.layers[age].values : []
+        let (states, asked, game, solutionGame) = (self.states, self.asked, self.game, solution.game)
+        let worse = parallelChunks(count: asked.count, threads: threads) { range in
+            range.map { position in
+                PolicyEvaluator.suboptimalMoves(
+                    of: states[asked[position]], among: moves[position].rawValue, legal: legal[position].rawValue, game: game,
+                    canonical: solutionGame.symmetry, index: index, values: values)
+            }
+        }
+        var flags = [UInt8](repeating: 0, count: states.count)
+        for (position, worseMoves) in worse.joined().enumerated() {
+            flags[asked[position]] = moves[position].rawValue | worseMoves << 4
+            if worseMoves != 0 { suboptimal += 1 }
+        }
+        reachable += asked.count
+        self.asked = []
         enumerator.follow(flags)
     }
 
-    /// Which of `chosen` on `key` are worth less than its best move by more than a millionth.
-    func suboptimalMoves(of key: UInt64, among chosen: UInt8, index: KeyIndex) -> UInt8 {
-        let layer = solution.layers[PackedGrid.age(key)]
-        var values: [Double?] = [nil, nil, nil, nil]
-        let legal = game.legalMoves(key)
+    /// Which of `chosen` (among `legal`) on `key` are worth less than its best move by more than a millionth, by
+    /// the solution's afterstate `values` of the key's age (found through `index` by their `canonical` form).
+    static func suboptimalMoves(
+        of key: UInt64, among chosen: UInt8, legal: UInt8, game: SolverGame, canonical: PackedSymmetry, index: KeyIndex, values: [Double]
+    ) -> UInt8 {
+        var worth = SIMD4<Double>(repeating: -.infinity)
         for direction in Direction.allCases where legal & (1 << UInt8(direction.rawValue)) != 0 {
             let move = game.grid.move(key, direction)
-            if let position = index.position(of: solution.game.symmetry.canonical(move.afterstate)) {
-                values[direction.rawValue] = game.reward(move.reward) + layer.values[position]
+            if let position = index.position(of: canonical.canonical(move.afterstate)) {
+                worth[direction.rawValue] = game.reward(move.reward) + values[position]
             }
         }
-        let best = values.compactMap { $0 }.max() ?? 0
+        let best = worth.max()
+        guard best.isFinite else { return 0 }
         var worse: UInt8 = 0
         for direction in Direction.allCases where chosen & (1 << UInt8(direction.rawValue)) != 0 {
-            if let value = values[direction.rawValue], value < best - 1e-6 * max(1, best) { worse |= 1 << UInt8(direction.rawValue) }
+            let value = worth[direction.rawValue]
+            if value.isFinite, value < best - 1e-6 * max(1, best) { worse |= 1 << UInt8(direction.rawValue) }
         }
         return worse
     }
@@ -204,6 +218,19 @@ extension Solution {
     public static func moves(of player: some Player, rules: Rules) -> PolicyMoves {
         var player = player
         return { boards in boards.map { board in player.action(on: board, rules: rules).map(ActionMask.init) ?? [] } }
+    }
+
+    /// ``moves(of:rules:)`` on `threads` threads, each with its own player from `makePlayer`: for a player whose
+    /// move is a function of the board alone (each of the built-in ones: a search starts each decision afresh),
+    /// the same moves, sooner.
+    public static func moves(threads: Int, rules: Rules, of makePlayer: @escaping @Sendable () -> any Player) -> PolicyMoves {
+        { boards in
+            Array(
+                parallelChunks(count: boards.count, threads: threads, minimum: 256) { range in
+                    var player = makePlayer()
+                    return range.map { player.action(on: boards[$0], rules: rules).map(ActionMask.init) ?? [] }
+                }.joined())
+        }
     }
 
     /// The random player's moves: every legal move alike (`RandomPlayer`, exactly). Symmetric.

@@ -185,7 +185,7 @@ struct EvalCommand: Command {
                 switch agent {
                 case .random: (Solution.randomMoves(rules: rules), true)
                 case .greedy: (Solution.greedyMoves(rules: rules), true)
-                default: (Solution.moves(of: player, rules: rules), false)
+                default: (Solution.moves(threads: threads, rules: rules) { makePlayer(0) }, false)
                 }
             let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves)
             Console.output(
