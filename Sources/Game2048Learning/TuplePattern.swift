@@ -80,8 +80,12 @@ extension TuplePattern {
     ///   from move to move, in the low digits, and the corners and edges, where the large
     ///   tiles stay, in the high ones: the weights a game reads then share cache lines and
     ///   pages. Training runs about 17 % faster than with the cells in ascending order.
-    /// - Boards with a side of 2: every row and column segment of up to 4 cells
-    ///   anchored at the corner (the whole board on 2×2), 8 to 10 values.
+    /// - Boards of 7 to 9 cells (2×4, 4×2, 3×3): one 7-tuple, the first seven cells in row-major
+    ///   order (on 3×3 the top two rows and a corner), with one value per reachable exponent (10 or
+    ///   11 values, 10 to 20 million weights). Measured against the exact solution, smaller tuples
+    ///   stop learning at half of optimal play there (docs/SOLVER.md); this one keeps learning.
+    /// - Other boards with a side of 2: every row and column segment of up to 4 cells
+    ///   anchored at the corner (the whole board on 2×2 and 2×3), 8 to 10 values.
     /// - Other sizes: straight 4-tuples along the first two rows and columns and
     ///   2×2 squares at the corner and beside it (both orientations come from the
     ///   symmetries), with one value per reachable exponent, capped so a table stays
@@ -93,6 +97,7 @@ extension TuplePattern {
         let cell = { (r: Int, c: Int) in r * cols + c }
         // The largest exponent the board can reach, plus empty, bounded so 4-tuples stay within 2^24 weights.
         let reachable = rows * cols + 2
+        if (7...9).contains(rows * cols) { return ([TuplePattern(cells: Array(0..<7))], reachable) }
         if min(rows, cols) == 2 {
             let valueCount = min(reachable, 20)
             if rows * cols <= 6 {

@@ -63,21 +63,21 @@ struct NTupleNetworkReindexingTests {
 
     /// The default 4×4 network of earlier releases reads as today's with every index's digits reversed.
     /// (Checked without a file: a 4×4 default file is 256 MiB, more than a test should allocate beside the
-    /// others; the file path is the same for every board size and is checked end to end on 3×3 below.)
+    /// others; the file path is the same for every board size and is checked end to end on 2×3 below.)
     @Test func theAscendingDefaultNetworkReadsAsTodaysWithItsDigitsReversed() {
         let today = TuplePattern.defaults(rows: 4, cols: 4).patterns
         #expect(!Self.ascending.elementsEqual(today))
         #expect(NTupleNetwork.digitOrders(from: Self.ascending, to: today, rows: 4, cols: 4) == Array(repeating: [5, 4, 3, 2, 1, 0], count: 4))
     }
 
-    /// A file of the default 3×3 network with its patterns written as symmetric images and in other cell
-    /// orders loads as the default network and values every board as before.
+    /// A file of the default 2×3 network (the whole board, one 6-tuple) with its pattern written as a symmetric
+    /// image, in another cell order, loads as the default network and values every board as before.
     @Test func aFileOfTheDefaultNetworkInAnotherOrderLoadsAsTheDefaultWithTheSameValues() throws {
-        let (defaults, valueCount) = TuplePattern.defaults(rows: 3, cols: 3)
-        #expect(defaults.map(\.cells) == [[0, 1, 2], [3, 4, 5], [0, 1, 3, 4], [4, 5, 7, 8]])
-        // Column-mirrored, column-mirrored, reordered, reversed.
-        let written = [[2, 1, 0], [5, 4, 3], [1, 0, 4, 3], [8, 7, 5, 4]].map(TuplePattern.init)
-        let old = NTupleNetwork(rows: 3, cols: 3, patterns: written, valueCount: valueCount, stageThresholds: [9])
+        let (defaults, valueCount) = TuplePattern.defaults(rows: 2, cols: 3)
+        #expect(defaults.map(\.cells) == [[0, 1, 2, 3, 4, 5]])
+        // Column-mirrored.
+        let written = [[2, 1, 0, 5, 4, 3]].map(TuplePattern.init)
+        let old = NTupleNetwork(rows: 2, cols: 3, patterns: written, valueCount: valueCount, stageThresholds: [5])
         var rng = Xoshiro256StarStar(seed: 12)
         for i in 0..<old.weights.count { old.weights[i] = Float(rng.uniform(below: 2001) - 1000) / 16 }
         let directory = TemporaryDirectory()
@@ -86,11 +86,11 @@ struct NTupleNetworkReindexingTests {
         let (loaded, metadata) = try WeightsFile.load(from: path)
         #expect(metadata == WeightsFileTests.metadata)
         #expect(loaded.patterns == defaults)
-        #expect(loaded.stageThresholds == [9])
+        #expect(loaded.stageThresholds == [5])
         for _ in 0..<300 {
-            var board = try Board(rows: 3, cols: 3)
-            // Exponents up to 11 reach both stages and the values above the cap.
-            for cell in 0..<9 where rng.uniform(below: 4) > 0 { board[cell] = UInt8(1 + rng.uniform(below: 11)) }
+            var board = try Board(rows: 2, cols: 3)
+            // Exponents up to 7 reach both stages.
+            for cell in 0..<6 where rng.uniform(below: 4) > 0 { board[cell] = UInt8(1 + rng.uniform(below: 7)) }
             let expected = old.value(of: board)
             // The sum runs over the features in another order: equal up to rounding.
             #expect(abs(loaded.value(of: board) - expected) <= 1e-3 * max(1, abs(expected)))

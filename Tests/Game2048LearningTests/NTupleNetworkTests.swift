@@ -39,7 +39,7 @@ struct NTupleNetworkTests {
         #expect(values >= 6 && values <= 64)
         for pattern in patterns {
             #expect(pattern.cells.allSatisfy { $0 >= 0 && $0 < rows * cols })
-            #expect(pattern.tableSize(valueCount: values) <= 1 << 24)
+            #expect(pattern.tableSize(valueCount: values) <= TuplePattern.maxTableSize)
         }
     }
 

@@ -5,6 +5,11 @@ import TestSupport
 
 /// Runs the built `g2048` binary and checks stdout, stderr and the exit code.
 struct G2048Tests {
+    /// A small 3x3 network (two 4-tuples, 2 × 11^4 weights) for the tests of what `train` does around a network
+    /// (signals, checkpoints, rules, files): the default 3x3 network is a 7-tuple of 78 MB, slow to save and
+    /// load in a debug build.
+    static let smallPatterns = "0,1,2,3;3,4,5,6"
+
     /// The `g2048` executable beside the test bundle in the build products folder.
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

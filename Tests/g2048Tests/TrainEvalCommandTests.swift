@@ -136,7 +136,10 @@ struct TrainEvalCommandTests {
         let folder = TemporaryDirectory()
         let weights = folder.file("w.bin")
         let train = try G2048Tests.run(
-            ["train", "--rows", "3", "--games", "200", "--max-steps", "40", "--win-tile", "64", "--threads", "1", "--out", weights])
+            [
+                "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--games", "200", "--max-steps", "40", "--win-tile", "64", "--threads", "1",
+                "--out", weights,
+            ])
         #expect(train.status == 0, "\(train.stderr)")
         let (_, metadata) = try WeightsFile.load(from: weights)
         #expect(metadata.trainedRules == (try Rules(rows: 3, cols: 3, winTile: 64, maxSteps: 40)))
@@ -179,7 +182,7 @@ struct TrainEvalCommandTests {
         try FileManager.default.createDirectory(atPath: rescue, withIntermediateDirectories: false)
         let process = Process()
         process.executableURL = G2048Tests.executable
-        process.arguments = ["train", "--rows", "3", "--seconds", "1.5", "--out", target + "/w.bin"]
+        process.arguments = ["train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "1.5", "--out", target + "/w.bin"]
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": rescue]) { $1 }
         let err = Pipe()
         process.standardError = err
@@ -295,7 +298,9 @@ struct TrainEvalCommandTests {
     @Test func resumeTakesTheNetworkFromTheFileAndRefusesAnotherSize() throws {
         let folder = Folder()
         let weights = folder.path + "/w3.bin"
-        let first = try G2048Tests.run(["train", "--rows", "3", "--games", "300", "--alpha", "0.05", "--seed", "9", "--out", weights])
+        let first = try G2048Tests.run([
+            "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--games", "300", "--alpha", "0.05", "--seed", "9", "--out", weights,
+        ])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("optimistic 10000"))
         let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500"])
@@ -354,7 +359,10 @@ struct TrainEvalCommandTests {
         let folder = Folder()
         let weights = folder.path + "/w.bin", csv = folder.path + "/curve.csv"
         let result = try Self.interruptedTraining(
-            ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--metrics", csv, "--metrics-every", "100"],
+            [
+                "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "3600", "--out", weights, "--metrics", csv, "--metrics-every",
+                "100",
+            ],
             signal: signal
         ) { ((try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n").count ?? 0) >= 3 }
         #expect(result.status == 128 + signal, "\(result.stderr)")
@@ -376,7 +384,7 @@ struct TrainEvalCommandTests {
         let folder = Folder()
         let weights = folder.path + "/w.bin"
         let result = try Self.interruptedTraining(
-            ["train", "--rows", "3", "--seconds", "3600", "--out", weights, "--checkpoint-every", "50"],
+            ["train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "3600", "--out", weights, "--checkpoint-every", "50"],
             signal: SIGKILL
         ) { (try? WeightsFile.load(from: weights).metadata.games).map { $0 >= 100 } ?? false }
         #expect(result.status == SIGKILL)
@@ -388,7 +396,7 @@ struct TrainEvalCommandTests {
         let directory = TemporaryDirectory()
         let weights = directory.file("w.bin"), csv = directory.file("curve.csv"), svg = directory.file("curve.svg")
         let trained = try G2048Tests.run([
-            "train", "--rows", "3", "--games", "1500", "--out", weights, "--metrics", csv,
+            "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--games", "1500", "--out", weights, "--metrics", csv,
             "--plot", svg, "--metrics-every", "500", "--checkpoint-every", "1000",
         ])
         #expect(trained.status == 0, "\(trained.stderr)")
