@@ -153,7 +153,7 @@ package enum LearningCurvePlot {
         return svg
     }
 
-    /// Writes ``svg(rows:title:markers:)`` to `path`, atomically (a temporary file beside
+    /// Writes ``svg(rows:title:markers:reference:)`` to `path`, atomically (a temporary file beside
     /// it, synced and renamed over it).
     ///
     ///     try LearningCurvePlot.writeSVG(rows: metrics.rows, title: "training", to: "curve.svg")

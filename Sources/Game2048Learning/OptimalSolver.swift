@@ -6,8 +6,8 @@ import Game2048System
 ///
 /// The tiles' sum (the board's *age*) never changes under a move and grows by 1 or 2 (a 2 or a 4) at a spawn,
 /// so the reachable boards fall into layers by age: they are enumerated forward, layer by layer, from the
-/// starting boards (``LayerEnumerator``), and valued backward, from the oldest layer down, each afterstate from
-/// the states one and two ages older (``BackwardPass``):
+/// starting boards (`LayerEnumerator`), and valued backward, from the oldest layer down, each afterstate from
+/// the states one and two ages older (`BackwardPass`):
 ///
 ///     V(afterstate) = mean over its empty cells c of  (1 − p) · V*(afterstate + 2 at c) + p · V*(afterstate + 4 at c)
 ///     V*(state)     = max over legal moves a of  reward(a) + V(afterstate of a),  or its end's worth without one

@@ -3,12 +3,12 @@
 /// alike (a move on a mirrored board is the mirrored move; a spawn is on a uniformly drawn cell).
 ///
 /// A square board has eight (the four rotations, each mirrored or not), any other four (itself, the left-right
-/// and the top-bottom mirror, the half turn). ``identity`` keeps every board as it is: the solver's choice for a
+/// and the top-bottom mirror, the half turn). ``identity(rows:cols:)`` keeps every board as it is: the solver's choice for a
 /// policy that need not treat mirrored boards alike.
 struct PackedSymmetry: Sendable {
     let rows: Int
     let cols: Int
-    /// Whether boards are reduced at all (``identity`` does not).
+    /// Whether boards are reduced at all (``identity(rows:cols:)`` does not).
     let reduces: Bool
     /// Bits of a row, and their mask.
     let rowBits: UInt64
@@ -53,7 +53,7 @@ struct PackedSymmetry: Sendable {
     /// No reduction: every board is its own canonical form.
     static func identity(rows: Int, cols: Int) -> PackedSymmetry { PackedSymmetry(rows: rows, cols: cols, reduces: false) }
 
-    /// How many boards a class holds at most (8 on a square board, 4 on another, 1 for ``identity``).
+    /// How many boards a class holds at most (8 on a square board, 4 on another, 1 for ``identity(rows:cols:)``).
     var order: Int { reduces ? (rows == cols ? 8 : 4) : 1 }
 
     /// The smallest key among `key`'s symmetric boards.
