@@ -85,7 +85,7 @@ public enum OptimalSolver {
             progress?(
                 Progress(
                     pass: .enumerate, layers: enumerator.age, totalLayers: 0,
-                    afterstates: enumerator.layers.afterstates.reduce(0) { $0 + $1.count }, estimatedAfterstates: estimate))
+                    afterstates: enumerator.layers.afterstateCount, estimatedAfterstates: estimate))
         }
         let layers = enumerator.layers
         let total = layers.afterstateCount

@@ -16,7 +16,7 @@ struct PackedSymmetry: Sendable {
     /// A row's value read right to left, by its value (16^cols entries).
     let mirroredRow: [UInt16]
     /// On a square board, row `r` of value `v` placed as column `r` of the transposed board: entry
-    /// `r << (4 · cols) | v`. Empty on other boards.
+    /// `r << (4 · cols) | v` (``PackedGrid/transposeTable(rows:cols:)``). Empty on other boards.
     let transposedRow: [UInt64]
 
     /// The symmetries of a `rows` × `cols` board.
@@ -34,20 +34,8 @@ struct PackedSymmetry: Sendable {
         mirroredRow = (0..<values).map { value in
             (0..<cols).reduce(UInt16(0)) { row, index in row | UInt16((value >> (4 * index)) & 0xF) << (4 * (cols - 1 - index)) }
         }
-        var transposed: [UInt64] = []
-        if reduces && rows == cols {
-            transposed.reserveCapacity(rows * values)
-            for row in 0..<rows {
-                for value in 0..<values {
-                    // Cell (row, c) goes to cell (c, row).
-                    transposed.append(
-                        (0..<cols).reduce(UInt64(0)) { key, c in
-                            key | UInt64((value >> (4 * c)) & 0xF) << (4 * UInt64(c * cols + row))
-                        })
-                }
-            }
-        }
-        transposedRow = transposed
+        // The moves' own transposition table: the same layout, for a square board.
+        transposedRow = reduces && rows == cols ? PackedGrid.transposeTable(rows: rows, cols: cols) : []
     }
 
     /// No reduction: every board is its own canonical form.
@@ -85,11 +73,5 @@ struct PackedSymmetry: Sendable {
 
     /// `key` mirrored about its main diagonal (square boards).
     @inline(__always)
-    func transposed(_ key: UInt64) -> UInt64 {
-        var result: UInt64 = 0
-        for row in 0..<rows {
-            result |= transposedRow[row << Int(rowBits) | Int((key >> (UInt64(row) * rowBits)) & rowMask)]
-        }
-        return result
-    }
+    func transposed(_ key: UInt64) -> UInt64 { PackedGrid.transposed(key, lines: rows, length: cols, by: transposedRow) }
 }

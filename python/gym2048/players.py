@@ -31,6 +31,12 @@ Policy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
 _OK = 0
 
 
+def _check_batch(batch: Any) -> None:
+    """Refuses a batch size that is not a positive integer (`evaluate`'s and `evaluate_exact`'s)."""
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+
+
 class _Loaded:
     """A file loaded into the engine behind a handle (a trained network, a solution): its `info`, the board checks
     and the handle's life, once for every kind."""
@@ -193,8 +199,7 @@ class Solution(_Loaded):
         that treats them alike. The report's `player` is `name`, else the policy's `__name__`.
         """
         import json
-        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-            raise ValueError(f"batch must be a positive integer, got {batch!r}")
+        _check_batch(batch)
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be an integer from 1 to 256, got {threads!r}")
         lib = library()
@@ -250,8 +255,7 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
     from .vector import Gym2048VectorEnv
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= 10_000_000:
         raise ValueError(f"games must be an integer from 1 to 10000000, got {games!r}")
-    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    _check_batch(batch)
     seeds = splitmix64(int(seed), int(games))
     settings = {"observation": "exponents", **options, "info": ["action_mask", "score", "max_tile", "steps"],
                 "autoreset_mode": "next_step"}
