@@ -69,6 +69,11 @@ extension TuplePattern {
         }
     }
 
+    /// The cell counts of the small boards (2×4, 3×3 and their like) whose default network is one 7-tuple,
+    /// and whose training defaults are their own (`g2048 train`): chosen by exact measurement against
+    /// the solved boards (docs/SOLVER.md).
+    public static let smallBoardCells = 7...9
+
     /// The default network for a board size, with its per-cell value cap.
     ///
     /// - 4×4: the 4 × 6-tuple network of Wu, Yeh et al. (2014), with 16 values per cell
@@ -97,7 +102,7 @@ extension TuplePattern {
         let cell = { (r: Int, c: Int) in r * cols + c }
         // The largest exponent the board can reach, plus empty, bounded so 4-tuples stay within 2^24 weights.
         let reachable = rows * cols + 2
-        if (7...9).contains(rows * cols) { return ([TuplePattern(cells: Array(0..<7))], reachable) }
+        if smallBoardCells.contains(rows * cols) { return ([TuplePattern(cells: Array(0..<7))], reachable) }
         if min(rows, cols) == 2 {
             let valueCount = min(reachable, 20)
             if rows * cols <= 6 {

@@ -44,7 +44,7 @@ struct DowngradeDefaultTests {
 
     @Test(arguments: [
         ["--optimistic", "0"],  // weights from zero: downgrading early does not help them
-        ["--rows", "3"],  // measured on 4×4 only
+        ["--rows", "3", "--learning", "td"],  // measured on 4×4 only (TD: otd+tc, 3×3's default, writes version 2)
     ])
     func noTileIsRecordedWhereNoneWasMeasuredToHelp(flags: [String]) throws {
         let directory = TemporaryDirectory()
