@@ -135,9 +135,9 @@ struct TrainCommand: Command {
     }
 
     /// The default learning rate and method of a new network: on the small boards of the 7-tuple default
-    /// (``TuplePattern/smallBoardCells``), a higher rate and OTD then TC, measured exactly against the solved
-    /// 2×4 and 3×3 (docs/SOLVER.md: ten minutes reach 83 % and 92 % of optimal play, against 74 % and 84 % with
-    /// TD at 0.1); elsewhere TD at 0.1, the rate of the 4×4 literature.
+    /// (`TuplePattern.smallBoardCells`), a higher rate and OTD then TC, measured exactly against the solved
+    /// 3×3 and 2×4 (docs/SOLVER.md: ten minutes reach 84.5 % and 88.7 % of optimal play, against 73.8 % and
+    /// 83.6 % with TD at 0.1); elsewhere TD at 0.1, the rate of the 4×4 literature.
     static func defaultLearning(rows: Int, cols: Int) -> (alpha: Double, method: LearningMethod) {
         TuplePattern.smallBoardCells.contains(rows * cols) ? (0.3, .otdThenTC) : (0.1, .td)
     }
