@@ -9,7 +9,9 @@
 //     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System
 //                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System, CPrefetch
 //                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
-//                 └───────────────────────▶ Game2048, Game2048System
+//                 ├─▶ GymGames ─────────▶ Game2048, Memorize
+//                 └───────────────────────▶ Game2048, Memorize, Game2048System
+//     Game2048 ──▶ GymCore ◀── Memorize
 //
 // Game2048JSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
@@ -18,10 +20,14 @@
 //     TDLearner (example) ──▶ Game2048, Game2048Learning
 //     RandomAgent (example) ──▶ Game2048
 //
-// `Game2048` depends on nothing but the standard library. CPrefetch is one C header: the cache
-// prefetch the learner's weight reads ask for, which Swift cannot spell.
+// GymCore is the contract every game shares: the seeded generators, option values and their
+// declarations (`GameOption`, `OptionConstraint`), the autoreset modes. `Game2048` depends on nothing
+// but GymCore (and re-exports it); `Memorize`, the second game (a card-matching memory game),
+// likewise: neither game depends on the other.
+// CPrefetch is one C header: the cache prefetch the learner's weight reads ask for, which Swift
+// cannot spell.
 //
-// Products are what a user depends on: the rules (Game2048), the server and the learner
+// Products are what a user depends on: the rules (Game2048, Memorize, GymCore), the server and the learner
 // as libraries, Game2048JSON because JSONValue is part of the server's API, and the CLI.
 // Game2048Play and Game2048System are internal: what only the CLI and the tests use is
 // `package`, not `public`.
@@ -31,6 +37,8 @@ let package = Package(
     name: "Gym2048",
     products: [
         .library(name: "Game2048", targets: ["Game2048"]),
+        .library(name: "GymCore", targets: ["GymCore"]),
+        .library(name: "Memorize", targets: ["Memorize"]),
         .library(name: "Game2048Server", targets: ["Game2048Server"]),
         .library(name: "Game2048Learning", targets: ["Game2048Learning"]),
         .library(name: "Game2048JSON", targets: ["Game2048JSON"]),
@@ -39,7 +47,11 @@ let package = Package(
         .library(name: "gym2048", type: .dynamic, targets: ["Gym2048C"]),
     ],
     targets: [
-        .target(name: "Game2048"),
+        .target(name: "GymCore"),
+        .target(name: "Game2048", dependencies: ["GymCore"]),
+        .target(name: "Memorize", dependencies: ["GymCore"]),
+        // The list of games every door makes by name.
+        .target(name: "GymGames", dependencies: ["Game2048", "Memorize"]),
         .target(name: "Game2048JSON", dependencies: ["Game2048"]),
         .target(name: "Game2048System"),
         .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
@@ -52,12 +64,16 @@ let package = Package(
         .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
         .executableTarget(
             name: "g2048",
-            dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play", "CGlibcBaseline"]),
+            dependencies: [
+                "Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play", "Memorize", "GymGames",
+                "CGlibcBaseline",
+            ]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
         .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
         // The test targets' shared scratch folder (not a product).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "Game2048Tests", dependencies: ["Game2048"]),
+        .testTarget(name: "Game2048Tests", dependencies: ["Game2048", "GymCore"]),
+        .testTarget(name: "MemorizeTests", dependencies: ["Memorize", "GymCore"]),
         .testTarget(name: "Game2048JSONTests", dependencies: ["Game2048JSON"]),
         .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System", "TestSupport"]),
         // Snapshots/ are read by path (#filePath), not bundled: excluded, so that SwiftPM does not warn about them.
@@ -66,6 +82,7 @@ let package = Package(
         .testTarget(
             name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "TestSupport"]),
         .testTarget(
-            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "TestSupport"], exclude: ["Snapshots"]),
+            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "Memorize", "TestSupport"],
+            exclude: ["Snapshots"]),
     ]
 )

@@ -17,9 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=${1:-.build/documentation}
-libraries=(Game2048 Game2048JSON Game2048Server Game2048Learning)
+libraries=(GymCore Game2048 Memorize Game2048JSON Game2048Server Game2048Learning)
 # Modules that are not products (their API is `package`) and the executable: their links are checked, no archive kept.
-internal=(Game2048Play Game2048System g2048)
+internal=(GymGames Game2048Play Game2048System g2048)
 
 # The Swift driver leaves a TemporaryDirectory.* in $TMPDIR at every run; keep those in a folder removed at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-docs.XXXXXX")

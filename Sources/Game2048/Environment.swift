@@ -30,7 +30,7 @@
 /// - **Info**: ``StepInfo``: action mask, score, max tile, steps, afterstate,
 ///   spawn, invalid, won.
 /// - **Seeding**: ``reset(seed:)`` with a seed restarts the generator
-///   (``Xoshiro256StarStar`` seeded through ``SplitMix64``); without one it
+///   (`Xoshiro256StarStar` seeded through `SplitMix64`); without one it
 ///   continues the current stream, so `reset(seed: s)` followed by `reset()`
 ///   is reproducible (Gymnasium's convention). A new environment starts from
 ///   `seed` given to the initializer (default 0).

@@ -9,17 +9,8 @@
 /// ``RulesOption/all``, so adding a rules option is an entry there. Adding an environment option is its
 /// declaration here and its place in ``all``, plus the field it sets in ``Configuration`` and what it does.
 public struct EnvironmentOption: Sendable {
-    /// The values an option allows.
-    public enum Constraint: Sendable, Hashable {
-        /// An integer in the range; with `nullable`, also `null` (off).
-        case integer(ClosedRange<Int>, nullable: Bool)
-        /// A number in the range.
-        case number(ClosedRange<Double>)
-        /// One of these names.
-        case choice([String])
-        /// A list of any of these names.
-        case list([String])
-    }
+    /// The values an option allows: the constraint every game's options share.
+    public typealias Constraint = OptionConstraint
 
     /// The name (snake_case), as `make`, `spec`, records and Python keywords give it.
     public let name: String

@@ -184,10 +184,3 @@ public struct RulesSettings: Hashable, Sendable {
             winTile: winTile, maxSteps: maxSteps, invalidAction: InvalidActionPolicy(invalidAction, penalty: Int64(penalty)))
     }
 }
-
-extension Array where Element == String {
-    /// The names as a sentence lists them: "noop, terminate or reject".
-    public var listedWithOr: String {
-        count < 2 ? joined() : dropLast().joined(separator: ", ") + " or " + last!
-    }
-}

@@ -1,17 +1,3 @@
-/// What a ``VectorEnvironment`` does when one of its episodes ends (Gymnasium 1.x's `AutoresetMode`).
-public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
-    /// Gymnasium's default. The step that ends an episode reports the final
-    /// observation; the *next* step ignores that environment's action, resets
-    /// it, and reports the new first observation with reward 0 and both flags false.
-    case nextStep = "next_step"
-    /// The step that ends an episode resets the environment at once: it reports
-    /// the new first observation, with the final one in ``VectorEnvironment/finalObservations``.
-    case sameStep = "same_step"
-    /// No automatic reset: call ``VectorEnvironment/reset(index:seed:)``; a step that
-    /// includes a finished environment throws ``VectorStepError/episodesOver(indices:)``.
-    case disabled
-}
-
 /// `count` independent environments with the same rules, stepped together.
 ///
 ///     var envs = VectorEnvironment(rules: Rules(), count: 1_024)
@@ -38,8 +24,8 @@ public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
 /// An environment can be over as soon as it is reset (a dead custom board, or a
 /// win tile a spawn already reached): its entry in ``terminations`` is then true
 /// after the reset, and the next step treats it like an episode that just ended
-/// (a new episode under ``AutoresetMode/nextStep`` and ``AutoresetMode/sameStep``,
-/// ``VectorStepError/episodesOver(indices:)`` under ``AutoresetMode/disabled``).
+/// (a new episode under `AutoresetMode.nextStep` and `AutoresetMode.sameStep`,
+/// ``VectorStepError/episodesOver(indices:)`` under `AutoresetMode.disabled`).
 public struct VectorEnvironment: Sendable {
     /// The rules shared by every environment.
     public let rules: Rules
@@ -82,10 +68,7 @@ public struct VectorEnvironment: Sendable {
     }
 
     /// The per-environment seeds derived from one base seed.
-    public static func seeds(from seed: UInt64, count: Int) -> [UInt64] {
-        var mixer = SplitMix64(seed: seed)
-        return (0..<count).map { _ in mixer.next() }
-    }
+    public static func seeds(from seed: UInt64, count: Int) -> [UInt64] { SplitMix64.seeds(from: seed, count: count) }
 
     // MARK: Results
 
@@ -100,12 +83,12 @@ public struct VectorEnvironment: Sendable {
 
     /// The info of every environment's last reset or step, as columns.
     public var infoColumns: VectorInfoColumns { results.info }
-    /// Under ``AutoresetMode/sameStep``: which environments ended and restarted during the last step.
+    /// Under `AutoresetMode.sameStep`: which environments ended and restarted during the last step.
     public var finals: [Bool] { results.finals }
-    /// Under ``AutoresetMode/sameStep``: the final observations of the environments in ``finals``
+    /// Under `AutoresetMode.sameStep`: the final observations of the environments in ``finals``
     /// (`count × rows × cols` exponents, zero for the others).
     public var finalObservationExponents: [UInt8] { results.finalObservations }
-    /// Under ``AutoresetMode/sameStep``: the final steps' info of the environments in ``finals``.
+    /// Under `AutoresetMode.sameStep`: the final steps' info of the environments in ``finals``.
     public var finalInfoColumns: VectorInfoColumns { results.finalInfo }
 
     /// Every environment's ``info(at:)``, as an array (built on each call: O(`count`)).
@@ -135,13 +118,13 @@ public struct VectorEnvironment: Sendable {
         return lanes.episodes[index].mask
     }
 
-    /// Under ``AutoresetMode/sameStep``: the final board of environment `index` if it was reset
+    /// Under `AutoresetMode.sameStep`: the final board of environment `index` if it was reset
     /// during the last step, else `nil`.
     public func finalObservation(at index: Int) -> Board? {
         results.finals[index] ? VectorEnvironment.board(results.finalObservations, at: index, rules: rules) : nil
     }
 
-    /// Under ``AutoresetMode/sameStep``: the info of environment `index`'s final step (its final
+    /// Under `AutoresetMode.sameStep`: the info of environment `index`'s final step (its final
     /// score, steps, …) if it was reset during the last step, else `nil`.
     public func finalInfo(at index: Int) -> StepInfo? {
         results.finals[index] ? results.finalInfo.info(at: index, fields: infoFields, cells: rules.cellCount, rules: rules) : nil
@@ -224,7 +207,7 @@ public struct VectorEnvironment: Sendable {
         }
     }
 
-    /// Resets one environment, the way to restart episodes under ``AutoresetMode/disabled``.
+    /// Resets one environment, the way to restart episodes under `AutoresetMode.disabled`.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
         precondition(index >= 0 && index < count, "environment \(index) out of range 0..<\(count)")
         withOwnedBuffers { environments, buffers in environments.reset(index: index, seed: seed, into: buffers) }
@@ -259,14 +242,14 @@ public struct VectorEnvironment: Sendable {
     /// Steps every environment with its action.
     ///
     /// An environment whose episode is over (it ended at the last step, or at its
-    /// reset) ignores its action: under ``AutoresetMode/nextStep`` and
-    /// ``AutoresetMode/sameStep`` it starts a new episode and reports its first
+    /// reset) ignores its action: under `AutoresetMode.nextStep` and
+    /// `AutoresetMode.sameStep` it starts a new episode and reports its first
     /// observation with reward 0 (and `terminated` only if that episode is over at once).
     ///
     /// - Parameter actions: one action per environment.
     /// - Throws: nothing changes when it throws, because both are checked for every
     ///   environment before any moves:
-    ///   ``VectorStepError/episodesOver(indices:)`` under ``AutoresetMode/disabled``
+    ///   ``VectorStepError/episodesOver(indices:)`` under `AutoresetMode.disabled`
     ///   when some environment's episode is over, and
     ///   ``VectorStepError/illegalAction(index:direction:)`` under ``InvalidActionPolicy/reject``.
     /// - Precondition: `actions.count == count`, and the batch was reset.
@@ -340,7 +323,7 @@ public struct VectorEnvironment: Sendable {
 public enum VectorStepError: Error, Hashable, Sendable {
     /// Environment `index` was given an action that would not change its board.
     case illegalAction(index: Int, direction: Direction)
-    /// Under ``AutoresetMode/disabled``: these environments' episodes are over
+    /// Under `AutoresetMode.disabled`: these environments' episodes are over
     /// and they were not reset (indices in increasing order).
     case episodesOver(indices: [Int])
 }

@@ -69,14 +69,14 @@ public struct VectorStepBuffers {
     public var truncations: UnsafeMutablePointer<Bool>
     /// The info columns the caller wants.
     public var info: VectorInfoBuffers
-    /// Under ``AutoresetMode/sameStep``: which environments ended and restarted during the step.
+    /// Under `AutoresetMode.sameStep`: which environments ended and restarted during the step.
     /// Like the other final columns, written on every call when given (all false, zero, and spawn
     /// cell -1, outside same-step autoreset and after a reset).
     public var finals: UnsafeMutablePointer<Bool>?
-    /// Under ``AutoresetMode/sameStep``: the final observation of each environment that ended,
+    /// Under `AutoresetMode.sameStep`: the final observation of each environment that ended,
     /// all zero for the others.
     public var finalObservations: UnsafeMutablePointer<UInt8>?
-    /// Under ``AutoresetMode/sameStep``: the info of the final step of each environment that ended
+    /// Under `AutoresetMode.sameStep`: the info of the final step of each environment that ended
     /// (zero, and spawn cell -1, for the others).
     public var finalInfo: VectorInfoBuffers
 

@@ -1,7 +1,7 @@
 import Game2048
 
 extension JSONValue {
-    /// An option's value as JSON: `null`, an integer, a number, a string or a list of strings.
+    /// An option's value as JSON: `null`, an integer, a number, a string, a list of strings or a boolean.
     public init(_ value: OptionValue) {
         switch value {
         case .null: self = .null
@@ -9,6 +9,7 @@ extension JSONValue {
         case .number(let number): self = .double(number)
         case .string(let text): self = .string(text)
         case .list(let names): self = .array(names.map { .string($0) })
+        case .boolean(let flag): self = .bool(flag)
         }
     }
 

@@ -206,9 +206,9 @@ extension WeightsFile {
                 bytes.append(UInt8(3))
                 bytes.append(UInt8(text.utf8.count))
                 bytes.append(Array(text.utf8))
-            case .list:
-                // No rules option is a list (`RulesOption.Kind` has no such kind).
-                preconditionFailure("rules option \(name) has a list value")
+            case .list, .boolean:
+                // No rules option is a list or a switch (`RulesOption.Kind` has no such kind).
+                preconditionFailure("rules option \(name) has a \(value) value")
             }
         }
         return bytes.bytes

@@ -25,6 +25,8 @@ extension EnvironmentOption {
             var names: [String] = []
             for item in list { names.append(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, item)) }
             return .list(names)
+        case .boolean:
+            return .boolean(try Params.option(name, { reader throws(JSONReadError) in try reader.bool() }, json))
         }
     }
 
@@ -42,6 +44,7 @@ extension EnvironmentOption {
         switch constraint {
         case .list: return .array(text.split(separator: ",").map { .string(String($0)) })
         case .integer(_, nullable: true) where text == "off": return .null
+        case .boolean where text == "true" || text == "false": return .bool(text == "true")
         default:
             if let integer = Int128(text) { return .integer(integer) }
             if let number = Double(text) { return .double(number) }
@@ -59,6 +62,7 @@ extension EnvironmentOption {
             case .number(let range): "\(Self.spelled(range.lowerBound))…\(Self.spelled(range.upperBound))"
             case .choice(let choices): choices.map { "`\"\($0)\"`" }.joined(separator: ", ")
             case .list(let names): "any of " + names.map { "`\($0)`" }.joined(separator: ", ")
+            case .boolean: "`true` or `false`"
             }
         return allowed + note
     }
@@ -73,7 +77,7 @@ extension EnvironmentOption {
     }
 
     /// The table as data, for the in-process doors (`g2048_options` in C, and Python's options): one object per
-    /// option with its `name`, `flag`, `type` (`integer`, `number`, `choice` or `list`), bounds or choices,
+    /// option with its `name`, `flag`, `type` (`integer`, `number`, `choice`, `list` or `boolean`), bounds or choices,
     /// whether it may be `null` (off), its `default`, whether it is a rules option (`rules`: what records and
     /// weights files keep) (and what the default follows, when it follows other
     /// options), and its `help`.
@@ -91,6 +95,7 @@ extension EnvironmentOption {
                     members += [("type", "number"), ("min", .double(range.lowerBound)), ("max", .double(range.upperBound))]
                 case .choice(let choices): members += [("type", "choice"), ("choices", .array(choices.map { .string($0) }))]
                 case .list(let choices): members += [("type", "list"), ("choices", .array(choices.map { .string($0) }))]
+                case .boolean: members += [("type", "boolean")]
                 }
                 members.append(("default", option.defaultJSON))
                 members.append(("rules", .bool(option.rules != nil)))

@@ -44,6 +44,7 @@ struct EvalCommand: Command {
             Players (--agent): \(Agent.descriptions).
             """,
         options: [
+            GameFlag.option.spec,
             Self.weights.spec, Self.solution.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
             Self.rows.spec, Self.cols.spec,
         ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.exact.spec, Self.json.spec])

@@ -83,7 +83,15 @@ enum G2048 {
                 Console.error("error: unknown subcommand '\(first)'\nsee 'g2048 --help'")
                 return ExitCode.usage
             }
-            return run(command, Array(arguments.dropFirst()))
+            let rest = Array(arguments.dropFirst())
+            // `--game` picks the game's own command (its flags and help) before the arguments are parsed.
+            do throws(UsageError) {
+                let game = try GameFlag.game(in: rest)
+                return run(GameFlag.command(first, for: game) ?? command, rest)
+            } catch {
+                Console.error("error: \(error.message)\nusage: \(command.spec.usage)\nsee 'g2048 \(first) --help'")
+                return ExitCode.usage
+            }
         }
     }
 

@@ -30,6 +30,7 @@ struct PlayCommand: Command {
             Agents (--agent): \(Agent.descriptions).
             """,
         options: [
+            GameFlag.option.spec,
             Self.rows.spec, Self.cols.spec, Self.seed.spec, Self.winTile.spec, Self.hint.spec,
             Self.agent.spec, Self.weights.spec, Self.solution.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
         ])

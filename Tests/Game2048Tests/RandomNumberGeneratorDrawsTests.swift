@@ -1,5 +1,6 @@
 import Testing
 @testable import Game2048
+@testable import GymCore
 
 /// A generator that replays fixed outputs, to check the draws' arithmetic exactly.
 struct ScriptedGenerator: RandomNumberGenerator {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Game2048
+@testable import GymCore
 
 struct SplitMix64Tests {
     // Reference values from Vigna's splitmix64.c (recomputed independently in Python).

@@ -1,5 +1,6 @@
 import Testing
 @testable import Game2048
+@testable import GymCore
 
 struct Xoshiro256StarStarTests {
     @Test func outputsMatchTheReferenceFromStateOneTwoThreeFour() {

@@ -20,6 +20,17 @@ struct HelpSnapshotTests {
         #expect(spec.help + "\n" == (try Self.snapshot("help-\(command).txt")))
     }
 
+    /// A game's own commands (`eval --game memorize`): `help-<game>-<command>.txt`.
+    @Test func gameCommandHelpIsUnchanged() throws {
+        for (game, commands) in GameFlag.commands {
+            for command in commands {
+                #expect(command.spec.help + "\n" == (try Self.snapshot("help-\(game.rawValue)-\(command.spec.name).txt")))
+                let long = command.spec.help.split(separator: "\n").filter { $0.count > helpWidth }
+                #expect(long.isEmpty, "\(game.rawValue) \(command.spec.name) --help has lines over \(helpWidth) columns: \(long)")
+            }
+        }
+    }
+
     @Test func overviewIsUnchanged() throws {
         #expect(G2048.overview + "\n" == (try Self.snapshot("help.txt")))
     }

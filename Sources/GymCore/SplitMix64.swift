@@ -28,4 +28,11 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// The seeds of `count` environments stepped together, derived from one base `seed`: the first `count`
+    /// outputs of `SplitMix64(seed: seed)`. Every game's vector environment seeds its lanes this way.
+    public static func seeds(from seed: UInt64, count: Int) -> [UInt64] {
+        var mixer = SplitMix64(seed: seed)
+        return (0..<count).map { _ in mixer.next() }
+    }
 }

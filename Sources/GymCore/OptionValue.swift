@@ -1,4 +1,4 @@
-/// The value of an option as the engine reports it, whatever the door: the protocol and records write it as
+/// The value of an option as an engine reports it, whatever the game and the door: the protocol and records write it as
 /// JSON, the CLI as a flag's text, the C ABI and Python read it from JSON.
 ///
 ///     RulesOption.members(of: Rules())   // [("rows", .integer(4)), …, ("win_tile", .null), …]
@@ -13,6 +13,8 @@ public enum OptionValue: Hashable, Sendable {
     case string(String)
     /// Names: some of a list's cases (the info fields).
     case list([String])
+    /// A switch: `true` or `false` (`--reveal-seen` on the command line, `true` in JSON).
+    case boolean(Bool)
 }
 
 extension OptionValue {
@@ -24,6 +26,7 @@ extension OptionValue {
         case .number(let number): "\(number)"
         case .string(let text): text
         case .list(let names): names.joined(separator: ",")
+        case .boolean(let flag): "\(flag)"
         }
     }
 }
@@ -37,6 +40,7 @@ extension OptionValue: CustomStringConvertible {
         case .number(let number): "\(number)"
         case .string(let text): "\"\(text)\""
         case .list(let names): "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        case .boolean(let flag): "\(flag)"
         }
     }
 }

@@ -1,0 +1,165 @@
+import GymCore
+
+/// A game of Memorize (Concentration) with Gymnasium's contract: `reset`, then `step` until every pair is matched.
+///
+///     var env = MemorizeEnvironment(rules: MemorizeRules())
+///     var state = env.reset(seed: 42)
+///     while !env.isOver {
+///         let card = state.info.actionMask.member(at: 0)   // any face-down card
+///         let step = try env.step(card)
+///         state = MemorizeReset(observation: step.observation, info: step.info)
+///     }
+///
+/// ## Spec sheet
+///
+/// - **Cards**: `rows × cols` (even, 2 to 64), every content `0..<pairs` twice, shuffled at each reset
+///   (``Deck/shuffled(pairs:using:)``).
+/// - **Observation**: one code per card, row-major (``CardView``): face down, matched, face up with its content,
+///   or (with `reveal_seen`) face down with the content it showed when seen. Partially observed: without
+///   `reveal_seen`, what was seen must be remembered.
+/// - **Action**: the position of a card to turn, `0..<rows·cols`; legal when it is face down (not matched, not
+///   face up). One card a step; two steps make a move.
+/// - **Transition**: the first card of a move stays face up. The second completes the move: a matching pair is
+///   matched (out of play); a mismatched pair stays face up until the next card is turned, and then both go
+///   face down. An illegal card is refused (``MemorizeStepError``) and changes nothing.
+/// - **Reward**: 1 for the card that completes a pair, `-mismatch_penalty` for the card that completes a
+///   mismatch, 0 for a first card.
+/// - **Terminated**: every pair is matched. **Truncated**: `max_steps` cards were turned (set even when the
+///   same step terminated).
+/// - **Seeding**: as 2048's environment: a seed restarts the generator (`Xoshiro256StarStar` seeded through
+///   `SplitMix64`); no seed continues its stream; a new environment starts from the initializer's seed.
+/// - **Lifecycle**: ``step(_:)`` before the first reset or after the episode ended is a programming error.
+public struct MemorizeEnvironment: Sendable {
+    /// The rules this environment plays by.
+    public let rules: MemorizeRules
+    /// The generator of the decks.
+    var rng: Xoshiro256StarStar
+    /// The cards of the episode.
+    public private(set) var deck: Deck
+    /// Cards out of play.
+    public private(set) var matched = CardSet()
+    /// Cards turned at least once this episode.
+    public private(set) var seen = CardSet()
+    /// The face-up first card of the move in progress, if a move is half done.
+    public private(set) var firstCard: Int?
+    /// The mismatched pair still face up (empty, or two cards), until the next card is turned.
+    public private(set) var mismatched = CardSet()
+    /// Pairs matched this episode.
+    public private(set) var pairsMatched = 0
+    /// Mismatched pairs this episode.
+    public private(set) var mismatches = 0
+    /// Cards turned this episode.
+    public private(set) var steps = 0
+    /// Where the environment is in its episode.
+    public private(set) var phase = Phase.needsReset
+
+    /// Where the environment is in its episode (2048's phases, by the same names).
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
+        /// Created, and not reset yet.
+        case needsReset = "needs_reset"
+        /// An episode is running; `step` is allowed.
+        case running
+        /// The episode terminated or was truncated; call `reset`.
+        case over
+    }
+
+    /// Creates an environment. Call ``reset(seed:)`` before the first step.
+    ///
+    /// - Parameters:
+    ///   - rules: the game's configuration.
+    ///   - seed: the generator's seed until a reset passes another one.
+    public init(rules: MemorizeRules = MemorizeRules(), seed: UInt64 = 0) {
+        self.rules = rules
+        rng = Xoshiro256StarStar(seed: seed)
+        deck = Deck(checked: (0..<rules.cardCount).map { UInt8($0 / 2) })
+    }
+
+    /// Whether the episode is over (or not started): `step` is not allowed.
+    public var isOver: Bool { phase != .running }
+
+    /// Cards face up now: the first card of a move in progress, or a mismatched pair.
+    public var faceUp: CardSet {
+        var cards = mismatched
+        if let firstCard { cards.insert(firstCard) }
+        return cards
+    }
+
+    /// The cards that may be turned: face down and not matched.
+    public var actionMask: CardSet { CardSet.first(rules.cardCount).subtracting(matched).subtracting(faceUp) }
+
+    /// What the agent sees of card `card`.
+    public func view(of card: Int) -> CardView {
+        let content = Int(deck.contents[card])
+        if matched.contains(card) { return .matched }
+        if faceUp.contains(card) { return .faceUp(content: content) }
+        if rules.revealSeen && seen.contains(card) { return .seen(content: content) }
+        return .faceDown
+    }
+
+    /// The observation: every card's ``CardView`` code, row-major.
+    public var observation: [UInt8] {
+        (0..<rules.cardCount).map { view(of: $0).code(pairs: rules.pairCount) }
+    }
+
+    /// The info of the current state.
+    public var info: MemorizeInfo {
+        MemorizeInfo(actionMask: actionMask, pairsMatched: pairsMatched, mismatches: mismatches, steps: steps)
+    }
+
+    /// Starts an episode on a newly shuffled deck.
+    ///
+    /// - Parameter seed: restarts the generator from this seed; `nil` continues the current stream.
+    @discardableResult
+    public mutating func reset(seed: UInt64? = nil) -> MemorizeReset {
+        if let seed { rng = Xoshiro256StarStar(seed: seed) }
+        return reset(deck: Deck.shuffled(pairs: rules.pairCount, using: &rng))
+    }
+
+    /// Starts an episode on a given deck (tests, hand-made positions); the generator is not drawn from.
+    ///
+    /// - Precondition: the deck has the rules' number of cards.
+    @discardableResult
+    public mutating func reset(deck: Deck) -> MemorizeReset {
+        precondition(deck.contents.count == rules.cardCount, "a deck of \(deck.contents.count) cards for a game of \(rules.cardCount)")
+        self.deck = deck
+        (matched, seen, firstCard, mismatched) = (CardSet(), CardSet(), nil, CardSet())
+        (pairsMatched, mismatches, steps) = (0, 0, 0)
+        phase = .running
+        return MemorizeReset(observation: observation, info: info)
+    }
+
+    /// Turns `card`.
+    ///
+    /// - Throws: ``MemorizeStepError`` for a card that is not face down; nothing changes.
+    /// - Precondition: an episode is running.
+    public mutating func step(_ card: Int) throws(MemorizeStepError) -> MemorizeStep {
+        precondition(phase == .running, phase == .over ? "step(_:) after the episode ended: call reset()" : "step(_:) before reset()")
+        guard card >= 0 && card < rules.cardCount else { throw .noSuchCard(card, cardCount: rules.cardCount) }
+        guard !matched.contains(card) else { throw .matched(card) }
+        guard !faceUp.contains(card) else { throw .faceUp(card) }
+        mismatched = CardSet()
+        seen.insert(card)
+        steps += 1
+        var reward = 0.0
+        if let first = firstCard {
+            firstCard = nil
+            if deck.contents[first] == deck.contents[card] {
+                matched.insert(first)
+                matched.insert(card)
+                pairsMatched += 1
+                reward = 1
+            } else {
+                mismatched.insert(first)
+                mismatched.insert(card)
+                mismatches += 1
+                reward = -rules.mismatchPenalty
+            }
+        } else {
+            firstCard = card
+        }
+        let terminated = pairsMatched == rules.pairCount
+        let truncated = rules.maxSteps.map { steps >= $0 } ?? false
+        if terminated || truncated { phase = .over }
+        return MemorizeStep(observation: observation, reward: reward, terminated: terminated, truncated: truncated, info: info)
+    }
+}
