@@ -6,7 +6,7 @@
 //
 // Module graph (arrows point at what a module depends on):
 //
-//     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System
+//     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System, Memorize, GymGames
 //                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System, CPrefetch
 //                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "GymGames", dependencies: ["Game2048", "Memorize"]),
         .target(name: "Game2048JSON", dependencies: ["Game2048"]),
         .target(name: "Game2048System"),
-        .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System"]),
+        .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Memorize", "GymGames"]),
         .target(name: "CPrefetch"),
         .target(name: "CGym2048"),
         // Pins the glibc symbol versions of the self-contained builds (see its baseline.c).

@@ -11,6 +11,7 @@ extension GameSession {
     ///
     /// - Throws: ``RPCError`` as `call("reset", params:)` would; nothing changes then.
     public mutating func reset(params: JSONValue?, into buffers: VectorStepBuffers) throws(RPCError) {
+        try requireBuffers()
         let members = try Self.members(of: params)
         try Self.method(named: "reset").check(members)
         let request = try parseReset(members)
@@ -22,6 +23,7 @@ extension GameSession {
     ///
     /// - Throws: ``RPCError`` as `call("step", params:)` would for the same actions; nothing changes then.
     public mutating func step(_ actions: UnsafeBufferPointer<UInt8>, into buffers: VectorStepBuffers) throws(RPCError) {
+        try requireBuffers()
         guard actions.count == config.numEnvs else {
             throw .invalidParams("actions must have \(config.numEnvs) entries, got \(actions.count)")
         }
@@ -34,6 +36,13 @@ extension GameSession {
     }
 
     /// The members of a request's `params` (none when it is absent or null).
+    /// Refuses the buffer calls when the session serves another game than 2048: their layout is 2048's boards.
+    public func requireBuffers() throws(RPCError) {
+        guard game == .twentyFortyEight else {
+            throw .invalidParams("the buffer calls (layout, reset and step into buffers) serve 2048; a \(game.rawValue) session answers g2048_call")
+        }
+    }
+
     static func members(of params: JSONValue?) throws(RPCError) -> [(String, JSONValue)] {
         guard let params, params != .null else { return [] }
         return try Params.reading { () throws(JSONReadError) in try JSONReader(params, path: "params").members() }

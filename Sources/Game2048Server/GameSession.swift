@@ -1,5 +1,6 @@
 import Game2048
 import Game2048JSON
+import GymGames
 
 /// The server's state: the configuration and the environments, behind the protocol's methods.
 ///
@@ -15,6 +16,12 @@ public struct GameSession: Sendable {
     var environments: any ServedEnvironments
     /// Whether `reset` has been called since the last `make`.
     public internal(set) var isReset = false
+    /// The Memorize environments, when `make` chose that game (`"game": "memorize"`); `config` then waits, unused,
+    /// for a `make` back to 2048.
+    var memorize: MemorizeSession?
+
+    /// The game served.
+    public var game: Game { memorize == nil ? .twentyFortyEight : .memorize }
 
     /// Creates a session with `config`; call `reset` before stepping.
     public init(config: ServerConfig) {
@@ -31,6 +38,17 @@ public struct GameSession: Sendable {
     /// - Throws: ``RPCError``; the session is unchanged when it throws.
     public mutating func call(_ method: String, params: JSONValue?) throws(RPCError) -> JSONValue {
         let members = try Self.members(of: params)
+        if method == "make", let game = try Self.game(in: members) {
+            return try make(game, members.filter { $0.0 != "game" })
+        }
+        if var memorize {
+            defer { self.memorize = memorize }
+            if method == "make" {
+                memorize = try MemorizeSession(options: members, base: memorize)
+                return memorize.spec
+            }
+            return try memorize.call(method, members)
+        }
         guard let entry = Self.methods.first(where: { $0.name == method }) else { throw .methodNotFound(method) }
         try entry.check(members)
         return try entry.run(&self, members)
@@ -66,6 +84,7 @@ public struct GameSession: Sendable {
 
     /// The `spec` result: shapes, bounds, action names and the whole configuration.
     public var spec: JSONValue {
+        if let memorize { return memorize.spec }
         let rows = config.rules.rows, cols = config.rules.cols
         let high = Int(config.rules.largestExponent)
         let encoding = config.observation
@@ -90,6 +109,32 @@ public struct GameSession: Sendable {
             ("reward_range", .array([.integer(Int128(-penalty)), .double(maxReward)])),
             ("config", config.json),
         ])
+    }
+
+    /// The `game` a `make` names, if it names one.
+    static func game(in members: [(String, JSONValue)]) throws(RPCError) -> Game? {
+        guard let value = members.first(where: { $0.0 == "game" })?.1 else { return nil }
+        guard let name = value.string, let game = Game(rawValue: name) else {
+            throw .invalidOption(
+                "game", reason: "must be one of \(Game.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \(Params.describe(value))")
+        }
+        return game
+    }
+
+    /// A `make` that names its game: Memorize from its defaults with `changes`, or 2048 with `changes` to the
+    /// configuration it had.
+    mutating func make(_ game: Game, _ changes: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        switch game {
+        case .memorize:
+            let next = try MemorizeSession(options: changes, base: nil)
+            self = GameSession(config: config)
+            memorize = next
+            return next.spec
+        case .twentyFortyEight:
+            let next = try config.applying(changes)
+            self = GameSession(config: next)
+            return spec
+        }
     }
 
     mutating func make(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {

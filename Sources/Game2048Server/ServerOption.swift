@@ -6,29 +6,10 @@ import Game2048JSON
 public typealias ServerOption = EnvironmentOption
 
 extension EnvironmentOption {
-    /// The value of this option in `json`, checked by its constraint: an integer exactly (`5.0` and `5e0` are
-    /// refused, as for seeds and actions), a number, one of its names, or a list of them.
+    /// The value of this option in `json`, checked by its constraint (``OptionConstraint/read(_:name:)``).
     ///
     /// - Throws: ``RPCError/invalidOption(_:reason:)`` naming what is allowed and what was received.
-    func read(_ json: JSONValue) throws(RPCError) -> OptionValue {
-        switch constraint {
-        case .integer(_, nullable: true) where json == .null: return .null
-        case .integer(let range, _):
-            let range = Int128(range.lowerBound)...Int128(range.upperBound)
-            return .integer(Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range) }, json)))
-        case .number(let range):
-            return .number(try Params.option(name, { reader throws(JSONReadError) in try reader.number(in: range) }, json))
-        case .choice(let choices):
-            return .string(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, json))
-        case .list(let choices):
-            guard let list = json.array else { throw .invalidOption(name, reason: "must be a list of field names, got \(json.typeName)") }
-            var names: [String] = []
-            for item in list { names.append(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, item)) }
-            return .list(names)
-        case .boolean:
-            return .boolean(try Params.option(name, { reader throws(JSONReadError) in try reader.bool() }, json))
-        }
-    }
+    func read(_ json: JSONValue) throws(RPCError) -> OptionValue { try constraint.read(json, name: name) }
 
     // MARK: Command line and documentation
 
@@ -125,5 +106,32 @@ extension EnvironmentOption {
             lines.append("| `\(option.name)` | `--\(option.flag)` | \(defaultText) | \(option.documentedAllowed) |")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension OptionConstraint {
+    /// The value of option `name` in `json`, checked by this constraint, for every game's options: an integer
+    /// exactly (`5.0` and `5e0` are refused, as for seeds and actions), a number, one of its names, a list of
+    /// them, or a boolean.
+    ///
+    /// - Throws: ``RPCError/invalidOption(_:reason:)`` naming what is allowed and what was received.
+    func read(_ json: JSONValue, name: String) throws(RPCError) -> OptionValue {
+        switch self {
+        case .integer(_, nullable: true) where json == .null: return .null
+        case .integer(let range, _):
+            let range = Int128(range.lowerBound)...Int128(range.upperBound)
+            return .integer(Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range) }, json)))
+        case .number(let range):
+            return .number(try Params.option(name, { reader throws(JSONReadError) in try reader.number(in: range) }, json))
+        case .choice(let choices):
+            return .string(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, json))
+        case .list(let choices):
+            guard let list = json.array else { throw .invalidOption(name, reason: "must be a list of field names, got \(json.typeName)") }
+            var names: [String] = []
+            for item in list { names.append(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, item)) }
+            return .list(names)
+        case .boolean:
+            return .boolean(try Params.option(name, { reader throws(JSONReadError) in try reader.bool() }, json))
+        }
     }
 }

@@ -66,7 +66,10 @@ public func g2048LayoutGet(_ handle: Int64, _ layout: UnsafeMutablePointer<g2048
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         guard let layout else { throw .argument("layout must not be NULL") }
-        layout.pointee = box.session.withLock { $0.config.layout }
+        layout.pointee = try box.session.withLock { session throws(CallError) in
+            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
+            return session.config.layout
+        }
     }
 }
 
@@ -111,6 +114,7 @@ public func g2048Reset(_ handle: Int64, _ params: UnsafePointer<CChar>?, _ out: 
         let box = try Handles.box(handle)
         let parameters = try json(params, name: "params")
         try box.session.withLock { session throws(CallError) in
+            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
             let buffers = try CBuffers(out, config: session.config)
             try CallError.rethrowing { () throws(RPCError) in try session.reset(params: parameters, into: buffers.buffers) }
             buffers.finish()
@@ -125,6 +129,7 @@ public func g2048Step(
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         try box.session.withLock { session throws(CallError) in
+            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
             let buffers = try CBuffers(out, config: session.config)
             guard let actions else { throw .argument("actions must not be NULL") }
             guard numActions == Int64(session.config.numEnvs) else {

@@ -110,35 +110,10 @@ struct MemorizePlayCommand: Command {
         return step.reward > 0 ? "A pair! \(info.pairsMatched) of \(rules.pairCount)." : "No match."
     }
 
-    /// The cards as a grid: a face-down card shows its number, a face-up one its letter, a matched one ·.
+    /// The cards (`MemorizeEnvironment.text`) and a status line.
     static func frame(_ env: MemorizeEnvironment, note: String) -> String {
-        let rules = env.rules
-        let width = String(rules.cardCount - 1).count
-        var lines: [String] = []
-        for row in 0..<rules.rows {
-            var cells: [String] = []
-            for col in 0..<rules.cols {
-                let card = row * rules.cols + col
-                let text: String =
-                    switch env.view(of: card) {
-                    case .faceDown: String(card)
-                    case .matched: "·"
-                    case .faceUp(let content): "[\(letter(content))]"
-                    case .seen(let content): "(\(letter(content)))"
-                    }
-                cells.append(String(repeating: " ", count: max(0, width + 2 - text.count)) + text)
-            }
-            lines.append(cells.joined(separator: " "))
-        }
         let info = env.info
-        lines.append("moves \(info.moves), pairs \(info.pairsMatched)/\(rules.pairCount), mismatches \(info.mismatches). \(note)")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Content `c` as a letter: A to Z, then a to f (32 pairs at most).
-    static func letter(_ content: Int) -> String {
-        let scalar = content < 26 ? 65 + content : 97 + content - 26
-        return String(UnicodeScalar(UInt8(scalar)))
+        return env.text + "\nmoves \(info.moves), pairs \(info.pairsMatched)/\(env.rules.pairCount), mismatches \(info.mismatches). \(note)\n"
     }
 }
 
