@@ -7,7 +7,8 @@
     gym2048.TrainedPlayer("weights.bin").moves(boards)                      # a `g2048 train` network, in-process
     gym2048.evaluate(policy, games=1000, seed=1)                            # `g2048 eval --json`'s report
 
-Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`).
+Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`) and
+`Memorize-v0`, the memory card game (`gymnasium.make("Memorize-v0", rows=4, cols=4)`).
 The client (`gym2048.client`) needs only the standard library; the environments need numpy and gymnasium,
 and are imported on first use.
 """
@@ -21,6 +22,7 @@ from .records import RecordMismatch, read_record, replay_record
 
 if TYPE_CHECKING:
     from .env import Gym2048Env
+    from .memorize import MemorizeEnv, MemorizeVectorEnv
     from .players import Solution, TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
 
@@ -36,10 +38,11 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
-           "RecordMismatch", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
+           "MemorizeEnv", "MemorizeVectorEnv", "RecordMismatch", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
            "__version__"]
 
 ENV_ID = "Gym2048-v0"
+MEMORIZE_ENV_ID = "Memorize-v0"
 
 
 def options() -> list[dict[str, Any]]:
@@ -58,6 +61,9 @@ def __getattr__(name: str) -> Any:
     if name == "Gym2048VectorEnv":
         from .vector import Gym2048VectorEnv
         return Gym2048VectorEnv
+    if name in ("MemorizeEnv", "MemorizeVectorEnv"):
+        from . import memorize
+        return getattr(memorize, name)
     if name in ("TrainedPlayer", "Solution", "evaluate"):
         from . import players
         return getattr(players, name)
@@ -72,6 +78,10 @@ def _register() -> None:
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="gym2048.env:Gym2048Env",
                            vector_entry_point="gym2048.vector:Gym2048VectorEnv")
+    # Memorize, the second game: the same engine and doors (gym2048/memorize.py).
+    if MEMORIZE_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=MEMORIZE_ENV_ID, entry_point="gym2048.memorize:MemorizeEnv",
+                           vector_entry_point="gym2048.memorize:MemorizeVectorEnv")
 
 
 _register()

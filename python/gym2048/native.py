@@ -130,7 +130,60 @@ def _output(given: dict[str, npt.NDArray[Any]], name: str, shape: tuple[int, ...
     return array
 
 
-class InProcessSession:
+class CallSession:
+    """A protocol session in this process answered in JSON (`g2048_call`): the door of every game, and the base of
+    `InProcessSession`, which adds 2048's caller-owned buffers. Calls take turns (a lock); a session inherited by a
+    forked child is refused there (its lock is the parent's)."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.handle: Optional[int] = None
+        self._owner = os.getpid()
+        self._lock = threading.RLock()
+        handle = ctypes.c_int64()
+        if library().g2048_make(to_json(options).encode(), ctypes.byref(handle)) != _OK:
+            _raise_last()
+        self.handle = handle.value
+
+    def _live(self) -> int:
+        """The handle, under the lock (``_not_forked`` was checked before taking it)."""
+        if self.handle is None:
+            raise G2048Error(None, "the in-process environment is closed")
+        return self.handle
+
+    def _not_forked(self) -> None:
+        """Refuse a call in a forked child, before the lock: a thread of the parent may have held it at the fork,
+        and no thread of the child will ever release it."""
+        if os.getpid() != self._owner:
+            raise G2048Error(None, f"this in-process environment belongs to process {self._owner}; after a fork, "
+                                   "make a new environment in the child (the parent's state cannot be shared)")
+
+    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
+        """Any protocol method, as `G2048.call` calls it through the pipe: its result, or the engine's error."""
+        result = ctypes.c_char_p()
+        text = None if params is None else to_json(params).encode()
+        self._not_forked()
+        with self._lock:
+            if library().g2048_call(self._live(), method.encode(), text, ctypes.byref(result)) != _OK:
+                _raise_last()
+            return json.loads(result.value or b"null")
+
+    def close(self) -> None:
+        if os.getpid() != self._owner:  # a forked child: the handle is the parent's, and so may be the lock
+            self.handle = None
+            return
+        with self._lock:
+            if self.handle is not None and _library is not None:
+                library().g2048_destroy(self.handle)
+            self.handle = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+
+class InProcessSession(CallSession):
     """One protocol session in this process: `make` options in, numpy results out, as `g2048 serve` gives them.
 
     Calls take turns (a lock): threads sharing it get whole results, never one step's observation with another's
@@ -140,14 +193,8 @@ class InProcessSession:
     def __init__(self, options: Mapping[str, Any], outputs: Optional[Mapping[str, npt.NDArray[Any]]] = None) -> None:
         """`outputs` may give caller-owned arrays for `observations`, `terminations` and `truncations` (a trainer's
         shared buffers): the engine then writes there, each checked for its shape, dtype and layout."""
-        self.handle: Optional[int] = None
-        self._owner = os.getpid()
-        self._lock = threading.RLock()
+        super().__init__(options)
         lib = library()
-        handle = ctypes.c_int64()
-        if lib.g2048_make(to_json(options).encode(), ctypes.byref(handle)) != _OK:
-            _raise_last()
-        self.handle = handle.value
         self.spec_info: dict[str, Any] = self.spec()
         spec = self.spec_info
         self.num_envs: int = spec["num_envs"]
@@ -181,7 +228,7 @@ class InProcessSession:
         self.actions = np.zeros(n, np.uint8)
         self._step_own = lib["g2048_step"]
         self._step_own.restype = ctypes.c_int32
-        self._step_own_arguments = (ctypes.c_int64(self.handle), ctypes.c_void_p(_pointer(self.actions)),
+        self._step_own_arguments = (ctypes.c_int64(self._live()), ctypes.c_void_p(_pointer(self.actions)),
                                     ctypes.c_int64(n), self._buffers_ref)
         self._all = np.ones(n, np.bool_)
         self._readers = self._field_readers(self.columns)
@@ -207,29 +254,6 @@ class InProcessSession:
         return _InfoBuffers(*(_pointer(columns.get(name)) for name in _INFO_COLUMNS))
 
     # -- calls ------------------------------------------------------------------------------------------
-    def _live(self) -> int:
-        """The handle, under the lock (``_not_forked`` was checked before taking it)."""
-        if self.handle is None:
-            raise G2048Error(None, "the in-process environment is closed")
-        return self.handle
-
-    def _not_forked(self) -> None:
-        """Refuse a call in a forked child, before the lock: a thread of the parent may have held it at the fork,
-        and no thread of the child will ever release it."""
-        if os.getpid() != self._owner:
-            raise G2048Error(None, f"this in-process environment belongs to process {self._owner}; after a fork, "
-                                   "make a new environment in the child (the parent's state cannot be shared)")
-
-    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
-        """Any protocol method, as `G2048.call` calls it through the pipe: its result, or the engine's error."""
-        result = ctypes.c_char_p()
-        text = None if params is None else to_json(params).encode()
-        self._not_forked()
-        with self._lock:
-            if library().g2048_call(self._live(), method.encode(), text, ctypes.byref(result)) != _OK:
-                _raise_last()
-            return json.loads(result.value or b"null")
-
     def spec(self) -> dict[str, Any]:
         result = ctypes.c_char_p()
         self._not_forked()
@@ -258,21 +282,6 @@ class InProcessSession:
             if self._step_own(*self._step_own_arguments) != _OK:
                 _raise_last()
             return read()
-
-    def close(self) -> None:
-        if os.getpid() != self._owner:  # a forked child: the handle is the parent's, and so may be the lock
-            self.handle = None
-            return
-        with self._lock:
-            if self.handle is not None and _library is not None:
-                library().g2048_destroy(self.handle)
-            self.handle = None
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may be gone
-            pass
 
     # -- reading the buffers, as the server backend's Decoder decodes a result ---------------------------
     def infos(self, columns: Mapping[str, npt.NDArray[Any]], present: Optional[npt.NDArray[np.bool_]] = None
@@ -323,3 +332,4 @@ class InProcessSession:
                 readers.append((field, lambda index: None if cells[index] < 0 else
                                 {"cell": int(cells[index]), "value": 1 << int(exponents[index])}))
         return readers
+
