@@ -20,9 +20,13 @@ CALLS = int(os.environ.get("G2048_FUZZ_CALLS", "20000"))
 CONFIGS = ['{}', '{"num_envs": 3}', '{"num_envs": 7, "observation": "onehot"}', '{"rows": 8, "cols": 8}',
            '{"num_envs": 2, "observation": "values", "autoreset_mode": "same_step"}', '{"rows": 9}',
            '{"rows": 3.0}', '{"num_envs": 70000}', '{"bogus": 1}', '{"info": ["moves"]}', '[1, 2]', '{"rows":',
-           '{"num_envs": 64, "rows": 2, "cols": 2, "invalid_action": "reject"}', '"text"', '']
+           '{"num_envs": 64, "rows": 2, "cols": 2, "invalid_action": "reject"}', '"text"', '',
+           # Memorize: the same door, a session whose buffer calls must refuse.
+           '{"game": "memorize"}', '{"game": "memorize", "num_envs": 3, "reveal_seen": true}',
+           '{"game": "memorize", "rows": 3, "cols": 3}', '{"game": "chess"}', '{"game": "memorize", "max_steps": 0}']
 PARAMS = [None, '{}', '{"seed": 5}', '{"seed": -1}', '{"seeds": [1, null, 3]}', '{"options": {"board": [[2, 2], [0, 4]]}}',
-          '{"options": {"bord": 1}}', '{"seed": 1e2}', '{', 'null', '{"seed": 18446744073709551616}']
+          '{"options": {"bord": 1}}', '{"seed": 1e2}', '{', 'null', '{"seed": 18446744073709551616}',
+          '{"action": 1}', '{"actions": [0, 1, 2]}', '{"action": 99}', '{"game": "memorize"}', '{"game": "2048"}']
 METHODS = [b"spec", b"reset", b"step", b"afterstates", b"render", b"make", b"close", b"nope", None]
 
 
