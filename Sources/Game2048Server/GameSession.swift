@@ -164,7 +164,7 @@ public struct GameSession: Sendable {
         for (name, value) in members {
             switch name {
             case "seed": request.seed = value == .null ? nil : try Params.seed(value)
-            case "seeds": request.seeds = value == .null ? nil : try parseSeeds(value)
+            case "seeds": request.seeds = value == .null ? nil : try Self.parseSeeds(value, count: config.numEnvs)
             default:
                 if value == .null { continue }
                 let options = try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "options").members() }
@@ -174,17 +174,22 @@ public struct GameSession: Sendable {
                 }
             }
         }
-        if request.seed != nil && request.seeds != nil {
+        try Self.checkSeeding(seed: request.seed, seeds: request.seeds)
+        return request
+    }
+
+    /// Refuses `seed` and `seeds` given together, for every game's `reset`.
+    static func checkSeeding(seed: UInt64?, seeds: [UInt64?]?) throws(RPCError) {
+        if seed != nil && seeds != nil {
             throw .invalidParams(
                 "seed and seeds cannot be given together: seed seeds every environment from one number, "
                     + "seeds gives one seed per environment")
         }
-        return request
     }
 
-    /// `num_envs` seeds, each an unsigned 64-bit integer or null (that environment continues its stream).
-    func parseSeeds(_ value: JSONValue) throws(RPCError) -> [UInt64?] {
-        let count = config.numEnvs
+    /// `count` seeds (one per environment), each an unsigned 64-bit integer or null (that environment continues
+    /// its stream), for every game's `reset`.
+    static func parseSeeds(_ value: JSONValue, count: Int) throws(RPCError) -> [UInt64?] {
         guard let list = value.array else {
             throw .invalidParams("seeds must be a list of \(count) seeds (unsigned 64-bit integers or null), got \(Params.describe(value))")
         }

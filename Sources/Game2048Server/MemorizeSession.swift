@@ -138,20 +138,12 @@ struct MemorizeSession: Sendable {
         try GameSession.allowOnly(members, ["seed", "seeds"], "reset")
         var seed: UInt64? = nil
         var seeds: [UInt64?]? = nil
+        // Read as 2048's are, with its messages.
         for (name, value) in members where value != .null {
-            if name == "seed" { seed = try Params.seed(value, orNull: true) }
-            if name == "seeds" {
-                guard let list = value.array, list.count == numEnvs else {
-                    throw .invalidParams("seeds must be a list of \(numEnvs) seeds (or nulls), got \(Params.describe(value))")
-                }
-                var parsed: [UInt64?] = []
-                for (index, item) in list.enumerated() {
-                    parsed.append(item == .null ? nil : try Params.seed(item, name: "seeds[\(index)]", orNull: true))
-                }
-                seeds = parsed
-            }
+            if name == "seed" { seed = try Params.seed(value) }
+            if name == "seeds" { seeds = try GameSession.parseSeeds(value, count: numEnvs) }
         }
-        if seed != nil && seeds != nil { throw .invalidParams("give seed or seeds, not both") }
+        try GameSession.checkSeeding(seed: seed, seeds: seeds)
         isReset = true
         switch environments {
         case .single(var env):

@@ -1,3 +1,5 @@
+import GymCore
+
 /// The games Gym2048 serves, declared once: the command line's `--game` reads this list, and so does every door
 /// that makes a game by name.
 ///
@@ -17,8 +19,5 @@ public enum Game: String, CaseIterable, Sendable {
     }
 
     /// The names, as a help lists them: "2048 or memorize".
-    public static var names: String {
-        let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    public static var names: String { allCases.map(\.rawValue).listedWithOr }
 }

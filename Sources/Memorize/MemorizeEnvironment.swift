@@ -128,15 +128,20 @@ public struct MemorizeEnvironment: Sendable {
         return MemorizeReset(observation: observation, info: info)
     }
 
+    /// Refuses a card that may not be turned now, with its reason: not a card, matched, or face up.
+    public func check(_ card: Int) throws(MemorizeStepError) {
+        guard card >= 0 && card < rules.cardCount else { throw .noSuchCard(card, cardCount: rules.cardCount) }
+        guard !matched.contains(card) else { throw .matched(card) }
+        guard !faceUp.contains(card) else { throw .faceUp(card) }
+    }
+
     /// Turns `card`.
     ///
     /// - Throws: ``MemorizeStepError`` for a card that is not face down; nothing changes.
     /// - Precondition: an episode is running.
     public mutating func step(_ card: Int) throws(MemorizeStepError) -> MemorizeStep {
         precondition(phase == .running, phase == .over ? "step(_:) after the episode ended: call reset()" : "step(_:) before reset()")
-        guard card >= 0 && card < rules.cardCount else { throw .noSuchCard(card, cardCount: rules.cardCount) }
-        guard !matched.contains(card) else { throw .matched(card) }
-        guard !faceUp.contains(card) else { throw .faceUp(card) }
+        try check(card)
         mismatched = CardSet()
         seen.insert(card)
         steps += 1

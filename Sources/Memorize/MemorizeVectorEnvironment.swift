@@ -54,18 +54,13 @@ public struct MemorizeVectorEnvironment: Sendable {
     /// continues its stream.
     public mutating func reset(seed: UInt64? = nil) {
         let seeds: [UInt64?] = seed.map { SplitMix64.seeds(from: $0, count: count) } ?? Array(repeating: nil, count: count)
-        for i in environments.indices { environments[i].reset(seed: seeds[i]) }
-        clearResults()
+        for i in environments.indices { reset(index: i, seed: seeds[i]) }
     }
 
     /// Resets environment `index` alone.
     public mutating func reset(index: Int, seed: UInt64? = nil) {
         environments[index].reset(seed: seed)
         (rewards[index], terminations[index], truncations[index], finalObservations[index]) = (0, false, false, nil)
-    }
-
-    mutating func clearResults() {
-        for i in environments.indices { (rewards[i], terminations[i], truncations[i], finalObservations[i]) = (0, false, false, nil) }
     }
 
     /// Steps every environment with its card.
@@ -79,12 +74,7 @@ public struct MemorizeVectorEnvironment: Sendable {
         let over = environments.indices.filter { environments[$0].phase == .over }
         if autoresetMode == .disabled && !over.isEmpty { throw .episodesOver(indices: over) }
         for i in environments.indices where environments[i].phase == .running {
-            let legal = environments[i].actionMask
-            if !legal.contains(cards[i]) {
-                do throws(MemorizeStepError) { _ = try environments[i].step(cards[i]) } catch {
-                    throw .illegalCard(index: i, error)
-                }
-            }
+            do throws(MemorizeStepError) { try environments[i].check(cards[i]) } catch { throw .illegalCard(index: i, error) }
         }
         for i in environments.indices {
             finalObservations[i] = nil

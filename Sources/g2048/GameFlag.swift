@@ -14,7 +14,6 @@ enum GameFlag {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if argument == "--" { break }
             var text: String? = nil
             if argument == "--game", index + 1 < arguments.endIndex {
                 text = arguments[index + 1]
@@ -34,7 +33,8 @@ enum GameFlag {
     }
 
     /// The commands of each game but 2048's, whose commands are the tool's own.
-    static let commands: [Game: [any Command.Type]] = [.memorize: [MemorizeEvalCommand.self, MemorizePlayCommand.self]]
+    /// (Computed, as `G2048.commands` is: a stored table of metatypes is not `Sendable`.)
+    static var commands: [Game: [any Command.Type]] { [.memorize: [MemorizeEvalCommand.self, MemorizePlayCommand.self]] }
 
     /// The command that runs `name` for `game`: the game's own, or `nil` for 2048's (the tool's).
     static func command(_ name: String, for game: Game) -> (any Command.Type)? {

@@ -55,7 +55,7 @@ struct MemorizePlayCommand: Command {
         if let agent { return watch(agent, &env, state) }
         var lines = LineInput(descriptor: SystemIO.standardInput)
         while let line = lines.next() {
-            let text = line.trimmingCharacters(in: " \t\r")
+            let text = line.trimmingCharacters()
             if text == "q" { break }
             if text == "r" {
                 state = env.reset()
@@ -144,16 +144,5 @@ struct LineInput {
             // A line longer than a screen of text is not a card number; keep the memory bounded.
             if pending.count > 1 << 16 { pending.removeAll() }
         }
-    }
-}
-
-extension String {
-    /// The string without the given characters at either end.
-    func trimmingCharacters(in characters: String) -> String {
-        let set = Set(characters)
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -182,8 +182,6 @@ struct TrainCommand: Command {
     var stages: [UInt8]?
     /// `--learning`, if given.
     var learning: LearningMethod?
-    /// The method of a new network without `--learning`: ``defaultLearning(rows:cols:)``'s.
-    var defaultMethod: LearningMethod
     var coherenceAlpha: Double?
     var coherenceFrom: Double?
 
@@ -203,7 +201,6 @@ struct TrainCommand: Command {
         alpha = try arguments[Self.alpha] ?? learningDefaults.alpha
         alphaGiven = arguments.contains(Self.alpha)
         learning = try arguments[Self.learning]
-        defaultMethod = learningDefaults.method
         // Pure TC starts from zero weights, as Jaśkowski (2018) does; OTD and OTD+TC from optimistic ones.
         let optimism = try arguments[Self.optimistic]
         self.optimism = optimism ?? (learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols))
@@ -297,7 +294,7 @@ struct TrainCommand: Command {
             var metadata = TrainingMetadata(
                 games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
                 rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
-            metadata.learning = learning ?? defaultMethod
+            metadata.learning = learning ?? TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols).method
             metadata.trainedRules = rules
             if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
             if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }

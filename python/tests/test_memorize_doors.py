@@ -5,34 +5,18 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import pytest
 
 from gym2048.client import G2048, G2048Error
-from gym2048.native import library
+from gym2048.native import CallSession, library
 
 
-class Engine:
-    """A raw in-process session: JSON in, JSON out, through the C ABI."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.lib = library()
-        handle = ctypes.c_int64()
-        if self.lib.g2048_make(json.dumps(options).encode(), ctypes.byref(handle)) != 0:
-            raise G2048Error(None, self.lib.g2048_last_error().decode())
-        self.handle = handle.value
-
-    def call(self, method: str, params: Optional[dict[str, Any]] = None) -> Any:
-        result = ctypes.c_char_p()
-        text = None if params is None else json.dumps(params).encode()
-        if self.lib.g2048_call(self.handle, method.encode(), text, ctypes.byref(result)) != 0:
-            raise G2048Error(None, self.lib.g2048_last_error().decode())
-        return json.loads(result.value or b"null")
-
-    def close(self) -> None:
-        self.lib.g2048_destroy(self.handle)
+def Engine(options: dict[str, Any]) -> CallSession:
+    """A raw in-process session: JSON in, JSON out, through the C ABI's `g2048_make` and `g2048_call`."""
+    return CallSession(options)
 
 
 def play(door: Any, num_envs: int, seed: int) -> list[Any]:
@@ -86,11 +70,12 @@ def test_the_buffer_calls_are_refused_for_memorize() -> None:
     engine = Engine({"game": "memorize"})
     try:
         engine.call("reset", {"seed": 1})
+        lib, handle = library(), engine.handle
         result = ctypes.c_char_p()
-        assert engine.lib.g2048_spec(engine.handle, ctypes.byref(result)) == 0
+        assert lib.g2048_spec(handle, ctypes.byref(result)) == 0
         assert json.loads(result.value or b"null")["game"] == "memorize"
-        status = engine.lib.g2048_step(engine.handle, None, 1, None)
+        status = lib.g2048_step(handle, None, 1, None)
         assert status != 0
-        assert "serve 2048" in engine.lib.g2048_last_error().decode()
+        assert "serve 2048" in lib.g2048_last_error().decode()
     finally:
         engine.close()
