@@ -8,7 +8,7 @@
 //
 //     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System, Memorize, GymGames
 //                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System, CPrefetch
-//                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System
+//                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System, Memorize, GymGames
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
 //                 └───────────────────────▶ Game2048, Memorize, Game2048System
 //     Game2048 ──▶ GymCore ◀── Memorize
@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "CGlibcBaseline"),
         .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "CGym2048", "CGlibcBaseline"]),
         .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "CPrefetch"]),
-        .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System"]),
+        .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System", "Memorize", "GymGames"]),
         .executableTarget(
             name: "g2048",
             dependencies: [
@@ -80,7 +80,8 @@ let package = Package(
         .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"], exclude: ["Snapshots"]),
         .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System", "TestSupport"]),
         .testTarget(
-            name: "Game2048PlayTests", dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "TestSupport"]),
+            name: "Game2048PlayTests",
+            dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "Memorize", "GymGames", "TestSupport"]),
         .testTarget(
             name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "Memorize", "TestSupport"],
             exclude: ["Snapshots"]),

@@ -17,3 +17,18 @@ extension JSONValue {
     /// solution info give as their rules.
     public init(rules: Rules) { self = .object(RulesOption.members(of: rules).map { ($0, JSONValue($1)) }) }
 }
+
+extension JSONReader {
+    /// The value as an option declared with `constraint` allows it (`null` for an integer that can be off), read
+    /// as every door reads an option: an integer exactly, a number in its range, a choice by name.
+    public func optionValue(_ constraint: OptionConstraint) throws(JSONReadError) -> OptionValue {
+        switch constraint {
+        case .integer(_, nullable: true) where value == .null: return .null
+        case .integer(let range, _): return .integer(Int(try integer(in: Int128(range.lowerBound)...Int128(range.upperBound))))
+        case .number(let range): return .number(try number(in: range))
+        case .choice(let names): return .string(try choice(names))
+        case .list(let names): return .list(try array().map { item throws(JSONReadError) in try item.choice(names) })
+        case .boolean: return .boolean(try bool())
+        }
+    }
+}

@@ -30,23 +30,70 @@ import Game2048
 /// protocol's observation; `target_tile` is the tile that shows the win message
 /// in `g2048 play` (not a rule: play goes on after it). A file may hold several
 /// episodes one after another (a restart starts a new header).
-package struct EpisodeRecord: Hashable, Sendable {
+package typealias EpisodeRecord = RecordedEpisode<Game2048Episodes>
+
+/// One recorded episode of any game: its header, every step and its end line, enough to replay it exactly
+/// (``EpisodeRecord`` for 2048, ``MemorizeRecord`` for Memorize).
+package struct RecordedEpisode<Format: EpisodeFormat>: Hashable, Sendable {
     /// How the episode started.
-    package var header: EpisodeHeader
+    package var header: Format.Header
     /// The steps, in order.
-    package var steps: [EpisodeStep]
+    package var steps: [Format.Step]
     /// How the episode ended: `nil` while it is being played, and in version 1 records.
-    package var end: EpisodeEnd?
+    package var end: Format.End?
 
     /// Creates a record.
-    package init(header: EpisodeHeader, steps: [EpisodeStep] = [], end: EpisodeEnd? = nil) {
+    package init(header: Format.Header, steps: [Format.Step] = [], end: Format.End? = nil) {
         self.header = header
         self.steps = steps
         self.end = end
     }
 
     /// Whether the record is of format version 1, which has no end line.
-    package var isVersion1: Bool { header.version == 1 }
+    package var isVersion1: Bool { Format.version(of: header) == 1 }
+
+    /// The record as JSON Lines: the header, one line per step and the end line (when known), each ending in a newline.
+    package var jsonLines: String {
+        var text = Format.jsonLine(header) + "\n"
+        for (index, step) in steps.enumerated() { text += Format.jsonLine(step, number: index + 1) + "\n" }
+        if let end { text += Format.jsonLine(end) + "\n" }
+        return text
+    }
+
+    /// Reads every episode of a record.
+    ///
+    ///     let episodes = try EpisodeRecord.parse(contents)
+    ///
+    /// Blank lines are skipped and lines may end in CRLF. Every member is
+    /// checked, and a member this version does not know is refused by name.
+    ///
+    /// - Throws: ``RecordError`` naming the first bad line: not JSON, a missing,
+    ///   unknown or mistyped member, a step number out of sequence, an option value
+    ///   out of range, a newer format version, another game's episode, an end line that
+    ///   disagrees with its episode, or a truncated record (a last line cut off, an episode of
+    ///   version 2 without its end line, or a restart whose next episode is missing).
+    package static func parse(_ text: String) throws(RecordError) -> [RecordedEpisode] {
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
+    package static func parse(bytes: [UInt8]) throws(RecordError) -> [RecordedEpisode] {
+        var records: [RecordedEpisode] = []
+        var parser = RecordParser<Format>()
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
+        for (index, line) in lines.enumerated() {
+            let event = try parser.read(line, number: index + 1, isCutOff: index == lines.count - 1 && !endsWithNewline)
+            switch event {
+            case .header(let header): records.append(RecordedEpisode(header: header))
+            case .step(let step): records[records.count - 1].steps.append(step)
+            case .end(let end): records[records.count - 1].end = end
+            case nil: break
+            }
+        }
+        try parser.finish()
+        return records
+    }
 }
 
 /// The last line of a recorded episode (format version 2): how many steps, the final score, how it ended.

@@ -1,11 +1,11 @@
 import Game2048System
 
-/// Writes episodes to a record file as they are played, one JSON line at a time.
+/// Writes episodes of one game to a record file as they are played, one JSON line at a time.
 ///
-///     let recorder = try EpisodeRecorder(path: "game.jsonl")
+///     let recorder = try EpisodeRecorder<Game2048Episodes>(path: "game.jsonl")
 ///     try recorder.begin(header)            // at each new game
 ///     try recorder.append(step)             // after each move
-///     recorder.gameOver()                   // when no legal move is left
+///     recorder.gameOver()                   // 2048: when no legal move is left
 ///     try recorder.finish()                 // the last end line
 ///     recorder.close()
 ///
@@ -14,15 +14,15 @@ import Game2048System
 /// `"last_episode":false`) or at ``finish()``, so a program killed before then
 /// leaves a record that ``EpisodeRecord/parse(_:)`` reports as truncated rather
 /// than one that passes for complete. The file is created, or emptied if it
-/// exists, by the initializer.
-package final class EpisodeRecorder {
+/// exists, by the initializer. The end line is the game's (``EpisodeFormat/end(steps:progress:isLastEpisode:)``),
+/// from the same progress its reader checks it against.
+package final class EpisodeRecorder<Format: EpisodeFormat> {
     /// The file written.
     package let path: String
     var descriptor: Int32
     var stepNumber = 0
-    var score: Int64 = 0
-    var isEpisodeOpen = false
-    var isOver = false
+    /// The open episode's progress; `nil` before the first episode and after its end line.
+    var progress: Format.Progress? = nil
 
     /// Creates or empties the file.
     ///
@@ -48,38 +48,30 @@ package final class EpisodeRecorder {
     /// Starts a new episode.
     ///
     /// Ends the current episode first, if any, with an end line saying another follows.
-    package func begin(_ header: EpisodeHeader) throws(FileError) {
-        if isEpisodeOpen { try writeEnd(isLastEpisode: false) }
+    package func begin(_ header: Format.Header) throws(FileError) {
+        if progress != nil { try writeEnd(isLastEpisode: false) }
         stepNumber = 0
-        score = 0
-        isOver = false
-        isEpisodeOpen = true
-        try write(header.jsonLine)
+        progress = Format.progress(at: header)
+        try write(Format.jsonLine(header))
     }
 
     /// Appends a step to the current episode.
-    package func append(_ step: EpisodeStep) throws(FileError) {
+    package func append(_ step: Format.Step) throws(FileError) {
         stepNumber += 1
-        score = step.score
-        try write(step.jsonLine(number: stepNumber))
+        if progress != nil { Format.advance(&progress!, by: step) }
+        try write(Format.jsonLine(step, number: stepNumber))
     }
-
-    /// Notes that the current episode is over (no legal move is left): its end line will say `game_over`.
-    package func gameOver() { isOver = true }
 
     /// Writes the end line of the last episode; call it once the game is left.
     package func finish() throws(FileError) {
-        guard isEpisodeOpen else { return }
+        guard progress != nil else { return }
         try writeEnd(isLastEpisode: true)
     }
 
     func writeEnd(isLastEpisode: Bool) throws(FileError) {
-        isEpisodeOpen = false
-        try write(
-            EpisodeEnd(
-                steps: stepNumber, score: score, outcome: isOver ? .gameOver : .stopped,
-                isLastEpisode: isLastEpisode
-            ).jsonLine)
+        guard let progress else { return }
+        self.progress = nil
+        try write(Format.jsonLine(Format.end(steps: stepNumber, progress: progress, isLastEpisode: isLastEpisode)))
     }
 
     /// Closes the file; later writes fail. Call ``finish()`` first, or the record reads as truncated.
@@ -93,4 +85,9 @@ package final class EpisodeRecorder {
         guard descriptor >= 0 else { throw FileError("write", path, reason: "the file is already closed") }
         if let code = SystemIO.writeAll(descriptor, line + "\n") { throw FileError("write", path, code: code) }
     }
+}
+
+extension EpisodeRecorder where Format == Game2048Episodes {
+    /// Notes that the current episode is over (no legal move is left): its end line will say `game_over`.
+    package func gameOver() { progress?.isOver = true }
 }

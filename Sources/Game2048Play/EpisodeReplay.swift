@@ -41,7 +41,8 @@ package enum EpisodeReplay {
 
     /// One episode replayed a step at a time, as its record is read: a record of any length is
     /// checked in constant memory, and a difference is found as soon as its line is read.
-    package struct Replayer {
+    package struct Replayer: EpisodeReplayer {
+        package typealias Format = Game2048Episodes
         var environment: Environment
         /// The start position.
         package let start: Frame
@@ -112,5 +113,23 @@ package enum EpisodeReplay {
 
     static func spawnName(_ spawn: Spawn?) -> String {
         spawn.map { "a \($0.value) on cell \($0.cell)" } ?? "nothing"
+    }
+}
+
+extension EpisodeReplay.Replayer {
+    package static func stepNumber(of position: EpisodeReplay.Frame) -> Int { position.step }
+    package static func seed(of header: EpisodeHeader) -> UInt64 { header.seed }
+    package static func title(of header: EpisodeHeader) -> String { "\(header.rules.sizeLabel) · seed \(header.seed) · \(header.player)" }
+
+    package static func summary(of header: EpisodeHeader, last: EpisodeReplay.Frame) -> String {
+        "\(header.rules.sizeLabel), \(header.player), score \(last.score), max tile \(last.board.maxTile)"
+    }
+
+    package static func frame(_ position: EpisodeReplay.Frame, title: String, lastStep: Int) -> Frame {
+        var status = "step \(position.step) of \(lastStep)"
+        if let action = position.action { status += " · \(action.name)" }
+        status += " · score \(position.score)"
+        let message = position.isOver ? "Game over: score \(position.score)." : nil
+        return Frame(title: title, status: status, board: position.board, message: message, help: "Ctrl-C stops")
     }
 }

@@ -32,6 +32,8 @@ package struct Frame: Hashable, Sendable {
     package var status: String?
     /// The board, or `nil` on the start screen.
     package var board: Board?
+    /// Another game's position, drawn as text where a board would be (Memorize's cards).
+    package var text: String?
     /// The start screen's choices, one per line.
     package var menu: [String]
     /// The selected menu line.
@@ -45,12 +47,13 @@ package struct Frame: Hashable, Sendable {
 
     /// Creates a frame.
     package init(
-        title: String, status: String? = nil, board: Board? = nil, menu: [String] = [], selected: Int? = nil,
-        hint: String? = nil, message: String? = nil, help: String? = nil
+        title: String, status: String? = nil, board: Board? = nil, text: String? = nil, menu: [String] = [],
+        selected: Int? = nil, hint: String? = nil, message: String? = nil, help: String? = nil
     ) {
         self.title = title
         self.status = status
         self.board = board
+        self.text = text
         self.menu = menu
         self.selected = selected
         self.hint = hint
@@ -68,6 +71,7 @@ package struct Frame: Hashable, Sendable {
             let indent = terminal ? "  " : ""
             lines += board.render(colored: terminal).split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
         }
+        if let text { lines += [""] + text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         if !menu.isEmpty {
             lines.append("")
             for (index, item) in menu.enumerated() {

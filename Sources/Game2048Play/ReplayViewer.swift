@@ -1,24 +1,26 @@
 import Game2048
 import Game2048System
 
-/// The program behind `g2048 replay`: verifies recorded episodes, then shows them step by step.
+/// The program behind `g2048 replay`: verifies recorded episodes of one game, then shows them step by step.
 ///
-///     let outcome = ReplayViewer(source: .file("game.jsonl"), name: "game.jsonl", delay: 150).run()
+///     let outcome = ReplayViewer<EpisodeReplay.Replayer>(source: .file("game.jsonl"), name: "game.jsonl", delay: 150).run()
 ///
-/// Every episode is replayed from its seed first (``EpisodeReplay/Replayer``), as the record is
+/// Every episode is replayed from its seed first (the game's ``EpisodeReplayer``), as the record is
 /// read: the first malformed line or mismatch fails the run at once, before anything is shown,
 /// and a record file of any length is checked in the memory of one line. Then (unless
 /// ``checkOnly``) the file is read again and each position drawn, ``delay`` milliseconds apart:
 /// redrawn in place on the alternate screen when the output is a terminal (the last position
 /// stays on the screen afterwards), or as plain frames separated by blank lines otherwise. Each
 /// episode ends with a line saying it was verified.
-package struct ReplayViewer: Sendable {
+package struct ReplayViewer<Replayer: EpisodeReplayer>: Sendable {
+    package typealias Format = Replayer.Format
+
     /// Where the episodes come from.
     package enum Source: Sendable {
         /// A record file, read a line at a time (twice: to verify, then to show).
         case file(String)
         /// Episodes in memory.
-        case records([EpisodeRecord])
+        case records([RecordedEpisode<Format>])
     }
 
     /// The episodes.
@@ -44,8 +46,8 @@ package struct ReplayViewer: Sendable {
 
     /// What a verified episode was: enough to title its frames and print its summary.
     struct Summary {
-        var header: EpisodeHeader
-        var last: EpisodeReplay.Frame
+        var header: Format.Header
+        var last: Replayer.Position
     }
 
     /// Why a pass over the record stopped early.
@@ -83,12 +85,12 @@ package struct ReplayViewer: Sendable {
             if let lastText { SystemIO.writeAll(output, lastText + "\n") }
         }
         for (index, summary) in summaries.enumerated() {
-            let header = summary.header, last = summary.last
+            let steps = Replayer.stepNumber(of: summary.last)
             let episode = summaries.count > 1 ? "episode \(index + 1): " : ""
             SystemIO.writeAll(
                 output,
-                "\(episode)verified: \(last.step) step\(last.step == 1 ? "" : "s") reproduce exactly from seed \(header.seed) "
-                    + "(\(header.rules.sizeLabel), \(header.player), score \(last.score), max tile \(last.board.maxTile))\n")
+                "\(episode)verified: \(steps) \(steps == 1 ? "step reproduces" : "steps reproduce") exactly from seed \(Replayer.seed(of: summary.header)) "
+                    + "(\(Replayer.summary(of: summary.header, last: summary.last)))\n")
         }
         return .finished
     }
@@ -102,19 +104,19 @@ package struct ReplayViewer: Sendable {
 
     /// The first pass: every episode replayed as its lines are read.
     func verify(into summaries: inout [Summary]) throws {
-        var replayer: EpisodeReplay.Replayer? = nil
+        var replayer: Replayer? = nil
         var notedVersion1 = false
         try forEachEvent { event in
             switch event {
             case .header(let header):
-                if header.version == 1 && !notedVersion1 {
+                if Format.version(of: header) == 1 && !notedVersion1 {
                     notedVersion1 = true
                     SystemIO.writeAll(
                         errors,
                         "note: \(name) is a version 1 record, written before records had end lines: "
                             + "it is replayed, but a record cut off at a line boundary cannot be told from a complete one\n")
                 }
-                replayer = try checked(summaries.count, header) { () throws(ReplayMismatch) in try EpisodeReplay.Replayer(header) }
+                replayer = try checked(summaries.count, header) { () throws(ReplayMismatch) in try Replayer(header) }
                 summaries.append(Summary(header: header, last: replayer!.start))
             case .step(let step):
                 let frame = try checked(summaries.count - 1, summaries[summaries.count - 1].header) { () throws(ReplayMismatch) in
@@ -130,21 +132,21 @@ package struct ReplayViewer: Sendable {
     }
 
     /// `body`'s result, or its mismatch as the failure of episode `index` (from 0).
-    func checked<T>(_ index: Int, _ header: EpisodeHeader, _ body: () throws(ReplayMismatch) -> T) throws -> T {
+    func checked<T>(_ index: Int, _ header: Format.Header, _ body: () throws(ReplayMismatch) -> T) throws -> T {
         do {
             return try body()
         } catch {
             // Whether the record has more than one episode is not known yet: name the episode past the first.
             let episode = index > 0 ? "episode \(index + 1), " : ""
-            throw Stop.failed("\(name): \(episode)\(error) (the record does not reproduce from seed \(header.seed))")
+            throw Stop.failed("\(name): \(episode)\(error) (the record does not reproduce from seed \(Replayer.seed(of: header)))")
         }
     }
 
     /// The second pass: every position drawn.
     func show(_ summaries: [Summary], toTerminal: Bool, signals: Int32, lastText: inout String?) throws {
-        var replayer: EpisodeReplay.Replayer? = nil
+        var replayer: Replayer? = nil
         var episode = -1
-        func draw(_ frame: EpisodeReplay.Frame) throws {
+        func draw(_ frame: Replayer.Position) throws {
             let summary = summaries[episode]
             let shown = self.frame(frame, episode: episode, of: summaries)
             let text = shown.render(style: toTerminal ? .terminal : .plain)
@@ -152,7 +154,7 @@ package struct ReplayViewer: Sendable {
             var last = shown
             last.help = nil
             lastText = last.render(style: .terminal)
-            if delay > 0, frame.step < summary.last.step || episode < summaries.count - 1 {
+            if delay > 0, Replayer.stepNumber(of: frame) < Replayer.stepNumber(of: summary.last) || episode < summaries.count - 1 {
                 let ready = SystemIO.waitReadable(signals >= 0 ? [signals] : [], timeout: delay)
                 if ready.first == true, let number = Terminal.receivedSignal() { throw Stop.interrupted(number) }
             }
@@ -161,7 +163,7 @@ package struct ReplayViewer: Sendable {
             switch event {
             case .header(let header):
                 episode += 1
-                replayer = try EpisodeReplay.Replayer(header)
+                replayer = try Replayer(header)
                 try draw(replayer!.start)
             case .step(let step):
                 try draw(try replayer!.step(step))
@@ -172,7 +174,7 @@ package struct ReplayViewer: Sendable {
     }
 
     /// Calls `body` with each line's event, from the file or the records.
-    func forEachEvent(_ body: (RecordEvent) throws -> Void) throws {
+    func forEachEvent(_ body: (RecordEvent<Format>) throws -> Void) throws {
         switch source {
         case .records(let records):
             for record in records {
@@ -181,10 +183,10 @@ package struct ReplayViewer: Sendable {
                 if let end = record.end { try body(.end(end)) }
             }
         case .file(let path):
-            var parser = RecordParser()
+            var parser = RecordParser<Format>()
             do {
                 try SystemIO.forEachLine(of: path) { line, number, isCutOff throws(any Error) in
-                    let event: RecordEvent?
+                    let event: RecordEvent<Format>?
                     do throws(RecordError) {
                         event = try parser.read(line, number: number, isCutOff: isCutOff)
                     } catch {
@@ -209,16 +211,10 @@ package struct ReplayViewer: Sendable {
     }
 
     /// The screen for one replayed position of episode `episode` (from 0).
-    func frame(_ frame: EpisodeReplay.Frame, episode: Int, of summaries: [Summary]) -> Frame {
-        let header = summaries[episode].header
+    func frame(_ frame: Replayer.Position, episode: Int, of summaries: [Summary]) -> Frame {
         var title = "g2048 replay · \(name)"
         if summaries.count > 1 { title += " · episode \(episode + 1) of \(summaries.count)" }
-        title += " · \(header.rules.sizeLabel) · seed \(header.seed) · \(header.player)"
-        var status = "step \(frame.step) of \(summaries[episode].last.step)"
-        if let action = frame.action { status += " · \(action.name)" }
-        status += " · score \(frame.score)"
-        var message: String? = nil
-        if frame.isOver { message = "Game over: score \(frame.score)." }
-        return Frame(title: title, status: status, board: frame.board, message: message, help: "Ctrl-C stops")
+        title += " · " + Replayer.title(of: summaries[episode].header)
+        return Replayer.frame(frame, title: title, lastStep: Replayer.stepNumber(of: summaries[episode].last))
     }
 }

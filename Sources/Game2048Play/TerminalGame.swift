@@ -53,9 +53,9 @@ package struct TerminalGame {
 
     /// Plays until quit, end of input, or (when watching from a pipe) the end of the game.
     package mutating func run() -> PlayOutcome {
-        var recorder: EpisodeRecorder? = nil
+        var recorder: EpisodeRecorder<Game2048Episodes>? = nil
         if let recordPath {
-            do { recorder = try EpisodeRecorder(path: recordPath) } catch { return .failed(error.description) }
+            do { recorder = try EpisodeRecorder<Game2048Episodes>(path: recordPath) } catch { return .failed(error.description) }
         }
         defer { recorder?.close() }
 

@@ -116,22 +116,13 @@ extension OptionConstraint {
     ///
     /// - Throws: ``RPCError/invalidOption(_:reason:)`` naming what is allowed and what was received.
     func read(_ json: JSONValue, name: String) throws(RPCError) -> OptionValue {
-        switch self {
-        case .integer(_, nullable: true) where json == .null: return .null
-        case .integer(let range, _):
-            let range = Int128(range.lowerBound)...Int128(range.upperBound)
-            return .integer(Int(try Params.option(name, { reader throws(JSONReadError) in try reader.integer(in: range) }, json)))
-        case .number(let range):
-            return .number(try Params.option(name, { reader throws(JSONReadError) in try reader.number(in: range) }, json))
-        case .choice(let choices):
-            return .string(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, json))
-        case .list(let choices):
-            guard let list = json.array else { throw .invalidOption(name, reason: "must be a list of field names, got \(json.typeName)") }
-            var names: [String] = []
-            for item in list { names.append(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, item)) }
-            return .list(names)
-        case .boolean:
-            return .boolean(try Params.option(name, { reader throws(JSONReadError) in try reader.bool() }, json))
+        // A list's items are named by the option alone, as the protocol's messages always have.
+        guard case .list(let choices) = self else {
+            return try Params.option(name, { reader throws(JSONReadError) in try reader.optionValue(self) }, json)
         }
+        guard let list = json.array else { throw .invalidOption(name, reason: "must be a list of field names, got \(json.typeName)") }
+        var names: [String] = []
+        for item in list { names.append(try Params.option(name, { reader throws(JSONReadError) in try reader.choice(choices) }, item)) }
+        return .list(names)
     }
 }

@@ -157,7 +157,7 @@ public struct MemorizeEnvironment: Sendable {
                 mismatched.insert(first)
                 mismatched.insert(card)
                 mismatches += 1
-                reward = -rules.mismatchPenalty
+                reward = 0 - rules.mismatchPenalty  // +0.0 without a penalty: -0.0 would print as "-0.0"
             }
         } else {
             firstCard = card

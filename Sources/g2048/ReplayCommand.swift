@@ -1,5 +1,6 @@
 import Game2048Play
 import Game2048System
+import GymGames
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
 ///
@@ -12,6 +13,8 @@ struct ReplayCommand: Command {
             Every episode in the file is replayed from its seed first: the start board, and each step's
             reward, spawned tile and score must match the record, or the first difference is reported and
             the exit status is 1. A malformed or truncated record is reported in one line, also with 1.
+            A Memorize record ('g2048 play --game memorize --record') is replayed the same way: the deal,
+            and each card's content, reward and pairs matched.
 
             Records of format version 1 (from before records had end lines) are still replayed, with a note
             on stderr that a record cut off at a line boundary cannot be detected in them.
@@ -42,7 +45,12 @@ struct ReplayCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let viewer = ReplayViewer(source: .file(path), name: path, delay: PlayOutcome.pace(delay), checkOnly: checkOnly)
-        return viewer.run().exitCode()
+        let pace = PlayOutcome.pace(delay)
+        switch Game.ofRecord(at: path) {
+        case .memorize:
+            return ReplayViewer<MemorizeReplayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly).run().exitCode()
+        case .twentyFortyEight, nil:
+            return ReplayViewer<EpisodeReplay.Replayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly).run().exitCode()
+        }
     }
 }

@@ -125,7 +125,7 @@ struct EpisodeRecordTests {
         ),
         (
             validHeader.replacingOccurrences("\"player\"", "\"comment\":1,\"player\""),
-            #"line 1: unknown member "comment" (expected one of board, config, format, player, rules_version, seed, target_tile, type, version)"#
+            #"line 1: unknown member "comment" (expected one of board, config, format, game, player, rules_version, seed, target_tile, type, version)"#
         ),
         (
             validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":2,\"x\":0") + "\n",

@@ -10,7 +10,7 @@ struct EpisodeRecorderTests {
         let temporary = TemporaryDirectory()
         let path = temporary.path + "/game.jsonl"
         let game = PlayedGame(seed: 3, moves: 90, restartEvery: 50)
-        let recorder = try EpisodeRecorder(path: path)
+        let recorder = try EpisodeRecorder<Game2048Episodes>(path: path)
         for record in game.records {
             try recorder.begin(record.header)
             for step in record.steps { try recorder.append(step) }
@@ -26,8 +26,8 @@ struct EpisodeRecorderTests {
     @Test func unwritablePathThrowsAOneLineError() throws {
         let temporary = TemporaryDirectory()
         let path = temporary.path + "/missing/game.jsonl"
-        #expect(throws: FileError.self) { try EpisodeRecorder(path: path) }
-        do { _ = try EpisodeRecorder(path: path) } catch {
+        #expect(throws: FileError.self) { try EpisodeRecorder<Game2048Episodes>(path: path) }
+        do { _ = try EpisodeRecorder<Game2048Episodes>(path: path) } catch {
             #expect(error.description == "cannot write \(path): No such file or directory")
         }
     }
@@ -37,7 +37,7 @@ struct EpisodeRecorderTests {
         let temporary = TemporaryDirectory()
         let path = temporary.path + "/game.jsonl"
         let game = PlayedGame(seed: 3, moves: 20)
-        let recorder = try EpisodeRecorder(path: path)
+        let recorder = try EpisodeRecorder<Game2048Episodes>(path: path)
         try recorder.begin(game.records[0].header)
         for step in game.records[0].steps { try recorder.append(step) }
         recorder.close()

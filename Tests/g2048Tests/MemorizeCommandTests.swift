@@ -70,4 +70,67 @@ struct MemorizeCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("All 2 pairs matched in"))
     }
+
+    /// `play --record` writes every deal and card; `replay` verifies it from the seeds and shows the same cards.
+    @Test func aRecordedGameReplaysAndATamperedOneDoesNot() throws {
+        let scratch = PlayCommandTests.Scratch()
+        let record = scratch.file("memorize.jsonl")
+        let played = try G2048Tests.run(
+            ["play", "--game", "memorize", "--rows", "2", "--cols", "2", "--seed", "8", "--record", record],
+            input: "0\n1\nr\n2\n3\n0\n1\n0\n2\nq\n")
+        #expect(played.status == 0, "\(played.stderr)")
+        let checked = try G2048Tests.run(["replay", "--check", record])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.hasPrefix("episode 1: verified: 2 steps reproduce exactly from seed 8 (memorize 2x2, human, 1 move, "))
+        #expect(checked.stdout.contains("\nepisode 2: verified: "))
+        #expect(checked.stdout.contains(" exactly from seed 9 (memorize 2x2, human, "), "each deal is the seed plus its number")
+        let shown = try G2048Tests.run(["replay", "--delay", "0", record])
+        #expect(shown.status == 0 && shown.stdout.contains("g2048 replay · \(record) · episode 2 of 2 · memorize 2x2 · seed 9 · human"))
+        // The cards shown by the replay are the ones play showed.
+        for line in ["[A]", "[B]"] { #expect(played.stdout.contains(line) == shown.stdout.contains(line)) }
+
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        let tampered = scratch.file("tampered.jsonl")
+        try text.replacingOccurrences(of: "\"seed\":9", with: "\"seed\":10").write(toFile: tampered, atomically: true, encoding: .utf8)
+        let refused = try G2048Tests.run(["replay", "--check", tampered])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("error: \(tampered): episode 2, start: the recorded deck has "), "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+
+        let again = try G2048Tests.run(["play", "--game", "memorize", "--agent", "perfect", "--record", record])
+        #expect(again.status == 1 && again.stderr.contains("--record \(record) already exists; add --force to replace it"))
+        let forced = try G2048Tests.run(["play", "--game", "memorize", "--agent", "perfect", "--seed", "3", "--record", record, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let watched = try G2048Tests.run(["replay", "--check", record])
+        #expect(watched.stdout.hasPrefix("verified: ") && watched.stdout.contains("(memorize 4x4, perfect, ") && watched.stdout.contains("8 of 8 pairs)"))
+        let usage = try G2048Tests.run(["play", "--game", "memorize", "--force"])
+        #expect(usage.status == 64 && usage.stderr.contains("--force replaces an existing --record file; give --record too"))
+    }
+
+    /// A signal ends the record with its end line; a full disk removes the record the run created.
+    @Test func aSignalEndsTheRecordAndAFullDiskRemovesIt() throws {
+        let scratch = PlayCommandTests.Scratch()
+        let record = scratch.file("watched.jsonl")
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = ["play", "--game", "memorize", "--agent", "random", "--rows", "8", "--cols", "8", "--delay", "20", "--record", record]
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        usleep(400_000)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let last = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("{\"type\":\"end\"") && last.contains("\"outcome\":\"stopped\""), "\(last)")
+        #expect(try G2048Tests.run(["replay", "--check", record]).status == 0)
+
+        let folder = PlayCommandTests.Scratch()
+        let full = try OutputFilesTests.runOnAFullDisk(
+            ["play", "--game", "memorize", "--record", "r.jsonl"], input: "0\n1\n", in: folder)
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("error: cannot write r.jsonl: File too large"), "\(full.stderr)")
+        #expect(!folder.names.contains("r.jsonl"))
+    }
 }

@@ -1,4 +1,4 @@
-"""Recorded episodes: read a `g2048 play --record` file and check it through the server.
+"""Recorded episodes of 2048 and Memorize: read a `g2048 play --record` file and check it through the server.
 
     from gym2048 import replay_record
     replay_record("game.jsonl")            # raises RecordMismatch at the first difference
@@ -9,14 +9,33 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Optional
 
-from .client import G2048
+from .client import G2048, G2048Error
 
 RECORD_FORMAT = "gym2048-episode"
 RECORD_VERSION = 2
-_HEADER_MEMBERS = {"type", "format", "version", "rules_version", "seed", "config", "target_tile", "player", "board"}
-_STEP_MEMBERS = {"type", "step", "action", "reward", "spawn", "score"}
+
+
+class _Lines:
+    """One game's lines in a record: the members of each kind of line, what a header must give, the member a step
+    and the end line must agree on (2048's score, Memorize's pairs) and the outcomes an end line may state."""
+
+    def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: str,
+                 outcomes: tuple[str, ...], min_version: int) -> None:
+        self.header, self.required, self.step, self.end = header, required, step, end
+        self.tally, self.outcomes, self.min_version = tally, outcomes, min_version
+
+
+#: The games a record may hold, by the header's "game" member (2048 when it is left out).
+_GAMES = {
+    "2048": _Lines({"type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player",
+                    "board"}, ("seed", "config", "board"), {"type", "step", "action", "reward", "spawn", "score"},
+                   {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1),
+    "memorize": _Lines({"type", "format", "version", "game", "seed", "config", "player", "deck"},
+                       ("seed", "config", "deck"), {"type", "step", "card", "content", "reward", "pairs"},
+                       {"type", "steps", "moves", "pairs", "outcome", "last_episode"}, "pairs",
+                       ("finished", "truncated", "stopped"), 2),
+}
 _SPAWN_MEMBERS = {"cell", "value"}
-_END_MEMBERS = {"type", "steps", "score", "outcome", "last_episode"}
 
 
 class RecordMismatch(Exception):
@@ -29,10 +48,20 @@ class RecordMismatch(Exception):
         self.step = step
 
 
-def _rules_options() -> set[str]:
-    """The names a record's `config` may hold: the engine's rules options (its table, through the library)."""
+def _config_options(game: str) -> set[str]:
+    """The names a record's `config` may hold: the game's options, read from the engine's declarations (2048's rules
+    options from its table; Memorize's from the configuration its session reports, less the door's options)."""
     from .native import options_table
-    return {option["name"] for option in options_table() if option["rules"]}
+    table = options_table()
+    if game == "2048":
+        return {option["name"] for option in table if option["rules"]}
+    from .native import CallSession
+    door = {option["name"] for option in table if not option["rules"]} | {"game"}
+    session = CallSession({"game": game})
+    try:
+        return set(session.call("spec")["config"]) - door
+    finally:
+        session.close()
 
 
 def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str = "") -> None:
@@ -65,13 +94,17 @@ MAX_LINE_BYTES = 1 << 20
 
 
 def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The lines of a `g2048 play --record` file, checked and yielded one at a time as ("header" | "step" |
-    "end", line): a record of any length is read in the memory of one line, and a bad line is found when it is
-    reached. Raises ValueError as read_record() describes, and for a line longer than MAX_LINE_BYTES."""
+    """The lines of a `g2048 play --record` file (2048's or Memorize's), checked and yielded one at a time as
+    ("header" | "step" | "end", line): a record of any length is read in the memory of one line, and a bad line is
+    found when it is reached. Raises ValueError as read_record() describes, and for a line longer than
+    MAX_LINE_BYTES."""
     version = 0          # the current episode's format version (0: no episode yet)
+    game: Optional[str] = None
+    lines = _GAMES["2048"]
+    configs: dict[str, set[str]] = {}
     episodes = 0
     steps = 0
-    last_score = 0
+    last_tally = 0
     end: Optional[dict[str, Any]] = None
     last_line = 0
     with open(path, "rb") as file:
@@ -104,31 +137,40 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if end is not None and end["last_episode"]:
                     raise ValueError(f"{path}: line {number}: a header after the end line of episode {episodes}, "
                                      "which says it is the last")
-                _only(path, number, line, _HEADER_MEMBERS)
+                named = line.get("game", "2048")
+                if named not in _GAMES:
+                    raise ValueError(f"{path}: line {number}: \"game\" must be {' or '.join(_GAMES)}, got {named!r}")
+                if game is not None and named != game:
+                    raise ValueError(f"{path}: line {number}: a {named} episode in a record of {game}: a record holds "
+                                     "one game")
+                game, lines = named, _GAMES[named]
+                _only(path, number, line, lines.header)
                 if line.get("format") != RECORD_FORMAT:
                     raise ValueError(f"{path}: line {number}: \"format\" must be \"{RECORD_FORMAT}\"")
                 found = line.get("version")
-                if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= RECORD_VERSION:
+                if not isinstance(found, int) or isinstance(found, bool) or not lines.min_version <= found <= RECORD_VERSION:
                     raise ValueError(f"{path}: line {number}: unsupported record version {found!r}")
-                _require(path, number, line, ("seed", "config", "board"))
+                _require(path, number, line, lines.required)
                 if not isinstance(line["config"], dict):
                     raise ValueError(f"{path}: line {number}: \"config\" must be an object")
-                _only(path, number, line["config"], _rules_options(), "config.")
-                version, episodes, steps, last_score, end = found, episodes + 1, 0, 0, None
+                if game not in configs:
+                    configs[game] = _config_options(game)
+                _only(path, number, line["config"], configs[game], "config.")
+                version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
                 yield "header", line
             elif kind == "step":
                 if not episodes:
                     raise ValueError(f"{path}: line {number}: a step before any header line")
                 if end is not None:
                     raise ValueError(f"{path}: line {number}: a step after the end line of episode {episodes}")
-                _only(path, number, line, _STEP_MEMBERS)
+                _only(path, number, line, lines.step)
                 if line.get("step") != steps + 1:
                     raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {steps + 1} was "
                                      "expected")
-                _require(path, number, line, ("action", "reward", "spawn", "score"))
-                if isinstance(line["spawn"], dict):
+                _require(path, number, line, tuple(sorted(lines.step - {"type", "step"})))
+                if isinstance(line.get("spawn"), dict):
                     _only(path, number, line["spawn"], _SPAWN_MEMBERS, "spawn.")
-                steps, last_score = steps + 1, line["score"]
+                steps, last_tally = steps + 1, line[lines.tally]
                 yield "step", line
             elif kind == "end":
                 if not episodes:
@@ -137,15 +179,19 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                     raise ValueError(f"{path}: line {number}: a second end line for episode {episodes}")
                 if version == 1:
                     raise ValueError(f"{path}: line {number}: an end line in a version 1 record")
-                _only(path, number, line, _END_MEMBERS)
+                _only(path, number, line, lines.end)
                 if line.get("steps") != steps:
                     raise ValueError(f"{path}: line {number}: the end line counts {line.get('steps')!r} steps, "
                                      f"but the episode has {steps}")
-                if line.get("score") != last_score:
-                    raise ValueError(f"{path}: line {number}: the end line's score {line.get('score')!r} differs "
-                                     f"from the score after the last step, {last_score}")
-                if line.get("outcome") not in ("game_over", "stopped"):
-                    raise ValueError(f"{path}: line {number}: \"outcome\" must be game_over or stopped")
+                if line.get(lines.tally) != last_tally:
+                    raise ValueError(f"{path}: line {number}: the end line's {lines.tally} {line.get(lines.tally)!r} "
+                                     f"differs from the {lines.tally} after the last step, {last_tally}")
+                if "moves" in lines.end and line.get("moves") != steps // 2:
+                    raise ValueError(f"{path}: line {number}: the end line counts {line.get('moves')!r} moves, "
+                                     f"but the episode made {steps // 2}")
+                if line.get("outcome") not in lines.outcomes:
+                    raise ValueError(f"{path}: line {number}: \"outcome\" must be {', '.join(lines.outcomes[:-1])} "
+                                     f"or {lines.outcomes[-1]}")
                 if not isinstance(line.get("last_episode"), bool):
                     raise ValueError(f"{path}: line {number}: \"last_episode\" must be true or false")
                 end = line
@@ -172,7 +218,10 @@ def read_record(path: str) -> list[dict[str, Any]]:
     <exponents>}), one line per step ({"type": "step", "step": n, "action": "left", "reward", "spawn":
     {"cell", "value"} or null, "score"}) and an end line ({"type": "end", "steps", "score", "outcome":
     "game_over" or "stopped", "last_episode": bool}); a restart starts another header. Version 1 records
-    (no end line) still load, with "end": None. Raises ValueError naming the line for a malformed or
+    (no end line) still load, with "end": None. A Memorize record's header says "game": "memorize" and holds
+    the deal ("deck": rows of card contents) in place of "board"; its steps are {"card", "content", "reward",
+    "pairs"} and its end line {"steps", "moves", "pairs", "outcome": "finished", "truncated" or "stopped",
+    "last_episode"} (docs/RECORDS.md). Raises ValueError naming the line for a malformed or
     truncated file, or a member this version does not know. (iter_record() reads a record without holding it.)
     """
     episodes: list[dict[str, Any]] = []
@@ -189,13 +238,16 @@ def read_record(path: str) -> list[dict[str, Any]]:
 def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any]]:
     """Replay a `g2048 play --record` file through `g2048 serve` and check that it reproduces exactly.
 
-    For each episode: `make` with the header's config, `reset` with its seed (the observation must be the
-    recorded start board), then `step` every recorded action; each reward, spawn and score must match.
-    The end line's outcome must agree: "game_over" when no move is left, "stopped" otherwise.
-    Returns one summary per episode: {"seed", "steps", "score", "max_tile", "player", "version1"} ("version1":
-    the record has no end lines, so a cut at a line boundary could not be detected). Raises RecordMismatch at
-    the first difference and ValueError for a malformed or truncated record, each as soon as its line is read:
-    the record is read a line at a time, never whole.
+    For each 2048 episode: `make` with the header's config, `reset` with its seed (the observation must be the
+    recorded start board), then `step` every recorded action; each reward, spawn and score must match. The end
+    line's outcome must agree: "game_over" when no move is left, "stopped" otherwise. For each Memorize episode
+    (`g2048 play --game memorize --record`): `make` with `game="memorize"` and the config, `reset` with the seed,
+    then `step` every recorded card; the card must show the content the recorded deal gives it, and the reward and
+    the pairs matched must match; the outcome ("finished", "truncated" or "stopped") too.
+    Returns one summary per episode: {"game", "seed", "steps", "player", "version1"} and 2048's "score" and
+    "max_tile" or Memorize's "moves" and "pairs" ("version1": the record has no end lines, so a cut at a line
+    boundary could not be detected). Raises RecordMismatch at the first difference and ValueError for a malformed
+    or truncated record, each as soon as its line is read: the record is read a line at a time, never whole.
     """
     summaries: list[dict[str, Any]] = []
     episode = 0
@@ -205,15 +257,15 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
     ended = False
 
     def summarize(end: Optional[dict[str, Any]]) -> None:
-        board = result["observation"]
-        summaries.append({
-            "seed": header["seed"],
-            "steps": steps,
-            "score": result["info"]["score"] if steps else 0,
-            "max_tile": max((1 << v) if v else 0 for row in board for v in row),
-            "player": header.get("player"),
-            "version1": end is None,
-        })
+        summary = {"game": header.get("game", "2048"), "seed": header["seed"], "steps": steps,
+                   "player": header.get("player"), "version1": end is None}
+        if summary["game"] == "memorize":
+            summary.update(moves=steps // 2, pairs=result["info"]["pairs_matched"])
+        else:
+            board = result["observation"]
+            summary.update(score=result["info"]["score"] if steps else 0,
+                           max_tile=max((1 << v) if v else 0 for row in board for v in row))
+        summaries.append(summary)
 
     with G2048(binary) as env:
         for kind, line in iter_record(path):
@@ -221,6 +273,10 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 if episode and header.get("version") == 1:
                     summarize(None)  # a version 1 episode has no end line: the next header closes it
                 episode, header, steps, ended = episode + 1, line, 0, False
+                if header.get("game") == "memorize":
+                    env.make(game="memorize", **header["config"])
+                    result = env.reset(seed=header["seed"])
+                    continue
                 spec = env.make(**header["config"])
                 if header.get("rules_version") != spec["rules_version"]:
                     raise RecordMismatch(episode, 0, f"recorded with rules version {header.get('rules_version')}, "
@@ -234,17 +290,30 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 if ended:
                     raise RecordMismatch(episode, number, f"the episode ended after step {number - 1}, "
                                                           f"but the record goes on to step {number}")
-                result = env.step(line["action"])
-                info = result["info"]
-                for name, replayed in (("reward", result["reward"]), ("spawn", info["spawn"]),
-                                       ("score", info["score"])):
-                    if replayed != line[name]:
-                        raise RecordMismatch(episode, number, f"{line['action']}: recorded {name} {line[name]!r}, "
-                                                              f"replay gives {replayed!r}")
+                if header.get("game") == "memorize":
+                    result = _replay_card(env, header, line, episode)
+                    replayed: tuple[tuple[str, Any], ...] = (("reward", result["reward"]),
+                                                             ("pairs", result["info"]["pairs_matched"]))
+                    where = f"card {line['card']}"
+                else:
+                    result = env.step(line["action"])
+                    replayed = (("reward", result["reward"]), ("spawn", result["info"]["spawn"]),
+                                ("score", result["info"]["score"]))
+                    where = str(line["action"])
+                for name, value in replayed:
+                    if value != line[name]:
+                        raise RecordMismatch(episode, number, f"{where}: recorded {name} {line[name]!r}, "
+                                                              f"replay gives {value!r}")
                 ended = result["terminated"] or result["truncated"]
                 steps = number
             else:
-                if (line["outcome"] == "game_over") != ended:
+                if header.get("game") == "memorize":
+                    outcome = ("finished" if result.get("terminated") else "truncated" if result.get("truncated")
+                               else "stopped")
+                    if line["outcome"] != outcome:
+                        raise RecordMismatch(episode, steps, f"the record says the game was {line['outcome']}, but "
+                                                             f"the replay is {outcome}")
+                elif (line["outcome"] == "game_over") != ended:
                     raise RecordMismatch(episode, steps,
                                          "the record says the game was stopped, but no legal move is left" if ended
                                          else "the record says the game was over, but the replay can still move")
@@ -252,3 +321,27 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
     if header.get("version") == 1:
         summarize(None)
     return summaries
+
+
+def _replay_card(env: G2048, header: dict[str, Any], line: dict[str, Any], episode: int) -> dict[str, Any]:
+    """Turns a recorded Memorize card through the server and checks its content against the recorded deal: a card
+    the server shows face up must show the deal's content (a matched pair shows no content: its reward says it)."""
+    card, number = line["card"], line["step"]
+    deck = header["deck"]
+    cols = len(deck[0]) if deck and isinstance(deck[0], list) else 0
+    if not isinstance(card, int) or isinstance(card, bool) or cols == 0 or not 0 <= card < len(deck) * cols:
+        raise ValueError(f"episode {episode}, step {number}: card {card!r} is not a card of the recorded deal")
+    dealt = deck[card // cols][card % cols]
+    if line["content"] != dealt:
+        raise RecordMismatch(episode, number, f"card {card}: recorded content {line['content']!r}, but the recorded "
+                                              f"deal has {dealt!r} there")
+    try:
+        result = env.step(card)
+    except G2048Error as error:
+        raise RecordMismatch(episode, number, f"card {card}: the server refuses it ({error})") from None
+    code = result["observation"][card // cols][card % cols]
+    pairs = len(deck) * cols // 2
+    if 2 <= code < 2 + pairs and code - 2 != dealt:
+        raise RecordMismatch(episode, number, f"card {card}: the recorded deal has content {dealt}, the replay shows "
+                                              f"{code - 2}")
+    return result

@@ -178,3 +178,65 @@ def test_version_1_record_without_end_line_still_replays_with_a_note(tmp_path):
     assert process.returncode == 0
     assert process.stdout.decode().startswith("verified: ")
     assert process.stderr.decode().startswith(f"note: {record} is a version 1 record")
+
+
+def play_memorize(tmp_path, *arguments, keys=None):
+    """Run `g2048 play --game memorize --record`; returns the record's path."""
+    return play(tmp_path, "--game", "memorize", *arguments, keys=keys)
+
+
+def test_memorize_record_replays_through_the_server_and_swift_alike(tmp_path):
+    record = play_memorize(tmp_path, "--agent", "perfect", "--seed", "5", "--rows", "4", "--cols", "4")
+    episode, = read_record(record)
+    assert episode["header"]["game"] == "memorize" and episode["end"]["outcome"] == "finished"
+    summary, = replay_record(record)
+    assert summary == {"game": "memorize", "seed": 5, "steps": len(episode["steps"]), "player": "perfect",
+                       "version1": False, "moves": episode["end"]["moves"], "pairs": 8}
+    swift = subprocess.run([find_binary(), "replay", "--check", record], capture_output=True, text=True, timeout=60)
+    assert swift.returncode == 0 and f"{summary['steps']} steps reproduce exactly from seed 5" in swift.stdout
+    # The same seed and cards through Gymnasium give the same rewards.
+    import gymnasium
+    import gym2048  # noqa: F401  (registers the environments)
+    env = gymnasium.make("Memorize-v0", rows=4, cols=4)
+    env.reset(seed=5)
+    assert [env.step(step["card"])[1] for step in episode["steps"]] == [step["reward"] for step in episode["steps"]]
+    env.close()
+
+
+def test_memorize_deals_replay_and_a_forged_content_is_found(tmp_path):
+    record = play_memorize(tmp_path, "--seed", "2", "--rows", "2", "--cols", "3", keys="0\n1\n2\nr\n3\n4\nq\n")
+    assert [s["seed"] for s in replay_record(record)] == [2, 3]
+
+    rewrite(record, lambda lines: lines[1].update(content=(lines[1]["content"] + 1) % 3))
+    with pytest.raises(RecordMismatch, match=r"episode 1, step 1: card 0: recorded content \d, but the recorded deal"):
+        replay_record(record)
+    swift = subprocess.run([find_binary(), "replay", "--check", record], capture_output=True, text=True, timeout=60)
+    assert swift.returncode == 1 and "step 1: card 0: recorded content " in swift.stderr, swift.stderr
+
+
+def test_memorize_record_forgeries_are_refused_by_name(tmp_path):
+    record = play_memorize(tmp_path, "--agent", "random", "--seed", "4", "--rows", "2", "--cols", "2")
+    with open(record) as file:
+        original = file.read()
+
+    def check(change, message):
+        with open(record, "w") as file:
+            file.write(change(original))
+        with pytest.raises(ValueError, match=message):
+            replay_record(record)
+
+    check(lambda text: text.replace('"reveal_seen"', '"colour"'), r'unknown member "config.colour"')
+    check(lambda text: text.replace('"game":"memorize"', '"game":"chess"'), r'"game" must be 2048 or memorize')
+    check(lambda text: text.replace('"outcome":"finished"', '"outcome":"won"'),
+          r'"outcome" must be finished, truncated or stopped')
+    check(lambda text: text.replace('"version":2', '"version":1'), r"unsupported record version 1")
+    (tmp_path / "2048").mkdir()
+    game2048 = play(tmp_path / "2048", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "2")
+    with open(game2048) as file:
+        first = file.read().replace('"last_episode":true', '"last_episode":false')
+    check(lambda text: first + text, r"a memorize episode in a record of 2048")
+    with open(record, "w") as file:
+        file.write(original)
+    with pytest.raises(RecordMismatch, match=r"step 2: card \d+: recorded reward 5"):
+        rewrite(record, lambda lines: lines[2].update(reward=5))
+        replay_record(record)
