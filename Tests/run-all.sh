@@ -39,14 +39,17 @@ python3 Scripts/check-docs.py
 echo "== the README's quick start, run as a newcomer would (Scripts/check-quickstart.sh)"
 bash Scripts/check-quickstart.sh
 
-echo "== the C example, against libgym2048 (warnings are errors)"
+echo "== the C examples, against libgym2048 (warnings are errors)"
 cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/random_agent.c -L .build/release -lgym2048 \
     -Wl,-rpath,"$PWD/.build/release" -o "$scratch/random_agent"
+cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/memorize_agent.c -L .build/release -lgym2048 \
+    -Wl,-rpath,"$PWD/.build/release" -o "$scratch/memorize_agent"
 
 echo "== the process around libgym2048: fork during calls, dlclose then thread exit, load/unload cycles"
 cc -std=c11 -Wall -Wextra -Werror -pthread -I Sources/CGym2048/include Tests/CABI/process.c -ldl -o "$scratch/process"
 SWIFT_BACKTRACE=enable=no "$scratch/process" .build/release/libgym2048.so
 "$scratch/random_agent"
+"$scratch/memorize_agent"
 
 echo "== the process around libgym2048: fork during calls, dlclose then thread exit, load/unload cycles"
 cc -std=c11 -Wall -Wextra -Werror -pthread -I Sources/CGym2048/include Tests/CABI/process.c -ldl -o "$scratch/process"

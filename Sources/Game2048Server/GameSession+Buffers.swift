@@ -36,10 +36,10 @@ extension GameSession {
     }
 
     /// The members of a request's `params` (none when it is absent or null).
-    /// Refuses the buffer calls when the session serves another game than 2048: their layout is 2048's boards.
+    /// Refuses 2048's buffers when the session serves another game: a Memorize session writes `MemorizeBuffers`.
     public func requireBuffers() throws(RPCError) {
         guard game == .twentyFortyEight else {
-            throw .invalidParams("the buffer calls (layout, reset and step into buffers) serve 2048; a \(game.rawValue) session answers g2048_call")
+            throw .invalidParams("a \(game.rawValue) session writes MemorizeBuffers (reset(params:into:), step(cards:into:)), not 2048's")
         }
     }
 

@@ -135,10 +135,25 @@ struct MemorizeSession: Sendable {
     }
 
     mutating func reset(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        try resetEnvironments(members)
+        switch environments {
+        case .single(let env):
+            return .object([("observation", observation(env.observation)), ("terminated", false), ("info", info(env.info))])
+        case .vector(let vector):
+            return .object([
+                ("observation", .array(vector.environments.map { observation($0.observation) })),
+                ("terminated", .array(Array(repeating: false, count: numEnvs))),
+                ("info", .array(vector.infos.map(info))),
+            ])
+        }
+    }
+
+    /// Resets every environment with a `reset`'s `seed` or `seeds`, read as 2048's are, with its messages: what
+    /// both the protocol's `reset` and the buffers' do.
+    mutating func resetEnvironments(_ members: [(String, JSONValue)]) throws(RPCError) {
         try GameSession.allowOnly(members, ["seed", "seeds"], "reset")
         var seed: UInt64? = nil
         var seeds: [UInt64?]? = nil
-        // Read as 2048's are, with its messages.
         for (name, value) in members where value != .null {
             if name == "seed" { seed = try Params.seed(value) }
             if name == "seeds" { seeds = try GameSession.parseSeeds(value, count: numEnvs) }
@@ -147,9 +162,8 @@ struct MemorizeSession: Sendable {
         isReset = true
         switch environments {
         case .single(var env):
-            let start = env.reset(seed: seeds?[0] ?? seed)
+            env.reset(seed: seeds?[0] ?? seed)
             environments = .single(env)
-            return .object([("observation", observation(start.observation)), ("terminated", false), ("info", info(start.info))])
         case .vector(var vector):
             if let seeds {
                 for index in 0..<numEnvs { vector.reset(index: index, seed: seeds[index]) }
@@ -157,11 +171,6 @@ struct MemorizeSession: Sendable {
                 vector.reset(seed: seed)
             }
             environments = .vector(vector)
-            return .object([
-                ("observation", .array(vector.environments.map { observation($0.observation) })),
-                ("terminated", .array(Array(repeating: false, count: numEnvs))),
-                ("info", .array(vector.infos.map(info))),
-            ])
         }
     }
 
@@ -183,25 +192,15 @@ struct MemorizeSession: Sendable {
             for (index, item) in list.enumerated() { parsed.append(try card(item, name: "actions[\(index)]")) }
             cards = parsed
         }
-        guard isReset else { throw .notReset }
+        let single = try stepEnvironments(cards)
         switch environments {
-        case .single(var env):
-            guard !env.isOver else { throw .episodeOver() }
-            let step: MemorizeStep
-            do { step = try env.step(cards[0]) } catch { throw .illegalAction(error.description) }
-            environments = .single(env)
+        case .single(let env):
+            let step = single!
             return .object([
-                ("observation", observation(step.observation)), ("reward", .double(step.reward)), ("terminated", .bool(step.terminated)),
+                ("observation", observation(env.observation)), ("reward", .double(step.reward)), ("terminated", .bool(step.terminated)),
                 ("truncated", .bool(step.truncated)), ("info", info(step.info)),
             ])
-        case .vector(var vector):
-            do { try vector.step(cards) } catch {
-                switch error {
-                case .illegalCard: throw .illegalAction(error.description)
-                case .episodesOver: throw .episodeOver(error.description)
-                }
-            }
-            environments = .vector(vector)
+        case .vector(let vector):
             var result: [(String, JSONValue)] = [
                 ("observation", .array(vector.environments.map { observation($0.observation) })),
                 ("reward", .array(vector.rewards.map { .double($0) })),
@@ -213,6 +212,32 @@ struct MemorizeSession: Sendable {
                 result.append(("final_observation", .array(vector.finalObservations.map { $0.map(observation) ?? .null })))
             }
             return .object(result)
+        }
+    }
+
+    /// Turns `cards` (one per environment, checked against the deck), what both the protocol's `step` and the
+    /// buffers' do; the single environment's step, whose reward and flags it does not keep.
+    ///
+    /// - Throws: ``RPCError`` before the first reset, after a single game's end, or for a card that is not face
+    ///   down; nothing changes then.
+    mutating func stepEnvironments(_ cards: [Int]) throws(RPCError) -> MemorizeStep? {
+        guard isReset else { throw .notReset }
+        switch environments {
+        case .single(var env):
+            guard !env.isOver else { throw .episodeOver() }
+            let step: MemorizeStep
+            do { step = try env.step(cards[0]) } catch { throw .illegalAction(error.description) }
+            environments = .single(env)
+            return step
+        case .vector(var vector):
+            do { try vector.step(cards) } catch {
+                switch error {
+                case .illegalCard: throw .illegalAction(error.description)
+                case .episodesOver: throw .episodeOver(error.description)
+                }
+            }
+            environments = .vector(vector)
+            return nil
         }
     }
 

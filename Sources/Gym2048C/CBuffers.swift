@@ -14,6 +14,8 @@ struct CBuffers: ~Copyable {
     private let encoding: ObservationEncoding
     private let count: Int
     private let cells: Int
+    /// The caller's rewards as doubles, copied from the integer rewards by ``finish()``.
+    private let rewardValues: UnsafeMutablePointer<Double>?
 
     init(_ out: UnsafePointer<g2048_buffers>?, config: ServerConfig) throws(CallError) {
         guard let out else { throw .argument("out must not be NULL") }
@@ -26,6 +28,9 @@ struct CBuffers: ~Copyable {
         guard let rewards = c.rewards else { throw .argument("out.rewards must not be NULL") }
         guard let terminations = c.terminations else { throw .argument("out.terminations must not be NULL") }
         guard let truncations = c.truncations else { throw .argument("out.truncations must not be NULL") }
+        for (name, columns) in [("info", c.info), ("final_info", c.final_info)] where columns.pairs_matched != nil || columns.mismatches != nil {
+            throw .argument("out.\(name).\(columns.pairs_matched != nil ? "pairs_matched" : "mismatches") is Memorize's: a 2048 session leaves it NULL")
+        }
         var encoded: [(scratch: UnsafeMutablePointer<UInt8>, target: UnsafeMutableRawPointer, isAfterstate: Bool)] = []
         let direct = encoding == .exponents
         func board(_ target: UnsafeMutableRawPointer?, isAfterstate: Bool = false) -> UnsafeMutablePointer<UInt8>? {
@@ -50,11 +55,16 @@ struct CBuffers: ~Copyable {
         self.encoding = encoding
         self.count = count
         self.cells = cells
+        rewardValues = c.reward_values
     }
 
-    /// Encodes what the environments wrote into the caller's board columns (nothing to do for exponents). An
-    /// absent afterstate stays all zero in every encoding, as the header promises (one-hot would mark its empties).
+    /// Encodes what the environments wrote into the caller's board columns (nothing to do for exponents) and
+    /// copies the rewards into `reward_values` when given. An absent afterstate stays all zero in every encoding,
+    /// as the header promises (one-hot would mark its empties).
     func finish() {
+        if let rewardValues {
+            for index in 0..<count { rewardValues[index] = Double(buffers.rewards[index]) }
+        }
         let size = encoding.count(rows: 1, cols: cells) * encoding.dtype.byteCount
         for (scratch, target, isAfterstate) in encoded {
             encoding.write(exponents: scratch, boards: count, cells: cells, to: target)
@@ -69,8 +79,49 @@ struct CBuffers: ~Copyable {
         for (scratch, _, _) in encoded { scratch.deallocate() }
     }
 
+    /// Whether any column of `info` is given.
+    static func anyColumn(_ info: g2048_info_buffers) -> Bool {
+        withUnsafeBytes(of: info) { bytes in bytes.bindMemory(to: UInt.self).contains { $0 != 0 } }
+    }
+
     /// C's bytes 0/1 as Swift's `Bool`, which is stored the same way.
     static func flags(_ bytes: UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<Bool>? {
         bytes.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Bool.self) }
+    }
+}
+
+/// The C buffers struct of a Memorize session, checked: the columns the game writes, and a refusal by name for
+/// each column it does not (2048's info columns, the final infos).
+enum MemorizeCBuffers {
+    static func read(_ out: UnsafePointer<g2048_buffers>?, numEnvs: Int) throws(CallError) -> MemorizeBuffers {
+        guard let out else { throw .argument("out must not be NULL") }
+        let c = out.pointee
+        guard c.num_envs == Int64(numEnvs) else {
+            throw .argument("out.num_envs must be the handle's \(numEnvs) (every column holds one entry per environment), got \(c.num_envs)")
+        }
+        guard let observations = c.observations else { throw .argument("out.observations must not be NULL") }
+        guard c.rewards != nil || c.reward_values != nil else { throw .argument("out.rewards or out.reward_values must not be NULL") }
+        guard let terminations = c.terminations else { throw .argument("out.terminations must not be NULL") }
+        guard let truncations = c.truncations else { throw .argument("out.truncations must not be NULL") }
+        let info = c.info
+        let others: [(String, UnsafeMutableRawPointer?)] = [
+            ("action_masks", UnsafeMutableRawPointer(info.action_masks)), ("scores", UnsafeMutableRawPointer(info.scores)),
+            ("max_tiles", UnsafeMutableRawPointer(info.max_tiles)), ("invalid", UnsafeMutableRawPointer(info.invalid)),
+            ("won", UnsafeMutableRawPointer(info.won)), ("afterstates", info.afterstates),
+            ("spawn_cells", UnsafeMutableRawPointer(info.spawn_cells)), ("spawn_exponents", UnsafeMutableRawPointer(info.spawn_exponents)),
+        ]
+        if let column = others.first(where: { $0.1 != nil })?.0 {
+            throw .argument(
+                "out.info.\(column) is 2048's: a memorize session writes info.steps, info.legal_actions, info.pairs_matched "
+                    + "and info.mismatches (leave the others NULL)")
+        }
+        if CBuffers.anyColumn(c.final_info) {
+            throw .argument("out.final_info is 2048's: a memorize session writes finals and final_observations (leave final_info NULL)")
+        }
+        return MemorizeBuffers(
+            observations: observations.assumingMemoryBound(to: UInt8.self), rewards: c.rewards, rewardValues: c.reward_values,
+            terminations: CBuffers.flags(terminations)!, truncations: CBuffers.flags(truncations)!, steps: info.steps,
+            legalActions: info.legal_actions, pairsMatched: info.pairs_matched, mismatches: info.mismatches,
+            finals: CBuffers.flags(c.finals), finalObservations: c.final_observations?.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -66,9 +66,11 @@ public func g2048LayoutGet(_ handle: Int64, _ layout: UnsafeMutablePointer<g2048
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         guard let layout else { throw .argument("layout must not be NULL") }
-        layout.pointee = try box.session.withLock { session throws(CallError) in
-            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
-            return session.config.layout
+        layout.pointee = box.session.withLock { session in
+            guard let (rules, numEnvs) = session.memorizeShape else { return session.config.layout }
+            return g2048_layout(
+                num_envs: Int64(numEnvs), rows: Int32(rules.rows), cols: Int32(rules.cols), values_per_observation: Int64(rules.cardCount),
+                observation_dtype: Int32(MemoryLayout<UInt8>.size), num_actions: Int64(rules.cardCount))
         }
     }
 }
@@ -114,7 +116,10 @@ public func g2048Reset(_ handle: Int64, _ params: UnsafePointer<CChar>?, _ out: 
         let box = try Handles.box(handle)
         let parameters = try json(params, name: "params")
         try box.session.withLock { session throws(CallError) in
-            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
+            if let (_, numEnvs) = session.memorizeShape {
+                let buffers = try MemorizeCBuffers.read(out, numEnvs: numEnvs)
+                return try CallError.rethrowing { () throws(RPCError) in try session.reset(params: parameters, into: buffers) }
+            }
             let buffers = try CBuffers(out, config: session.config)
             try CallError.rethrowing { () throws(RPCError) in try session.reset(params: parameters, into: buffers.buffers) }
             buffers.finish()
@@ -129,7 +134,14 @@ public func g2048Step(
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         try box.session.withLock { session throws(CallError) in
-            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
+            if let (_, numEnvs) = session.memorizeShape {
+                let buffers = try MemorizeCBuffers.read(out, numEnvs: numEnvs)
+                guard let actions else { throw .argument("actions must not be NULL") }
+                guard numActions == Int64(numEnvs) else { throw .argument("actions must have \(numEnvs) entries, got \(numActions)") }
+                return try CallError.rethrowing { () throws(RPCError) in
+                    try session.step(cards: UnsafeBufferPointer(start: actions, count: Int(numActions)), into: buffers)
+                }
+            }
             let buffers = try CBuffers(out, config: session.config)
             guard let actions else { throw .argument("actions must not be NULL") }
             guard numActions == Int64(session.config.numEnvs) else {

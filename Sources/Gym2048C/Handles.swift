@@ -104,6 +104,6 @@ extension ServerConfig {
         return g2048_layout(
             num_envs: Int64(numEnvs), rows: Int32(rules.rows), cols: Int32(rules.cols),
             values_per_observation: Int64(encoding.count(rows: rules.rows, cols: rules.cols)),
-            observation_dtype: Int32(encoding.dtype.byteCount))
+            observation_dtype: Int32(encoding.dtype.byteCount), num_actions: Int64(Direction.allCases.count))
     }
 }

@@ -75,7 +75,7 @@ struct MemorizeSessionTests {
         }
         #expect(try Self.call(&session, "render") == render)
         #expect(Self.message { () throws(RPCError) in _ = try Self.call(&session, "afterstates") }?.contains("afterstates is 2048's") == true)
-        #expect(Self.message { () throws(RPCError) in _ = try session.requireBuffers() }?.contains("serve 2048") == true)
+        #expect(Self.message { () throws(RPCError) in _ = try session.requireBuffers() }?.contains("writes MemorizeBuffers") == true)
     }
 
     /// Random games through the protocol, single and vector, every autoreset mode: each result is what the Swift

@@ -4,7 +4,7 @@
     env = gymnasium.make("Memorize-v0", rows=4, cols=4)
     envs = gymnasium.make_vec("Memorize-v0", num_envs=8)
 
-The engine plays it, in this process (`backend="inprocess"`, through the C ABI's `g2048_call`) or in a
+The engine plays it, in this process (`backend="inprocess"`, through the C ABI's buffers) or in a
 `g2048 serve` child (`backend="server"`); both send the same JSON to the same engine code, so they accept and
 refuse the same options with the same messages and play the same games for the same seeds and cards. The keyword
 options are the engine's Memorize options (`rows`, `cols`, `reveal_seen`, `mismatch_penalty`, `max_steps`; and
@@ -40,8 +40,8 @@ def _door(backend: str, binary: Optional[str], options: dict[str, Any]) -> _Door
     make = {"game": "memorize", **options}
     if backend == "server":
         return G2048(binary, **make)
-    from .native import CallSession
-    return CallSession(make)
+    from .native import MemorizeBufferSession
+    return MemorizeBufferSession(make)
 
 
 def _spaces(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete[np.int64]]:

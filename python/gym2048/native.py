@@ -22,14 +22,14 @@ from .client import G2048Error, error_from, find_repository, to_json
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
 #: The C ABI this module is written against (gym2048.h's G2048_ABI_VERSION).
-ABI_VERSION = 4
+ABI_VERSION = 5
 _OK = 0
 #: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
 #: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
 _SCALAR_COLUMNS = {"score": ("scores", np.int64), "max_tile": ("max_tiles", np.int64), "steps": ("steps", np.int64),
                    "invalid": ("invalid", np.bool_), "won": ("won", np.bool_)}
 _INFO_COLUMNS = ("action_masks", "scores", "max_tiles", "steps", "invalid", "won", "afterstates", "spawn_cells",
-                 "spawn_exponents", "legal_actions")
+                 "spawn_exponents", "legal_actions", "pairs_matched", "mismatches")
 
 
 def find_library() -> str:
@@ -58,7 +58,8 @@ class _InfoBuffers(ctypes.Structure):
 class _Buffers(ctypes.Structure):
     _fields_ = [("num_envs", ctypes.c_int64), ("observations", ctypes.c_void_p), ("rewards", ctypes.c_void_p),
                 ("terminations", ctypes.c_void_p), ("truncations", ctypes.c_void_p), ("info", _InfoBuffers),
-                ("finals", ctypes.c_void_p), ("final_observations", ctypes.c_void_p), ("final_info", _InfoBuffers)]
+                ("finals", ctypes.c_void_p), ("final_observations", ctypes.c_void_p), ("final_info", _InfoBuffers),
+                ("reward_values", ctypes.c_void_p)]
 
 
 _library: Optional[ctypes.CDLL] = None
@@ -181,6 +182,101 @@ class CallSession:
             self.close()
         except Exception:  # interpreter shutdown: the library may be gone
             pass
+
+
+class MemorizeBufferSession(CallSession):
+    """A Memorize session in this process whose `reset` and `step` go through the buffers (g2048_reset,
+    g2048_step) instead of JSON, answered in the protocol's shapes, so that `MemorizeEnv` reads either door alike:
+    the results are the same as `call`'s through JSON (the parity tests compare them). Other methods, and a step
+    whose cards are not plain integers (the engine's JSON path words that refusal), go through `call`."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self._allocate()
+
+    def _allocate(self) -> None:
+        """Buffers for the session's current configuration."""
+        spec = CallSession.call(self, "spec")
+        n, rows, cols, cards = spec["num_envs"], spec["rows"], spec["cols"], spec["actions"]
+        self.num_envs, self.shape = n, (rows, cols)
+        self.observations = np.zeros((n, rows, cols), np.uint8)
+        self.rewards = np.zeros(n, np.float64)
+        self.terminations, self.truncations = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+        self.columns = {"legal_actions": np.zeros((n, cards), np.uint8), "pairs_matched": np.zeros(n, np.int64),
+                        "mismatches": np.zeros(n, np.int64), "steps": np.zeros(n, np.int64)}
+        same_step = spec["config"]["autoreset_mode"] == "same_step" and n > 1
+        self.finals = np.zeros(n, np.bool_) if same_step else None
+        self.final_observations = np.zeros((n, rows, cols), np.uint8) if same_step else None
+        self.actions = np.zeros(n, np.uint8)
+        info = _InfoBuffers(**{name: _pointer(column) for name, column in self.columns.items()})
+        self._buffers = _Buffers(n, _pointer(self.observations), None, _pointer(self.terminations),
+                                 _pointer(self.truncations), info, _pointer(self.finals),
+                                 _pointer(self.final_observations), _InfoBuffers(), _pointer(self.rewards))
+
+    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
+        if method == "reset":
+            text = None if params is None else to_json(params).encode()
+            self._not_forked()
+            with self._lock:
+                if library().g2048_reset(self._live(), text, ctypes.byref(self._buffers)) != _OK:
+                    _raise_last()
+                return self._result(reset=True)
+        cards = self._cards(params) if method == "step" else None
+        if cards is None:
+            result = super().call(method, params)
+            if method == "make":
+                self._allocate()
+            return result
+        self._not_forked()
+        with self._lock:
+            self.actions[:] = cards
+            if library().g2048_step(self._live(), self.actions.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
+                                    self.num_envs, ctypes.byref(self._buffers)) != _OK:
+                _raise_last()
+            return self._result(reset=False)
+
+    def _cards(self, params: Optional[Mapping[str, Any]]) -> Optional[list[int]]:
+        """The cards of a step's params when they are plain integers a byte holds (the engine checks the rest)."""
+        if params is None or len(params) != 1:
+            return None
+        name, value = next(iter(params.items()))
+        values = [value] if name == "action" and self.num_envs == 1 else value if name == "actions" else None
+        if not isinstance(values, list) or len(values) != self.num_envs:
+            return None
+        if not all(isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 256 for card in values):
+            return None
+        return values
+
+    def _info(self, index: int) -> dict[str, Any]:
+        """One environment's info in the protocol's order; `moves` is the sum of the two counters, as
+        `MemorizeInfo.moves` is."""
+        pairs, mismatches = int(self.columns["pairs_matched"][index]), int(self.columns["mismatches"][index])
+        return {"action_mask": [bool(flag) for flag in self.columns["legal_actions"][index]], "pairs_matched": pairs,
+                "mismatches": mismatches, "moves": pairs + mismatches, "steps": int(self.columns["steps"][index])}
+
+    def _result(self, reset: bool) -> dict[str, Any]:
+        """The buffers in the protocol's shapes: one environment's values, or lists over a vector's."""
+        n = self.num_envs
+        if n == 1:
+            result: dict[str, Any] = {"observation": self.observations[0].tolist()}
+            if not reset:
+                result["reward"] = float(self.rewards[0])
+            result["terminated"] = bool(self.terminations[0])
+            if not reset:
+                result["truncated"] = bool(self.truncations[0])
+            result["info"] = self._info(0)
+            return result
+        result = {"observation": self.observations.tolist()}
+        if not reset:
+            result["reward"] = self.rewards.tolist()
+        result["terminated"] = self.terminations.tolist()
+        if not reset:
+            result["truncated"] = self.truncations.tolist()
+        result["info"] = [self._info(index) for index in range(n)]
+        if not reset and self.finals is not None and self.final_observations is not None:
+            result["final_observation"] = [self.final_observations[index].tolist() if self.finals[index] else None
+                                           for index in range(n)]
+        return result
 
 
 class InProcessSession(CallSession):

@@ -21,7 +21,7 @@ CONFIGS = ['{}', '{"num_envs": 3}', '{"num_envs": 7, "observation": "onehot"}', 
            '{"num_envs": 2, "observation": "values", "autoreset_mode": "same_step"}', '{"rows": 9}',
            '{"rows": 3.0}', '{"num_envs": 70000}', '{"bogus": 1}', '{"info": ["moves"]}', '[1, 2]', '{"rows":',
            '{"num_envs": 64, "rows": 2, "cols": 2, "invalid_action": "reject"}', '"text"', '',
-           # Memorize: the same door, a session whose buffer calls must refuse.
+           # Memorize: the same door and the same buffers (which refuse 2048's info columns).
            '{"game": "memorize"}', '{"game": "memorize", "num_envs": 3, "reveal_seen": true}',
            '{"game": "memorize", "rows": 3, "cols": 3}', '{"game": "chess"}', '{"game": "memorize", "max_steps": 0}']
 PARAMS = [None, '{}', '{"seed": 5}', '{"seed": -1}', '{"seeds": [1, null, 3]}', '{"options": {"board": [[2, 2], [0, 4]]}}',
@@ -104,7 +104,7 @@ def test_two_threads_with_two_handles_match_one_at_a_time() -> None:
     for thread in threads:
         thread.join()
     assert together == alone
-    assert native.library().g2048_abi_version() == native.ABI_VERSION == 4
+    assert native.library().g2048_abi_version() == native.ABI_VERSION == 5
 
 
 def test_forks_at_random_moments_and_threads_that_exit_after_errors() -> None:

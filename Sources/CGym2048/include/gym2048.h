@@ -14,6 +14,13 @@
  * defaults are the engine's one table: g2048_options returns it as JSON. The same configuration, seeds and
  * actions give byte-identical results here, through the pipe and in Swift.
  *
+ * Memorize: a configuration with "game": "memorize" makes a session of the second game (docs/MEMORIZE.md). Its
+ * reset and step use the same buffers: actions are cards (0 .. num_actions - 1), observations rows * cols uint8
+ * codes, rewards 1 for a pair and -mismatch_penalty for a mismatch (give reward_values when the penalty is a
+ * fraction: rewards then must be NULL), and the info columns it writes are steps, legal_actions, pairs_matched
+ * and mismatches (any other info column, and final_info, is refused by name). 2048 sessions write every column
+ * but pairs_matched and mismatches, which they refuse.
+ *
  * Ownership: every buffer is the caller's. A call reads and writes only the buffers it is given, only during
  * the call, and keeps no pointer. Results go into a g2048_buffers whose columns each hold `num_envs` entries.
  * Observations (and final observations and afterstates) are written in the handle's observation encoding:
@@ -53,8 +60,10 @@ extern "C" {
 /* The version of this interface: it changes when a declaration here changes meaning. Version 2 made handles
    from a JSON configuration (the fixed rules struct of version 1 is gone: it restated the engine's options);
    version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report;
-   version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info. */
-#define G2048_ABI_VERSION 4
+   version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info; version 5,
+   Memorize sessions through the buffers: g2048_layout.num_actions, g2048_buffers.reward_values and the info
+   columns pairs_matched and mismatches. */
+#define G2048_ABI_VERSION 5
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -84,8 +93,10 @@ typedef struct {
                                  the spawn; all zero after a reset */
     int8_t *spawn_cells;      /* the spawned tile's cell, -1 when none */
     uint8_t *spawn_exponents; /* 1 for a 2, 2 for a 4, 0 when none */
-    uint8_t *legal_actions;   /* num_envs * 4 bytes: 1 where action i is legal, 0 elsewhere (action_masks
-                                 as bytes, the shape an action-masking policy reads) */
+    uint8_t *legal_actions;   /* num_envs * num_actions bytes (g2048_layout): 1 where action i is legal, 0
+                                 elsewhere (action_masks as bytes, the shape an action-masking policy reads) */
+    int64_t *pairs_matched;   /* Memorize: the pairs matched so far */
+    int64_t *mismatches;      /* Memorize: the mismatched moves so far */
 } g2048_info_buffers;
 
 /* Where a reset or a step writes. The first four columns are required. */
@@ -101,6 +112,9 @@ typedef struct {
     uint8_t *finals;
     void *final_observations;
     g2048_info_buffers final_info;
+    /* The rewards as doubles, written when given: Memorize's mismatch penalty may be a fraction, which rewards
+       (integers) cannot hold. */
+    double *reward_values;
 } g2048_buffers;
 
 /* The shape of a handle's results, as its configuration gives them (it changes only with a "make" call). */
@@ -109,6 +123,7 @@ typedef struct {
     int32_t rows, cols;
     int64_t values_per_observation; /* rows * cols, or channels * rows * cols for "onehot" */
     int32_t observation_dtype;      /* G2048_UINT8, G2048_FLOAT32 or G2048_INT64 */
+    int64_t num_actions;            /* 4 for 2048 (G2048_UP .. G2048_LEFT); a Memorize session's card count */
 } g2048_layout;
 
 /* The library's version, e.g. "0.3.0" (static storage): the version of g2048 and of the Python package. */
@@ -143,7 +158,8 @@ g2048_status g2048_spec(int64_t handle, const char **spec);
 /* Resets every environment with the protocol's reset params (NULL or a JSON object with "seed", "seeds" and
    "options": {"board": ...}), the results written into out. */
 g2048_status g2048_reset(int64_t handle, const char *params, const g2048_buffers *out);
-/* Steps every environment with its action (num_actions == num_envs, each 0..3), the results written into out. */
+/* Steps every environment with its action (num_actions == num_envs, each 0..3, or a card for Memorize), the
+   results written into out. */
 g2048_status g2048_step(int64_t handle, const uint8_t *actions, int64_t num_actions, const g2048_buffers *out);
 
 /* Trained players: a weights file written by `g2048 train`, valuing boards and picking moves as `g2048 eval`
