@@ -93,6 +93,7 @@ public struct GameSession: Sendable {
         let maxReward = Double(config.rules.cellCount / 2) * Double(Int128(1) << high)
         return .object([
             ("protocol", .string(Methods.protocolVersion)),
+            ("game", .string(Game.twentyFortyEight.rawValue)),
             ("rules_version", .integer(Int128(Rules.version))),
             ("rows", .integer(Int128(rows))), ("cols", .integer(Int128(cols))),
             ("num_envs", .integer(Int128(config.numEnvs))),
