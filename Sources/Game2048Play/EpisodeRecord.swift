@@ -21,7 +21,7 @@ import Game2048
 /// truncated, and so is a file that ends after an end line with
 /// `"last_episode":false` (a restart, whose next header is missing). `outcome` is `game_over` (no legal move was left) or `stopped`
 /// (quit, restarted, end of input or a signal); replay checks it too. Version 1
-/// records, written before the end line existed, still load: ``isVersion1`` tells
+/// records, written before the end line existed, still load: ``RecordedEpisode/isVersion1`` tells
 /// a reader to warn that their truncation at a line boundary cannot be detected.
 /// Lines may end in CRLF; a member this version does not know is an error that
 /// names it, so a typo is never silently replaced by a default. `config` holds the protocol's `make`

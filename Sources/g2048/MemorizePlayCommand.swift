@@ -174,7 +174,7 @@ struct MemorizeGame {
     /// Turns `card` and shows the cards with `note`'s words on the step; `false` when the record could not be
     /// written.
     ///
-    /// - Throws: ``MemorizeStepError`` for a card that may not be turned; nothing changed.
+    /// - Throws: `MemorizeStepError` for a card that may not be turned; nothing changed.
     mutating func turn(_ card: Int, note: (MemorizeStep) -> String) throws(MemorizeStepError) -> Bool {
         let step = try environment.step(card)
         Console.output(MemorizePlayCommand.frame(environment, note: note(step)))
