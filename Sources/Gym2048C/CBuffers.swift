@@ -28,7 +28,10 @@ struct CBuffers: ~Copyable {
         guard let rewards = c.rewards else { throw .argument("out.rewards must not be NULL") }
         guard let terminations = c.terminations else { throw .argument("out.terminations must not be NULL") }
         guard let truncations = c.truncations else { throw .argument("out.truncations must not be NULL") }
-        for (name, columns) in [("info", c.info), ("final_info", c.final_info)] where columns.pairs_matched != nil || columns.mismatches != nil {
+        // Memorize's columns, checked without building anything: this runs on every step.
+        if c.info.pairs_matched != nil || c.info.mismatches != nil || c.final_info.pairs_matched != nil || c.final_info.mismatches != nil {
+            let name = c.info.pairs_matched != nil || c.info.mismatches != nil ? "info" : "final_info"
+            let columns = name == "info" ? c.info : c.final_info
             throw .argument("out.\(name).\(columns.pairs_matched != nil ? "pairs_matched" : "mismatches") is Memorize's: a 2048 session leaves it NULL")
         }
         var encoded: [(scratch: UnsafeMutablePointer<UInt8>, target: UnsafeMutableRawPointer, isAfterstate: Bool)] = []
