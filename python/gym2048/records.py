@@ -156,6 +156,11 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if game not in configs:
                     configs[game] = _config_options(game)
                 _only(path, number, line["config"], configs[game], "config.")
+                deck = line.get("deck")
+                if game == "memorize" and not (isinstance(deck, list) and deck and all(
+                        isinstance(row, list) and len(row) == len(deck[0]) > 0 and all(
+                            isinstance(card, int) and not isinstance(card, bool) for card in row) for row in deck)):
+                    raise ValueError(f"{path}: line {number}: \"deck\" must be rows of card contents (integers)")
                 version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
                 yield "header", line
             elif kind == "step":

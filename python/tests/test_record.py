@@ -230,6 +230,7 @@ def test_memorize_record_forgeries_are_refused_by_name(tmp_path):
     check(lambda text: text.replace('"outcome":"finished"', '"outcome":"won"'),
           r'"outcome" must be finished, truncated or stopped')
     check(lambda text: text.replace('"version":2', '"version":1'), r"unsupported record version 1")
+    check(lambda text: text.replace('"deck":[[', '"deck":[7,['), r'"deck" must be rows of card contents')
     (tmp_path / "2048").mkdir()
     game2048 = play(tmp_path / "2048", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "2")
     with open(game2048) as file:
