@@ -72,7 +72,7 @@ package enum EpisodeReplay {
         package mutating func step(_ recorded: EpisodeStep) throws(ReplayMismatch) -> Frame {
             let number = last.step + 1
             guard !environment.isOver else {
-                throw ReplayMismatch(step: number, "the episode ended after step \(last.step), but the record goes on to step \(number)")
+                throw ReplayMismatch.pastTheEnd(step: number)
             }
             let step: Step
             do {

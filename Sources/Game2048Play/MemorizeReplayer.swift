@@ -41,7 +41,7 @@ package struct MemorizeReplayer: EpisodeReplayer {
         let number = last.step + 1
         var environment = last.environment
         guard !environment.isOver else {
-            throw ReplayMismatch(step: number, "the episode ended after step \(last.step), but the record goes on to step \(number)")
+            throw ReplayMismatch.pastTheEnd(step: number)
         }
         let step: MemorizeStep
         do {
@@ -69,10 +69,14 @@ package struct MemorizeReplayer: EpisodeReplayer {
 
     package func end(_ end: MemorizeEnd) throws(ReplayMismatch) {
         let environment = last.environment
-        let replayed: MemorizeEnd.Outcome =
-            environment.pairsMatched == environment.rules.pairCount ? .finished : environment.isOver ? .truncated : .stopped
+        let replayed = Self.outcome(of: environment)
         guard end.outcome != replayed else { return }
         throw ReplayMismatch(step: last.step, "the record says the game was \(end.outcome.rawValue), but the replay is \(replayed.rawValue)")
+    }
+
+    /// How the game stands: finished (every pair matched), truncated (ended otherwise: `max_steps`), or going on.
+    static func outcome(of environment: MemorizeEnvironment) -> MemorizeEnd.Outcome {
+        environment.pairsMatched == environment.rules.pairCount ? .finished : environment.isOver ? .truncated : .stopped
     }
 
     package static func stepNumber(of position: Position) -> Int { position.step }
@@ -94,12 +98,12 @@ package struct MemorizeReplayer: EpisodeReplayer {
         var status = "step \(position.step) of \(lastStep)"
         if let card = position.card { status += " · card \(card)" }
         status += " · moves \(info.moves) · pairs \(info.pairsMatched)/\(environment.rules.pairCount)"
-        var message: String? = nil
-        if environment.isOver {
-            message =
-                info.pairsMatched == environment.rules.pairCount
-                ? "All pairs matched in \(info.moves) moves." : "Cut at \(info.steps) cards (max_steps)."
-        }
+        let message: String? =
+            switch Self.outcome(of: environment) {
+            case .finished: "All pairs matched in \(info.moves) moves."
+            case .truncated: "Cut at \(info.steps) cards (max_steps)."
+            case .stopped: nil
+            }
         return Frame(title: title, status: status, text: environment.text, message: message, help: "Ctrl-C stops")
     }
 }

@@ -15,4 +15,9 @@ package struct ReplayMismatch: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// `start: …` or `step N: …`.
     package var description: String { (step == 0 ? "start: " : "step \(step): ") + reason }
+
+    /// A recorded step `number` after the episode ended at step `number - 1`: what every game's replay reports.
+    package static func pastTheEnd(step number: Int) -> ReplayMismatch {
+        ReplayMismatch(step: number, "the episode ended after step \(number - 1), but the record goes on to step \(number)")
+    }
 }

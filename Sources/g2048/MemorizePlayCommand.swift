@@ -106,9 +106,9 @@ struct MemorizePlayCommand: Command {
         var player = agent.player(rules: rules)
         var choices = Xoshiro256StarStar(seed: seed &+ 1)
         guard game.deal(note: "\(rules.pairCount) pairs: turn two cards a move.") else { return }
-        var state = MemorizeReset(observation: game.environment.observation, info: game.environment.info)
         while !game.environment.isOver {
-            let card = player.choose(observation: state.observation, legal: state.info.actionMask, using: &choices)
+            let environment = game.environment
+            let card = player.choose(observation: environment.observation, legal: environment.actionMask, using: &choices)
             if pause > 0, signals >= 0, SystemIO.waitReadable([signals], timeout: pause).first == true, let signal = Terminal.receivedSignal() {
                 game.interrupted = signal
                 return
@@ -118,7 +118,6 @@ struct MemorizePlayCommand: Command {
             } catch {
                 preconditionFailure("player \(agent.name) turned an illegal card: \(error)")
             }
-            state = MemorizeReset(observation: game.environment.observation, info: game.environment.info)
         }
     }
 
