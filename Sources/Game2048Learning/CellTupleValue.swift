@@ -1,7 +1,8 @@
 import Game2048
 
 /// Any patterns on a `Board` of any size: each feature's index is read a cell at a time, through the
-/// cells of every (pattern, symmetry) pair listed when the network was made.
+/// cells of every (pattern, symmetry) pair listed when the network was made. The one reading of networks that
+/// may carry an afterstate table (small boards): a board the table holds takes the table's value.
 @usableFromInline
 struct CellTupleValue: ValueFunction {
     @usableFromInline let network: NTupleNetwork
@@ -10,6 +11,13 @@ struct CellTupleValue: ValueFunction {
     @inlinable
     init(_ network: NTupleNetwork) {
         self.network = network
+    }
+
+    /// The table's value of `board` if it has one, else the sum of its features.
+    @inlinable @inline(__always)
+    func value(of board: Board) -> Float {
+        if let table = network.afterstates, let value = table.value(of: board) { return value }
+        return featureSum(of: board)
     }
 
     @inlinable @inline(__always)

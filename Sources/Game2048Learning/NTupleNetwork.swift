@@ -94,6 +94,12 @@ public final class NTupleNetwork: @unchecked Sendable {
     }
     /// How this network's boards are read: the ``ValueFunction`` its hot loops are specialized for.
     @usableFromInline let reading: Reading
+    /// Values learned for single afterstates, which replace the tuples' sum for the boards they hold: a small
+    /// board's network trained further by ``AfterstateLearner`` (`g2048 train --table-share`); `nil` for most.
+    ///
+    /// Every way of reading the network's value of a board (greedy play, search, the C ABI's players, the exact
+    /// evaluation) reads it, so a player of the network is the player of both.
+    public private(set) var afterstates: AfterstateTable?
 
     /// The three ``ValueFunction``s, chosen once when a network is made: the entry points of training,
     /// greedy play and search switch over this once per game or decision and run code specialized for
@@ -128,11 +134,14 @@ public final class NTupleNetwork: @unchecked Sendable {
     ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
     ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
     ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
-    /// - Precondition: the patterns fit the board; the thresholds are valid.
+    ///   - afterstates: a table of afterstate values for the network to carry (see ``afterstates``), or `nil`.
+    /// - Precondition: the patterns fit the board; the thresholds are valid; a table is for the board's size.
     public init(
         rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
-        stageThresholds: [UInt8] = [], promoted: [Bool]? = nil
+        stageThresholds: [UInt8] = [], promoted: [Bool]? = nil, afterstates: AfterstateTable? = nil
     ) {
+        precondition(afterstates.map { $0.rows == rows && $0.cols == cols } ?? true, "the afterstate table is for another board size")
+        self.afterstates = afterstates
         let defaults = TuplePattern.defaults(rows: rows, cols: cols)
         self.rows = rows
         self.cols = cols
@@ -182,6 +191,15 @@ public final class NTupleNetwork: @unchecked Sendable {
         } else {
             reading = .cells
         }
+    }
+
+    /// Gives the network an empty afterstate table (a network-only file resumed by `g2048 train`, whose run learns
+    /// one), before the network is shared with another thread.
+    ///
+    /// - Precondition: the network has none, and its board may have one (``AfterstateTable/fits(rows:cols:)``).
+    public func attachAfterstateTable() {
+        precondition(afterstates == nil, "the network has an afterstate table already")
+        afterstates = AfterstateTable(rows: rows, cols: cols)
     }
 
     /// Where `cell` goes under symmetry `symmetry` (0 = identity): bit 0 mirrors the

@@ -102,8 +102,7 @@ public enum OptimalSolver {
             let afterstates = estimatedAfterstates(rules: rules)
             throw .tooLarge(rows: rules.rows, cols: rules.cols, afterstates: afterstates, bytes: afterstates * bytesPerAfterstate)
         }
-        if rules.maxSteps != nil { throw .unsupportedRule("a step limit (max_steps)") }
-        if case .terminate = rules.invalidAction { throw .unsupportedRule("ending on an illegal action") }
+        if let rule = SolverGame.unsupportedRule(in: rules) { throw .unsupportedRule(rule) }
         if objective == .win && rules.winTile == nil { throw .winWithoutWinTile }
     }
 

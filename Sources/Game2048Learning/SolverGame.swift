@@ -24,6 +24,14 @@ struct SolverGame: Sendable {
         winExponent = rules.winExponent ?? .max
     }
 
+    /// The rule of `rules` this game does not model, in words, or `nil`: it plays each game to its end, so neither
+    /// a step limit nor ending on an illegal action.
+    static func unsupportedRule(in rules: Rules) -> String? {
+        if rules.maxSteps != nil { return "a step limit (max_steps)" }
+        if case .terminate = rules.invalidAction { return "ending on an illegal action" }
+        return nil
+    }
+
     /// Whether `key` holds the win tile, which ends the game.
     @inline(__always)
     func isWon(_ key: UInt64) -> Bool {

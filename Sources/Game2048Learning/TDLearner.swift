@@ -159,10 +159,15 @@ public final class TDLearner: @unchecked Sendable {
         return coherenceOn.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
 
+    /// Why TD does not train a network whose afterstate table holds values: its targets and errors would mix the
+    /// table's values with the tuples' (``AfterstateLearner`` trains such a network).
+    static let tableRefusal = "TD trains the tuples of a network whose afterstate table is empty"
+
     /// Plays one game with learning and returns its result.
     @discardableResult
     public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
-        switch network.reading {
+        precondition(network.afterstates?.count ?? 0 == 0, TDLearner.tableRefusal)
+        return switch network.reading {
         case .defaultTuples: trainGame(DefaultTupleValue(network), using: &rng)
         case .packedRuns: trainGame(PackedRunValue(network), using: &rng)
         case .cells: trainGame(CellTupleValue(network), using: &rng)
@@ -196,6 +201,7 @@ public final class TDLearner: @unchecked Sendable {
         lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void
     ) {
         precondition(lanes >= 1, "lanes must be at least 1")
+        precondition(network.afterstates?.count ?? 0 == 0, TDLearner.tableRefusal)
         switch network.reading {
         case .defaultTuples: trainGames(DefaultTupleValue(network), lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)
         case .packedRuns: trainGames(PackedRunValue(network), lanes: lanes, using: &rng, mayStart: mayStart, finished: finished)

@@ -44,7 +44,12 @@ protocol ValueFunction {
 
 extension ValueFunction {
     @inlinable @inline(__always)
-    func value(of board: Position) -> Float {
+    func value(of board: Position) -> Float { featureSum(of: board) }
+
+    /// The sum of `board`'s feature weights, in ``forEachFeature(of:_:)``'s order: the value of a network without
+    /// an afterstate table (``NTupleNetwork/afterstates``).
+    @inlinable @inline(__always)
+    func featureSum(of board: Position) -> Float {
         let w = network.weights.base + network.stageOffset(of: board)
         var sum: Float = 0
         forEachFeature(of: board) { sum += w[$0] }
@@ -53,7 +58,7 @@ extension ValueFunction {
 
     @inlinable @inline(__always)
     func learn(_ board: Position, toward target: Float, step: Float, accumulators: CoherenceAccumulators?) {
-        learn(board, error: target - value(of: board), step: step, accumulators: accumulators)
+        learn(board, error: target - featureSum(of: board), step: step, accumulators: accumulators)
     }
 
     @inlinable @inline(__always)
@@ -75,7 +80,7 @@ extension ValueFunction {
         update(board, by: delta)
         // A second pass, not a running sum: symmetric twins share a weight, and a running sum
         // would read it before its second update. The loads hit cache.
-        return value(of: board)
+        return featureSum(of: board)
     }
 
     /// A TC update of every feature of `board` (see ``CoherenceAccumulators``).

@@ -1,4 +1,5 @@
 import Game2048
+import Game2048JSON
 
 /// The shape of a network as the header stores it.
 struct NetworkLayout: Hashable {
@@ -11,6 +12,10 @@ struct NetworkLayout: Hashable {
     var stageThresholds: [UInt8] = []
     /// Whether each stage from 1 on is promoted.
     var promoted: [Bool] = []
+    /// The afterstates of the network's table (``NTupleNetwork/afterstates``), stored after the weights.
+    var afterstateCount = 0
+    /// The bytes of an afterstate in the file: its key (`UInt64`) and value (`Float32`).
+    static let afterstateSize = 12
 
     /// The fixed fields before the patterns: rows, cols, valueCount, element type, symmetries, pattern count.
     static let fixedSize = 8
@@ -26,7 +31,8 @@ struct NetworkLayout: Hashable {
     /// The header lengths a file of `version` may have.
     static func headerLengthRange(version: UInt32) -> ClosedRange<Int> {
         guard version >= 2 else { return headerLengthRange }
-        let least = trainingSize + (version >= 3 ? searchSize : 0) + (version >= 4 ? rulesSizeRange.lowerBound : 0)
+        let least =
+            trainingSize + (version >= 3 ? searchSize : 0) + (version >= 4 ? rulesSizeRange.lowerBound : 0) + (version >= 5 ? tableSize : 0)
         let most = least + 2 * (NTupleNetwork.maxStages - 1) + (version >= 4 ? rulesSizeRange.count - 1 : 0)
         return (headerLengthRange.lowerBound + least)...(headerLengthRange.upperBound + most)
     }
@@ -35,6 +41,8 @@ struct NetworkLayout: Hashable {
     static let rulesSizeRange = 1...(1 + maxRulesOptions * (2 + maxRulesText + 1 + maxRulesText))
     /// The most options and the longest name or choice a rules block may hold.
     static let maxRulesOptions = 32, maxRulesText = 40
+    /// Version 5's field after version 4's: the number of afterstates in the table after the weights.
+    static let tableSize = 8
     /// Version 3's field after version 2's: the search's downgrading tile.
     static let searchSize = 1
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
@@ -58,6 +66,7 @@ struct NetworkLayout: Hashable {
             rows: network.rows, cols: network.cols, valueCount: network.valueCount,
             symmetryCount: network.symmetryCount, patterns: network.patterns,
             stageThresholds: network.stageThresholds, promoted: network.promoted)
+        afterstateCount = network.afterstates?.count ?? 0
     }
 
     /// The number of weights, every stage's; meaningful once ``problem()`` is `nil`.
@@ -66,6 +75,7 @@ struct NetworkLayout: Hashable {
     /// The format version a file of this layout and `metadata` needs: the oldest that can say it all, so
     /// that builds that read only older versions still load what they can use.
     func version(metadata: TrainingMetadata) -> UInt32 {
+        if afterstateCount > 0 { return 5 }
         if !metadata.rulesAreImplied(rows: rows, cols: cols) { return 4 }
         if metadata.downgradeLimit != nil { return 3 }
         return stageThresholds.isEmpty && metadata.learning == .td ? 1 : 2
@@ -75,8 +85,11 @@ struct NetworkLayout: Hashable {
     func headerLength(version: UInt32, rulesBytes: Int = 0) -> Int {
         NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize
             + (version >= 2 ? NetworkLayout.trainingSize + 2 * stageThresholds.count : 0)
-            + (version >= 3 ? NetworkLayout.searchSize : 0) + (version >= 4 ? rulesBytes : 0)
+            + (version >= 3 ? NetworkLayout.searchSize : 0) + (version >= 4 ? rulesBytes : 0) + (version >= 5 ? NetworkLayout.tableSize : 0)
     }
+
+    /// The bytes of the afterstate table after the weights.
+    var tableBytes: Int { afterstateCount * NetworkLayout.afterstateSize }
 
     /// The header's length in bytes, in format version 1.
     var headerLength: Int { headerLength(version: 1) }
@@ -87,7 +100,8 @@ struct NetworkLayout: Hashable {
         let (low, high) = (sizes.min() ?? 0, sizes.max() ?? 0)
         let cells = low == high ? "\(low) cell\(low == 1 ? "" : "s")" : "\(low) to \(high) cells"
         let stages = stageThresholds.isEmpty ? "" : " in \(stageThresholds.count + 1) stages"
-        return "\(patterns.count) pattern\(patterns.count == 1 ? "" : "s") of \(cells)\(stages)"
+        let table = afterstateCount > 0 ? " and \(afterstateCount) afterstates" : ""
+        return "\(patterns.count) pattern\(patterns.count == 1 ? "" : "s") of \(cells)\(stages)\(table)"
     }
 
     /// What makes this shape impossible, or `nil` when a network can have it.
@@ -182,6 +196,7 @@ extension WeightsFile {
         }
         if version >= 3 { bytes.append(metadata.downgradeLimit ?? 0) }
         bytes.append(rulesBlock)
+        if version >= 5 { bytes.append(UInt64(layout.afterstateCount)) }
         assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version, rulesBytes: rulesBlock.count))
         return bytes.bytes
     }
@@ -230,8 +245,9 @@ extension WeightsFile {
             guard let length = fields.uint8(), let nameBytes = fields.bytes(Int(length)) else { throw short }
             let name = String(decoding: nameBytes, as: UTF8.self)
             guard let option = RulesOption.named(name) else {
+                // Quoted and escaped: a forged name may hold a line break, and the message is one line.
                 throw HeaderProblem(
-                    reason: "the rules block names '\(name)', which is no rules option of this build "
+                    reason: "the rules block names \(quoted(name)), which is no rules option of this build "
                         + "(\(RulesOption.all.map(\.name).joined(separator: ", ")))")
             }
             guard seen.insert(name).inserted else { throw HeaderProblem(reason: "the rules block gives '\(name)' twice") }
@@ -252,7 +268,8 @@ extension WeightsFile {
             }
             // Its kind here; its range, with the rest, by `Rules`, in its words.
             guard option.assign(value, to: &settings, checkingRange: false) else {
-                throw HeaderProblem(reason: "the rules block's value of '\(name)' is not one the option allows (\(value))")
+                let shown = if case .string(let text) = value { quoted(text) } else { "\(value)" }
+                throw HeaderProblem(reason: "the rules block's value of '\(name)' is not one the option allows (\(shown))")
             }
         }
         do throws(RulesError) {
@@ -260,6 +277,12 @@ extension WeightsFile {
         } catch {
             throw HeaderProblem(reason: "the rules block's \(RulesOption.name(of: error.field)) \(error.rule)")
         }
+    }
+
+    /// Text read from a file, for a message: in JSON quotes and escapes (a forged name may hold a line break, and
+    /// a message is one line), its first 24 characters and "…" after them.
+    static func quoted(_ text: String) -> String {
+        JSONValue.string(String(text.prefix(24))).serialized + (text.count > 24 ? "…" : "")
     }
 
     /// The layout and metadata in `header` (the bytes after the preamble), with the layout validated.
@@ -321,6 +344,18 @@ extension WeightsFile {
         }
         if version >= 4 {
             training.trainedRules = try decodeRules(&fields, rows: layout.rows, cols: layout.cols)
+        }
+        if version >= 5 {
+            guard let count = fields.uint64() else { throw short }
+            guard count <= AfterstateTable.maxCount else {
+                throw HeaderProblem(reason: "the afterstate table holds \(count) afterstates; at most \(AfterstateTable.maxCount)")
+            }
+            guard count == 0 || AfterstateTable.fits(rows: layout.rows, cols: layout.cols) else {
+                throw HeaderProblem(
+                    reason: "a \(layout.rows)x\(layout.cols) network with an afterstate table; tables are for boards of up to \(AfterstateTable.maxCells) cells"
+                )
+            }
+            layout.afterstateCount = Int(count)
         }
         guard fields.remaining == 0 else {
             throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")

@@ -27,7 +27,7 @@ public enum WeightsFile {
     public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
 
     /// The newest format version this build writes and reads (it reads every version from 1).
-    public static let formatVersion: UInt32 = 4
+    public static let formatVersion: UInt32 = 5
 
     /// What a load would refuse in `rules` recorded with `metadata` for `layout`, or `nil`: rules for another board
     /// size, or a spawn probability other than the metadata's.
@@ -51,7 +51,8 @@ public enum WeightsFile {
     /// a run can check that its disk has room for it.
     public static func fileSize(of network: NTupleNetwork, metadata: TrainingMetadata) -> Int {
         let layout = NetworkLayout(network)
-        return encodePrefix(layout, metadata: metadata).count + layout.weightCount * MemoryLayout<Float>.stride + checksumSize
+        return encodePrefix(layout, metadata: metadata).count + layout.weightCount * MemoryLayout<Float>.stride + layout.tableBytes
+            + checksumSize
     }
 
     /// The bytes of the trailing checksum.
@@ -91,7 +92,15 @@ public enum WeightsFile {
     ///   still reported because the rename might not survive a crash.)
     /// - Complexity: O(W), W the number of weights.
     public static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to path: String) throws(WeightsFileError) {
-        let layout = NetworkLayout(network)
+        // The table as it is now, and the header's count from it.
+        let afterstates = network.afterstates?.sortedEntries ?? []
+        var layout = NetworkLayout(network)
+        layout.afterstateCount = afterstates.count
+        if let index = afterstates.firstIndex(where: { !isUsable($0.value) }) {
+            throw .unsupportedContents(
+                file: path,
+                reason: "afterstate \(index) of the table is worth \(afterstates[index].value); values must be finite numbers within ±\(maxWeightMagnitude)")
+        }
         if let problem = layout.problem() { throw .unsupportedNetwork(file: path, reason: problem) }
         // Refused here rather than written: every file a save makes must load.
         if let problem = metadata.problem() { throw .unsupportedContents(file: path, reason: problem) }
@@ -133,6 +142,9 @@ public enum WeightsFile {
                     }
                 }
                 if let failure { throw failure }
+                let table = encodeTable(afterstates)
+                table.withUnsafeBytes { checksum.update($0) }
+                try file.write(table)
                 var trailer = ByteWriter()
                 trailer.append(checksum.finalize())
                 try file.write(trailer.bytes)
@@ -208,15 +220,17 @@ public enum WeightsFile {
         let layout = decoded.layout
         // The layout's checks bound every table to 2^26 weights and the count to 65 535, so this cannot overflow.
         let weightBytes = layout.weightCount * MemoryLayout<Float>.stride
-        let expectedSize = preambleSize + headerLength + weightBytes + checksumSize
+        let expectedSize = preambleSize + headerLength + weightBytes + layout.tableBytes + checksumSize
         guard size >= expectedSize else {
             throw .truncated(file: path, shape: layout.shapeDescription, expected: expectedSize, found: size)
         }
         guard size == expectedSize else { throw .trailingBytes(file: path, expected: expectedSize, found: size) }
         // A sparse file can have the size its header claims without the disk space; the
         // allocation would still be real. Refuse what this machine could not hold.
-        guard weightBytes <= memoryLimit else {
-            throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: weightBytes, limit: memoryLimit)
+        // The table takes about twice its file's bytes in memory (a hash table at most 70 % full).
+        let memoryBytes = weightBytes + 2 * layout.tableBytes
+        guard memoryBytes <= memoryLimit else {
+            throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: memoryBytes, limit: memoryLimit)
         }
         // A forged sparse file (a valid header claiming gigabytes, the rest a hole) would be allocated and read in
         // full before its checksum failed. A save writes every byte; a file system that compresses may show
@@ -225,8 +239,8 @@ public enum WeightsFile {
             throw .sparse(file: path, shape: layout.shapeDescription, bytes: weightBytes, allocated: opened.status.allocatedBytes)
         }
         // Under `ulimit -v` an allocation beyond the limit would stop the process, not fail.
-        if let available = SystemInfo.addressSpaceAvailable, weightBytes + (4 << 20) > available {
-            throw .beyondAddressSpace(file: path, shape: layout.shapeDescription, bytes: weightBytes, available: available)
+        if let available = SystemInfo.addressSpaceAvailable, memoryBytes + (4 << 20) > available {
+            throw .beyondAddressSpace(file: path, shape: layout.shapeDescription, bytes: memoryBytes, available: available)
         }
 
         // A file of the default network written with its cells in another order (an earlier release's
@@ -237,7 +251,8 @@ public enum WeightsFile {
             ? NTupleNetwork.digitOrders(from: layout.patterns, to: defaults.patterns, rows: layout.rows, cols: layout.cols) : nil
         let network = NTupleNetwork(
             rows: layout.rows, cols: layout.cols, patterns: reordering == nil ? layout.patterns : defaults.patterns,
-            valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, promoted: layout.promoted)
+            valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, promoted: layout.promoted,
+            afterstates: layout.afterstateCount > 0 ? AfterstateTable(rows: layout.rows, cols: layout.cols) : nil)
         guard network.symmetryCount == layout.symmetryCount, network.valueCount == layout.valueCount,
             network.weights.count == layout.weightCount
         else {
@@ -266,6 +281,13 @@ public enum WeightsFile {
             return nil
         }
         if let failure { throw failure }
+        var tableBytes = [UInt8](repeating: 0, count: layout.tableBytes)
+        let tableFailure: WeightsFileError? = tableBytes.withUnsafeMutableBytes { bytes in
+            do throws(WeightsFileError) { try reader.read(into: bytes) } catch { return error }
+            checksum.update(UnsafeRawBufferPointer(bytes))
+            return nil
+        }
+        if let tableFailure { throw tableFailure }
         var stored = ByteReader(try reader.read(count: checksumSize), from: 0)
         guard stored.uint64()! == checksum.finalize() else { throw .checksumMismatch(file: path) }
         // Past the checksum, a bad value is no accident: it was written (or forged) so.
@@ -279,8 +301,47 @@ public enum WeightsFile {
             throw .invalidWeight(file: path, index: index, value: network.weights[index])
         }
         if let reordering { network.reindexTables(reordering) }
+        if let table = network.afterstates {
+            try decodeTable(tableBytes, into: table, largestExponent: metadata.rules(rows: layout.rows, cols: layout.cols).largestExponent, file: path)
+        }
         return (network, metadata)
     }
+
+    /// The table's entries as the file stores them: key (`UInt64`) and value (`Float32`), keys ascending.
+    static func encodeTable(_ entries: [(key: UInt64, value: Float)]) -> [UInt8] {
+        var bytes = ByteWriter()
+        bytes.bytes.reserveCapacity(entries.count * NetworkLayout.afterstateSize)
+        for (key, value) in entries {
+            bytes.append(key)
+            bytes.append(value.bitPattern)
+        }
+        return bytes.bytes
+    }
+
+    /// Fills `table` from a file's table bytes, refusing what a save never writes: keys out of ascending order or
+    /// twice, a key that is no canonical afterstate of the board under its rules' ceiling, an unusable value.
+    static func decodeTable(_ bytes: [UInt8], into table: AfterstateTable, largestExponent: UInt8, file: String) throws(WeightsFileError) {
+        var fields = ByteReader(bytes, from: 0)
+        var previous: UInt64 = 0
+        for index in 0..<(bytes.count / NetworkLayout.afterstateSize) {
+            let key = fields.uint64()!, value = Float(bitPattern: fields.uint32()!)
+            if index > 0 && key <= previous {
+                throw .invalidAfterstate(file: file, index: index, reason: "key \(key) is not above the one before (\(previous)); keys ascend")
+            }
+            if let problem = table.problem(ofKey: key, largestExponent: largestExponent) {
+                throw .invalidAfterstate(file: file, index: index, reason: "key \(key) is \(problem)")
+            }
+            guard isUsable(value) else {
+                throw .invalidAfterstate(
+                    file: file, index: index, reason: "the value is \(value); values must be finite numbers within ±\(maxWeightMagnitude)")
+            }
+            table.set(canonical: key, to: value)
+            previous = key
+        }
+    }
+
+    /// Whether `value` is a finite number within ±``maxWeightMagnitude``.
+    static func isUsable(_ value: Float) -> Bool { value.isFinite && abs(value) <= maxWeightMagnitude }
 
     /// Reads the file's fields, as ``WeightsFileError/cannotRead(file:reason:)`` on failure.
     struct FileReader {

@@ -41,6 +41,8 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// A weight that is not a finite number within ±``WeightsFile/maxWeightMagnitude``:
     /// "x.bin: weight 17 is nan; weights must be finite numbers within ±1e+30".
     case invalidWeight(file: String, index: Int, value: Float)
+    /// Entry `index` (from 0) of the afterstate table is not one a save writes (version 5).
+    case invalidAfterstate(file: String, index: Int, reason: String)
     /// The checksum does not match the contents: "x.bin: corrupted: checksum mismatch".
     case checksumMismatch(file: String)
     /// A network the format cannot describe:
@@ -59,7 +61,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
             .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _, _),
             .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .beyondAddressSpace(let file, _, _, _),
             .sparse(let file, _, _, _), .invalidHeader(let file, _),
-            .invalidWeight(let file, _, _), .checksumMismatch(let file),
+            .invalidWeight(let file, _, _), .invalidAfterstate(let file, _, _), .checksumMismatch(let file),
             .unsupportedNetwork(let file, _), .unsupportedContents(let file, _), .cannotWrite(let file, _):
             file
         }
@@ -91,6 +93,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidHeader(let file, let reason): "\(file): invalid header: \(reason)"
         case .invalidWeight(let file, let index, let value):
             "\(file): weight \(index) is \(value); weights must be finite numbers within ±\(WeightsFile.maxWeightMagnitude)"
+        case .invalidAfterstate(let file, let index, let reason): "\(file): afterstate \(index) of the table: \(reason)"
         case .checksumMismatch(let file): "\(file): corrupted: checksum mismatch"
         case .unsupportedNetwork(let file, let reason):
             FileError.describe("write", file, "the network does not fit the format: \(reason)")

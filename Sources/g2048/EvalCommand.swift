@@ -163,7 +163,9 @@ struct EvalCommand: Command {
             rules = try EvalCommand.rules(trained: metadata.rules(rows: network.rows, cols: network.cols), flags: rules, given: rulesGiven)
             let searching = EvalCommand.downgradeDescription(downgradeLimit, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
-                "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns, trained \(metadata.games) games; \(searching)")
+                "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns"
+                    + (network.afterstates.map { ", a table of \($0.count) afterstates" } ?? "")
+                    + ", trained \(metadata.games) games; \(searching)")
             if let solution {
                 guard (network.rows, network.cols) == (solution.rules.rows, solution.rules.cols) else {
                     throw UsageError("--weights \(weightsPath) is for \(network.rows)x\(network.cols) boards, --solution for \(solution.rules.sizeLabel)")

@@ -46,6 +46,14 @@ struct TrainCommand: Command {
             On a small board solved by 'g2048 solve', --solution FILE draws optimal play's expected score on the
             plot and gives the last games' share of it ('g2048 eval --exact' then measures the player exactly).
 
+            On boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller) the network learns for the first part
+            of the run, then an afterstate table over it for the --table-share rest (0.8 by default), on one thread:
+            each game is played greedily, then the afterstate of every legal move of each of its states, last first,
+            takes its exact expected value under the spawns (the solver's equations, a board at a time); a board not
+            in the table is worth the network's value. The weights file keeps the table, and every player of the
+            file reads it. A resumed file with a table learns only the table. Measured against the solved boards,
+            ten minutes reach 99 % of optimal play on 2x4, where the network alone reaches 89 % (docs/SOLVER.md).
+
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
 
@@ -58,7 +66,7 @@ struct TrainCommand: Command {
         options: [
             Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
             Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
-            Self.coherenceFrom.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
+            Self.coherenceFrom.spec, Self.tableShare.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
         ] + RulesFlags.flags.map(\.spec))
 
@@ -98,6 +106,11 @@ struct TrainCommand: Command {
     static let coherenceFrom = CommandOption.number(
         "tc_from", "fraction", help: "otd+tc: the fraction of the run after which TC takes over.", in: 0...1
     ).shown("0.5, or the --resume file's")
+    static let tableShare = CommandOption.number(
+        "table_share", "fraction",
+        help: "Boards of up to \(AfterstateTable.maxCells) cells: the fraction of the run that learns the afterstate table, after the network.",
+        in: 0...1
+    ).shown("0.8 on boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller), else 0; 1 for a --resume file with a table")
     static let update = CommandOption.choice(
         "update", "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
@@ -142,6 +155,11 @@ struct TrainCommand: Command {
         TuplePattern.smallBoardCells.contains(rows * cols) ? (0.3, .otdThenTC) : (0.1, .td)
     }
 
+    /// The default share of a run that learns the afterstate table, after the network: on every board that may
+    /// have one (``AfterstateTable/fits(rows:cols:)``), measured exactly against the solved 2×4 and 3×3
+    /// (docs/SOLVER.md); none elsewhere.
+    static func defaultTableShare(rows: Int, cols: Int) -> Double { AfterstateTable.fits(rows: rows, cols: cols) ? 0.8 : 0 }
+
     /// The boards of ``defaultLearning(rows:cols:)``'s own defaults, in words, for the help.
     static let smallBoardText =
         "\(TuplePattern.smallBoardCells.lowerBound) to \(TuplePattern.smallBoardCells.upperBound) cells (2x4, 3x3)"
@@ -184,6 +202,8 @@ struct TrainCommand: Command {
     var learning: LearningMethod?
     var coherenceAlpha: Double?
     var coherenceFrom: Double?
+    /// `--table-share`, if given.
+    var tableShare: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         resume = try arguments[Self.resume]
@@ -208,6 +228,15 @@ struct TrainCommand: Command {
         coherenceFrom = try arguments[Self.coherenceFrom]
         if learning == .tc && alphaGiven {
             throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
+        }
+        tableShare = try arguments[Self.tableShare]
+        if let tableShare, tableShare > 0 {
+            guard AfterstateTable.fits(rows: rules.rows, cols: rules.cols) else {
+                throw UsageError(
+                    "--table-share: an afterstate table is for boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller); "
+                        + "a \(rules.sizeLabel) network learns alone")
+            }
+            if let rule = AfterstateLearner.unsupportedRule(in: rules) { throw UsageError("--table-share: \(rule)") }
         }
         if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
         threads = try arguments[Self.threads]
@@ -290,7 +319,8 @@ struct TrainCommand: Command {
             // Optimism is a value per board, shared over the features that sum to it.
             let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
-                initialValue: Float(optimism) / Float(featureCount), stageThresholds: stages ?? [])
+                initialValue: Float(optimism) / Float(featureCount), stageThresholds: stages ?? [],
+                afterstates: tableShare(rules: rules) > 0 ? AfterstateTable(rows: rules.rows, cols: rules.cols) : nil)
             var metadata = TrainingMetadata(
                 games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
                 rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
@@ -329,10 +359,25 @@ struct TrainCommand: Command {
         if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
         if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
         metadata.trainedRules = rules
+        if let table = network.afterstates {
+            if let tableShare, tableShare < 1 {
+                throw UsageError(
+                    "--table-share \(formatFixed(tableShare, digits: 2)): --resume \(resume) holds an afterstate table (\(table.count) afterstates), "
+                        + "over which its network no longer learns, so the whole run learns the table; leave --table-share out")
+            }
+        } else if tableShare(rules: rules) > 0 {
+            network.attachAfterstateTable()
+        }
         // The file's learning rate and seed continue unless this run sets its own; the file then records them.
         if alphaGiven { metadata.alpha = alpha }
         if seedGiven { metadata.seed = seed }
         return (network, metadata, rules)
+    }
+
+    /// The share of this run that learns an afterstate table: `--table-share`, else the board's default where the
+    /// rules allow a table.
+    func tableShare(rules: Rules) -> Double {
+        tableShare ?? (AfterstateLearner.unsupportedRule(in: rules) == nil ? TrainCommand.defaultTableShare(rows: rules.rows, cols: rules.cols) : 0)
     }
 
     func run() throws -> Int32 {
@@ -367,6 +412,7 @@ struct TrainCommand: Command {
                 "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
                     + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
             }
+        let shareText = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start =
@@ -375,7 +421,8 @@ struct TrainCommand: Command {
         Console.error(
             start
                 + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), seed \(seed); "
-                + "saving to \(out)")
+                + "saving to \(out)"
+                + (network.afterstates == nil ? "" : "; the afterstate table learns \(formatFixed(100 * shareText, digits: 0)) % of the run, on one thread"))
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
         }
@@ -391,9 +438,15 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch { learner.stop.request() }
         defer { watch.cancel() }
-        // OTD+TC's switch point: a share of the games to reach, else of this run's seconds.
-        let switchGame = games.map { Int((Double($0) * base.coherenceFrom).rounded(.up)) }
-        let switchSeconds = switchGame == nil ? seconds.map { $0 * base.coherenceFrom } : nil
+        // The network learns first, then the afterstate table over it (on a small board): each part gets its
+        // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
+        let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
+        let networkGames = games.map { base.games + Int((Double(max(0, $0 - base.games)) * (1 - share)).rounded()) }
+        let networkSeconds = seconds.map { $0 * (1 - share) }
+        // OTD+TC's switch point: a share of the network's games to reach, else of its seconds.
+        let switchGame = networkGames.map { Int((Double($0) * base.coherenceFrom).rounded(.up)) }
+        let switchSeconds = switchGame == nil ? networkSeconds.map { $0 * base.coherenceFrom } : nil
+        let learnsTable = Atomic<Bool>(false)
         let runStart = SystemClock.monotonicSeconds()
         let metadataNow = { @Sendable () -> TrainingMetadata in
             // Measured on 4×4 networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
@@ -409,7 +462,7 @@ struct TrainCommand: Command {
             Console.error("switching to TC learning at game \(base.games)")
         }
         try TrainCommand.checkRoom(for: network, metadata: base, at: out)
-        loop.run(TrainingPlan(games: games, seconds: seconds, threads: threads, lanes: lanes, seed: seed)) { result, total in
+        let onGame = { @Sendable (result: GameResult, total: Int) -> Bool in
             guard !result.diverged else {
                 // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
                 let kept =
@@ -424,7 +477,7 @@ struct TrainCommand: Command {
             }
             let summary = report.record(result)
             progress.update(total, detail: summary)
-            if base.learning == .otdThenTC && !learner.learnsByCoherence {
+            if base.learning == .otdThenTC && !learner.learnsByCoherence && !learnsTable.load(ordering: .relaxed) {
                 let due = switchGame.map { total >= $0 } ?? switchSeconds.map { SystemClock.monotonicSeconds() - runStart >= $0 } ?? false
                 if due && learner.startCoherence() {
                     switchedAt.withLock { $0 = total }
@@ -441,6 +494,20 @@ struct TrainCommand: Command {
                 }
             }
             return true
+        }
+        var played = 0
+        if share < 1 {
+            played = loop.run(TrainingPlan(games: networkGames, seconds: networkSeconds, threads: threads, lanes: lanes, seed: seed), onGame: onGame)
+        }
+        let tableFrom = base.games + played
+        if share > 0 && failure.withLock({ $0 == nil }) && !learner.stop.isRequested {
+            learnsTable.store(true, ordering: .relaxed)
+            let tableLearner = AfterstateLearner(network: network, rules: rules, stop: learner.stop)
+            Console.error(
+                "learning the afterstate table from game \(tableFrom) (\(tableLearner.table.count) afterstates so far; one thread, "
+                    + "the network's weights no longer change)")
+            let remaining = seconds.map { max(0.001, $0 - (SystemClock.monotonicSeconds() - runStart)) }
+            tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
         }
         progress.finish()
         let runSeconds = report.elapsed
@@ -460,7 +527,9 @@ struct TrainCommand: Command {
             let earlier = resume != nil ? metricsPath.flatMap { try? TrainingMetrics.rows(fromCSVFile: $0) } ?? [] : []
             let rows = earlier.filter { $0.games <= base.games } + report.allRows
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
-            let markers = switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? []
+            let markers =
+                (switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? [])
+                + (learnsTable.load(ordering: .relaxed) && tableFrom > base.games ? [(games: tableFrom, label: "table from here")] : [])
             try LearningCurvePlot.writeSVG(
                 rows: rows, title: title, markers: markers, reference: optimal.map { ($0, "optimal play") }, to: plotPath)
         }
@@ -469,7 +538,8 @@ struct TrainCommand: Command {
             recent += " (\(formatFixed(100 * report.recentMeanScore / optimal, digits: 1)) % of optimal play's \(formatFixed(optimal, digits: 2)))"
         }
         Console.output(
-            "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training; \(recent)")
+            "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training"
+                + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.count * 12)))" } ?? "") + "; \(recent)")
         if let limit = metadata.downgradeLimit {
             Console.output(
                 "eval and play search these weights downgrading from the \(Board.value(ofExponent: limit)) tile, the largest a third of the last games "

@@ -72,6 +72,13 @@ struct WeightsFileMutationTests {
         try WeightsFile.save(staged, metadata: withTile, to: path)
         files.append(try #require(readBytes(path)))
         #expect(files.last?[8] == 3)
+        // The tiny 2×2 network with a table of a few afterstates (version 5).
+        let tabled = WeightsFileTests.makeNetwork((2, 2, [[0, 1]], 4), seed: 11)
+        tabled.attachAfterstateTable()
+        AfterstateLearner(network: tabled, rules: try Rules(rows: 2, cols: 2)).run(TrainingPlan(games: 3, seed: 1), gamesBefore: 0) { _, _ in true }
+        try WeightsFile.save(tabled, metadata: WeightsFileTests.metadata, to: path)
+        files.append(try #require(readBytes(path)))
+        #expect(files.last?[8] == 5)
         return files
     }
 

@@ -269,7 +269,7 @@ struct WeightsFileTests {
             return damaged
         }
         #expect(Self.loadError(flipped(0, 0), in: directory) == .notAWeightsFile(file: file))
-        #expect(Self.loadError(flipped(8, 2), in: directory) == .unsupportedVersion(file: file, version: 5))
+        #expect(Self.loadError(flipped(8, 3), in: directory) == .unsupportedVersion(file: file, version: 9))
         #expect(Self.loadError(flipped(16, 3), in: directory) == .invalidHeader(file: file, reason: "the board has 10 rows; boards have 2 to 8"))
         #expect(Self.loadError(flipped(25, 0), in: directory) == .checksumMismatch(file: file))  // cell 0 → 1: a valid shape
     }
@@ -332,7 +332,7 @@ struct WeightsFileTests {
         patched[8] = 7
         let error = Self.loadError(patched, in: directory)
         #expect(error == .unsupportedVersion(file: directory.file("x.bin"), version: 7))
-        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 4")
+        #expect(error?.description == "\(directory.file("x.bin")): format version 7; this build reads versions 1 to 5")
     }
 
     // MARK: Version 2: stages and learning methods
@@ -532,8 +532,10 @@ struct WeightsFileTests {
     /// A forged rules block is refused with what is wrong in it: an unknown option, a value of the wrong kind or
     /// out of range, rules that `Rules` refuses, a name given twice.
     @Test(arguments: [
-        ("win_tile", "winXtile", "the rules block names 'winXtile', which is no rules option of this build"),
-        ("max_steps", "MAX_STEPS", "the rules block names 'MAX_STEPS', which is no rules option of this build"),
+        ("win_tile", "winXtile", "the rules block names \"winXtile\", which is no rules option of this build"),
+        ("max_steps", "MAX_STEPS", "the rules block names \"MAX_STEPS\", which is no rules option of this build"),
+        // A line break in a forged name stays escaped: the message is one line.
+        ("max_steps", "max\nsteps", "the rules block names \"max\\nsteps\", which is no rules option of this build"),
     ])
     func forgedRulesNamesAreRefused(original: String, forged: String, reason: String) throws {
         let bytes = try Self.versionFourBytes()
@@ -981,7 +983,7 @@ struct WeightsFileTests {
         (.cannotOpen(file: "weights.bin", reason: "No such file or directory"), "cannot open weights.bin: No such file or directory"),
         (.cannotRead(file: "x.bin", reason: "Input/output error"), "cannot read x.bin: Input/output error"),
         (.notAWeightsFile(file: "x.bin"), "x.bin: not a Gym2048 weights file (bad magic)"),
-        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 4"),
+        (.unsupportedVersion(file: "x.bin", version: 7), "x.bin: format version 7; this build reads versions 1 to 5"),
         (.truncatedHeader(file: "x.bin", needed: 112, found: 50), "x.bin: truncated: the header needs 112 bytes, the file has 50"),
         (
             .truncated(file: "x.bin", shape: "4 patterns of 6 cells", expected: 268_435_576, found: 12_000),

@@ -54,6 +54,16 @@ struct TrainEvalCommandTests {
         (["--tc-alpha", "10"], "--tc-alpha must be between 1e-09 and 1.0, got 10"),
         (["--lanes", "0"], "--lanes must be between 1 and 64, got 0"),
         (["--lanes", "65"], "--lanes must be between 1 and 64, got 65"),
+        (["--table-share", "2"], "--table-share must be between 0.0 and 1.0, got 2"),
+        (
+            ["--table-share", "0.5"],
+            "--table-share: an afterstate table is for boards of up to 9 cells (2x4, 3x3 and smaller); a 4x4 network learns alone"
+        ),
+        (
+            ["--rows", "3", "--table-share", "0.5", "--max-steps", "100"],
+            "--table-share: the afterstate table is learned by the solver's equations, which play each game to its end; "
+                + "a step limit (max_steps) is not modelled"
+        ),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try Self.train(arguments) }
@@ -97,6 +107,35 @@ struct TrainEvalCommandTests {
     func optimismDependsOnTheBoardSize(rows: Int, cols: Int, optimism: Double) throws {
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)"]).optimism == optimism)
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)", "--optimistic", "5"]).optimism == 5)
+    }
+
+    /// On a small board the run learns the network, then its afterstate table; the file keeps the table, eval reads
+    /// it, and a resumed file with a table learns only the table.
+    @Test func aSmallBoardLearnsItsAfterstateTableAfterTheNetwork() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let first = try G2048Tests.run(["train", "--rows", "2", "--games", "400", "--out", weights])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("the afterstate table learns 80 % of the run, on one thread"), "\(first.stderr)")
+        #expect(first.stderr.contains("learning the afterstate table from game 80 (0 afterstates so far"), "\(first.stderr)")
+        let table = try #require(try WeightsFile.load(from: weights).network.afterstates)
+        #expect(table.count > 10 && first.stdout.contains("400 games") && first.stdout.contains("a table of \(table.count) afterstates"))
+        let evaluated = try G2048Tests.run(["eval", "--weights", weights, "--games", "5", "--threads", "1"])
+        #expect(evaluated.stderr.contains("1 patterns, a table of \(table.count) afterstates, trained 400 games"), "\(evaluated.stderr)")
+        let refused = try G2048Tests.run(["train", "--resume", weights, "--games", "500", "--table-share", "0.5"])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "--table-share 0.50: --resume \(weights) holds an afterstate table (\(table.count) afterstates), over which its network "
+                    + "no longer learns, so the whole run learns the table; leave --table-share out"), "\(refused.stderr)")
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("learning the afterstate table from game 400 (\(table.count) afterstates so far"), "\(resumed.stderr)")
+        #expect(try WeightsFile.load(from: weights).metadata.games == 500)
+        // Without a table, a file is written as before.
+        let alone = try G2048Tests.run(["train", "--rows", "2", "--games", "100", "--table-share", "0", "--out", weights, "--force"])
+        #expect(alone.status == 0 && !alone.stderr.contains("afterstate") && !alone.stdout.contains("table"), "\(alone.stderr)")
+        #expect(try WeightsFile.load(from: weights).network.afterstates == nil)
     }
 
     @Test func aResumedRunWritesBackToItsFile() throws {

@@ -1,0 +1,158 @@
+import Game2048
+
+/// Learns a small board's ``AfterstateTable`` over a trained network: the second part of `g2048 train` on the
+/// boards that may have one (``AfterstateTable/fits(rows:cols:)``).
+///
+///     let learner = try AfterstateLearner(network: network, rules: rules)   // the network carries a table
+///     var rng = Xoshiro256StarStar(seed: 1)
+///     learner.trainGame(using: &rng)
+///
+/// Each game is played greedily by the network and its table, as ``SearchPlayer`` plays them at depth 0 (the
+/// first legal move in `Direction` order unless a later one is strictly better). Then, from the last state back
+/// to the first, the afterstate of **every** legal move of each state (the move played and the ones not played)
+/// takes its exact expected value under the rules' spawns: the mean over the empty cells of a 2 (chance 1 − p) or
+/// a 4 (chance p), each followed by the best move's reward plus its afterstate's value, 0 where no move is left
+/// or the win tile ends the game. An afterstate not yet in the table is worth the network's value.
+///
+/// So the values are the solver's equations (``OptimalSolver``) met one board at a time along the games the
+/// player plays, a model-based, trial-based form of value iteration (Barto, Bradtke & Singh's real-time dynamic
+/// programming) over afterstates; the network stands in for what has not been met. Backing up the moves not
+/// played, not only the played one, is what lets a wrongly low value rise again (measured in docs/SOLVER.md).
+///
+/// The network's weights do not change. One thread; deterministic: the same network, rules and seed give the same
+/// games and the same table.
+public final class AfterstateLearner: @unchecked Sendable {
+    /// The network, which carries the table learned.
+    public let network: NTupleNetwork
+    /// The table learned (the network's).
+    public let table: AfterstateTable
+    /// The rules of the training games.
+    public let rules: Rules
+    /// Asks the run to stop (shared with the ``TDLearner`` of the same run).
+    public let stop: TrainingStop
+    let game: SolverGame
+    let reader: PackedTupleReader
+    let fourThreshold: UInt64
+    /// The chances of a 2 and of a 4 after a move.
+    let twoChance: Float, fourChance: Float
+    /// The states of the game in progress, for the backward pass.
+    private var states: [UInt64] = []
+
+    /// Why `rules` cannot train an afterstate table, or `nil`: the table is learned by the solver's equations,
+    /// so only the rules the solver models (no step limit, no ending on an illegal action).
+    public static func unsupportedRule(in rules: Rules) -> String? {
+        SolverGame.unsupportedRule(in: rules).map {
+            "the afterstate table is learned by the solver's equations, which play each game to its end; \($0) is not modelled"
+        }
+    }
+
+    /// A learner of `network`'s table under `rules`.
+    ///
+    /// - Precondition: `network` carries a table (``NTupleNetwork/afterstates``) and is for the rules' board;
+    ///   ``unsupportedRule(in:)`` is `nil`.
+    public init(network: NTupleNetwork, rules: Rules, stop: TrainingStop = TrainingStop()) {
+        guard let table = network.afterstates else { preconditionFailure("the network carries no afterstate table") }
+        precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
+        precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
+        self.network = network
+        self.table = table
+        self.rules = rules
+        self.stop = stop
+        game = SolverGame(rules: rules, objective: .score, symmetric: true)
+        reader = PackedTupleReader(network)
+        fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
+        fourChance = Float(rules.spawnFourProbability)
+        twoChance = 1 - fourChance
+    }
+
+    /// The value of `key`, a canonical afterstate: the table's, else the network's.
+    @inline(__always)
+    func value(ofCanonical key: UInt64) -> Float { table.value(ofCanonical: key) ?? reader.value(of: key) }
+
+    /// The greedy move on `state`: its afterstate and reward, and the move's worth (reward + value); `nil` when no
+    /// move is legal or the game is won.
+    @inline(__always)
+    func bestMove(on state: UInt64) -> (afterstate: UInt64, reward: UInt32, worth: Float)? {
+        if game.isWon(state) { return nil }
+        var best: (afterstate: UInt64, reward: UInt32, worth: Float)? = nil
+        for direction in Direction.allCases {
+            let move = game.grid.move(state, direction)
+            guard move.legal else { continue }
+            let worth = Float(move.reward) + value(ofCanonical: table.canonical(move.afterstate))
+            if best.map({ worth > $0.worth }) ?? true { best = (move.afterstate, move.reward, worth) }
+        }
+        return best
+    }
+
+    /// The expected value of `afterstate` over its spawns, each followed by the best move (0 when none).
+    @inline(__always)
+    func expectedValue(of afterstate: UInt64) -> Float {
+        var total: Float = 0
+        var empty = 0
+        for cell in 0..<game.cells where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 {
+            empty += 1
+            let shift = 4 * UInt64(cell)
+            if twoChance > 0 { total += twoChance * (bestMove(on: afterstate | 1 << shift)?.worth ?? 0) }
+            if fourChance > 0 { total += fourChance * (bestMove(on: afterstate | 2 << shift)?.worth ?? 0) }
+        }
+        return empty == 0 ? 0 : total / Float(empty)
+    }
+
+    /// A spawn on `key`, drawn as the environment draws it: the value first, then the cell.
+    @inline(__always)
+    func spawn(on key: UInt64, using rng: inout Xoshiro256StarStar) -> UInt64 {
+        let exponent: UInt64 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
+        var pick = rng.uniform(below: PackedGrid.emptyCount(key, cells: game.cells))
+        for cell in 0..<game.cells where (key >> (4 * UInt64(cell))) & 0xF == 0 {
+            if pick == 0 { return key | exponent << (4 * UInt64(cell)) }
+            pick -= 1
+        }
+        preconditionFailure("a spawn on a full board")
+    }
+
+    /// Plays one game greedily, then backs up the afterstate of every legal move of each of its states, last first.
+    @discardableResult
+    public func trainGame(using rng: inout Xoshiro256StarStar) -> GameResult {
+        var state: UInt64 = 0
+        for _ in 0..<rules.initialTiles { state = spawn(on: state, using: &rng) }
+        states.removeAll(keepingCapacity: true)
+        var score: Int64 = 0
+        var highest: UInt64 = 0
+        while let move = bestMove(on: state) {
+            states.append(state)
+            score += Int64(move.reward)
+            state = spawn(on: move.afterstate, using: &rng)
+        }
+        for cell in 0..<game.cells { highest = max(highest, (state >> (4 * UInt64(cell))) & 0xF) }
+        for visited in states.reversed() {
+            for direction in Direction.allCases {
+                let move = game.grid.move(visited, direction)
+                guard move.legal else { continue }
+                let key = table.canonical(move.afterstate)
+                table.set(canonical: key, to: expectedValue(of: key))
+            }
+        }
+        return GameResult(score: score, maxTile: Board.value(ofExponent: UInt8(highest)), moves: states.count)
+    }
+
+    /// Trains until `plan`'s games or seconds or ``stop``; returns the games this run played. One thread whatever
+    /// `plan.threads` says; the generator is seeded as ``TrainingLoop`` seeds its first thread.
+    ///
+    /// - Parameters:
+    ///   - plan: when to stop, and the seed.
+    ///   - gamesBefore: the games already played (a plan's `games` counts them).
+    ///   - onGame: called after every game with its result and the games so far; `false` stops the run.
+    @discardableResult
+    public func run(_ plan: TrainingPlan, gamesBefore: Int, onGame: (GameResult, Int) -> Bool) -> Int {
+        var rng = Xoshiro256StarStar(seed: VectorEnvironment.seeds(from: plan.seed &+ UInt64(gamesBefore), count: 1)[0])
+        stop.setDeadline(secondsFromNow: plan.seconds)
+        defer { stop.setDeadline(secondsFromNow: nil) }
+        var total = gamesBefore
+        while !stop.isDue && plan.games.map({ total < $0 }) ?? true {
+            let result = trainGame(using: &rng)
+            total += 1
+            if !onGame(result, total) { break }
+        }
+        return total - gamesBefore
+    }
+}

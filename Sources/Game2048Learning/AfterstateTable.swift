@@ -1,0 +1,152 @@
+import Game2048
+
+/// Values learned for single afterstates of a small board, one per class of symmetric boards: what a network
+/// carries beside its tuples where every afterstate can have a value of its own (``NTupleNetwork/afterstates``).
+///
+///     let table = AfterstateTable(rows: 2, cols: 4)
+///     table.value(of: board)       // nil until learned; the same for every mirror image of the board
+///
+/// A board is a ``PackedGrid`` key (four bits a cell), reduced to its smallest symmetric image
+/// (``PackedSymmetry``), in an open-addressing hash table. The tuples generalize: boards that look alike share
+/// weights, so a network learns fast and never exactly; the table learns each board on its own, exactly, but only
+/// the boards it meets. ``AfterstateLearner`` fills it over a trained network (a board not in the table takes the
+/// network's value), which reaches closer to optimal play on the solved boards than either alone (docs/SOLVER.md).
+///
+/// Written by one thread at a time (the learner); read by any number once learned.
+public final class AfterstateTable: @unchecked Sendable {
+    /// Board rows.
+    public let rows: Int
+    /// Board columns.
+    public let cols: Int
+    /// The symmetries a board is reduced by.
+    let symmetry: PackedSymmetry
+    /// Keys (0 marks a free slot: an afterstate always holds a tile) and their values, `capacity` each.
+    private var keys: UnsafeMutablePointer<UInt64>
+    private var values: UnsafeMutablePointer<Float>
+    private var capacity: Int
+    /// `64 − log2(capacity)`: a key's home slot is the top bits of its multiplicative hash.
+    private var shift: UInt64
+    /// The afterstates held.
+    public private(set) var count = 0
+
+    /// The boards a table may be made for: those of at most this many cells, where every afterstate, reduced by
+    /// the board's symmetries, fits in memory (3.1 × 10^7 on 3×3, the boards ``OptimalSolver`` solves).
+    public static let maxCells = OptimalSolver.maxCells
+
+    /// The most afterstates a table holds (a learner stops adding beyond it): more than every reduced afterstate of
+    /// the largest board allowed, in at most 1.5 GiB.
+    public static let maxCount = 1 << 26
+
+    /// Whether a `rows` × `cols` board may have a table.
+    public static func fits(rows: Int, cols: Int) -> Bool { rows * cols <= maxCells }
+
+    /// An empty table for a `rows` × `cols` board.
+    ///
+    /// - Precondition: ``fits(rows:cols:)``.
+    public init(rows: Int, cols: Int) {
+        precondition(AfterstateTable.fits(rows: rows, cols: cols), "an afterstate table is for boards of up to \(AfterstateTable.maxCells) cells")
+        self.rows = rows
+        self.cols = cols
+        symmetry = PackedSymmetry(rows: rows, cols: cols)
+        capacity = 1 << 10
+        shift = 64 - 10
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: 0, count: capacity)
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    /// The smallest key among `key`'s symmetric images: the form the table stores.
+    @inline(__always)
+    func canonical(_ key: UInt64) -> UInt64 { symmetry.canonical(key) }
+
+    /// The slot of `key`, or of the free slot where it would go.
+    @inline(__always)
+    private func slot(of key: UInt64) -> Int {
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while keys[slot] != key && keys[slot] != 0 { slot = (slot &+ 1) & (capacity &- 1) }
+        return slot
+    }
+
+    /// The value of `key`, a canonical board, or `nil` when the table has none.
+    @inline(__always)
+    func value(ofCanonical key: UInt64) -> Float? {
+        let slot = slot(of: key)
+        return keys[slot] == key ? values[slot] : nil
+    }
+
+    /// The value learned for `board` or any of its mirror images, or `nil`.
+    ///
+    /// - Precondition: `board` is the table's size.
+    @usableFromInline
+    func value(of board: Board) -> Float? {
+        guard count > 0, let key = PackedGrid.key(of: board) else { return nil }
+        return value(ofCanonical: canonical(key))
+    }
+
+    /// Sets the value of `key`, a canonical board; a new key is refused (returning `false`) once the table holds
+    /// ``maxCount`` afterstates.
+    @inline(__always) @discardableResult
+    func set(canonical key: UInt64, to value: Float) -> Bool {
+        let slot = slot(of: key)
+        if keys[slot] == key {
+            values[slot] = value
+            return true
+        }
+        guard count < AfterstateTable.maxCount else { return false }
+        keys[slot] = key
+        values[slot] = value
+        count += 1
+        // At most 70 % full, so a probe stays short.
+        if 10 * count > 7 * capacity { grow() }
+        return true
+    }
+
+    private func grow() {
+        let (oldKeys, oldValues, oldCapacity) = (keys, values, capacity)
+        capacity *= 2
+        shift -= 1
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: 0, count: capacity)
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: 0, count: capacity)
+        for index in 0..<oldCapacity where oldKeys[index] != 0 {
+            let slot = slot(of: oldKeys[index])
+            keys[slot] = oldKeys[index]
+            values[slot] = oldValues[index]
+        }
+        oldKeys.deallocate()
+        oldValues.deallocate()
+    }
+
+    /// Every (canonical key, value), keys ascending: the order a weights file stores, the same bytes for the
+    /// same table whatever order it was filled in.
+    var sortedEntries: [(key: UInt64, value: Float)] {
+        var entries: [(key: UInt64, value: Float)] = []
+        entries.reserveCapacity(count)
+        for index in 0..<capacity where keys[index] != 0 { entries.append((keys[index], values[index])) }
+        entries.sort { $0.key < $1.key }
+        return entries
+    }
+
+    /// The bytes the table takes in memory.
+    public var memoryBytes: Int { capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<Float>.stride) }
+
+    /// Why `key` cannot be a stored afterstate of this table's board under `rules`, or `nil`: it must hold a tile,
+    /// only on the board's cells, none above the rules' ceiling, and be its class's canonical form.
+    func problem(ofKey key: UInt64, largestExponent: UInt8) -> String? {
+        let cells = rows * cols
+        if key == 0 { return "an empty board" }
+        if cells < 16 && key >> (4 * UInt64(cells)) != 0 { return "a tile beyond the board's \(cells) cells" }
+        for cell in 0..<cells where UInt8((key >> (4 * UInt64(cell))) & 0xF) > largestExponent {
+            return "a tile above the ceiling 2^\(largestExponent)"
+        }
+        if canonical(key) != key { return "not the smallest of its mirror images" }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+/// A small board's network read straight off a ``PackedGrid`` key: the tuples' sum ``CellTupleValue`` gives for the
+/// same board, the same Float, without building a `Board` (the afterstate learner reads tens of millions a minute).
+///
+/// The features are summed in ``CellTupleValue``'s order, each index made the same way (the exponents capped at
+/// `valueCount − 1`, the first cell the lowest digit), so the two agree to the bit (the tests compare them).
+struct PackedTupleReader {
+    let network: NTupleNetwork
+    /// Per feature, its cells' bit offsets (`4 × cell`), from `cellStarts[f]` to `cellStarts[f + 1]`.
+    let cellShifts: [UInt64]
+    let cellStarts: [Int]
+    /// Per feature, where its pattern's table starts.
+    let tableOffsets: [Int]
+    let cap: UInt64
+    let cells: Int
+
+    init(_ network: NTupleNetwork) {
+        precondition(network.reading == .cells && network.rows * network.cols <= 16, "a packed key holds at most 16 cells")
+        self.network = network
+        cellShifts = network.featureCells.map { 4 * UInt64($0) }
+        cellStarts = network.featureStarts
+        tableOffsets = network.featurePatterns.map { network.tableOffsets[$0] }
+        cap = UInt64(network.valueCount - 1)
+        cells = network.rows * network.cols
+    }
+
+    /// The tuples' sum of the board `key`.
+    @inline(__always)
+    func value(of key: UInt64) -> Float {
+        var highest: UInt64 = 0
+        if network.stageCount > 1 {
+            for cell in 0..<cells { highest = max(highest, (key >> (4 * UInt64(cell))) & 0xF) }
+        }
+        let valueCount = network.valueCount
+        let w = network.weights.base + network.stage(maxExponent: UInt8(highest)) &* network.stageSize
+        return cellShifts.withUnsafeBufferPointer { shifts in
+            var sum: Float = 0
+            for feature in 0..<tableOffsets.count {
+                var index = 0, scale = 1
+                for position in cellStarts[feature]..<cellStarts[feature + 1] {
+                    index &+= Int(truncatingIfNeeded: min((key >> shifts[position]) & 0xF, cap)) &* scale
+                    scale &*= valueCount
+                }
+                sum += w[tableOffsets[feature] &+ index]
+            }
+            return sum
+        }
+    }
+}
