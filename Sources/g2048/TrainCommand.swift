@@ -230,14 +230,8 @@ struct TrainCommand: Command {
             throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
         }
         tableShare = try arguments[Self.tableShare]
-        if let tableShare, tableShare > 0 {
-            guard AfterstateTable.fits(rows: rules.rows, cols: rules.cols) else {
-                throw UsageError(
-                    "--table-share: an afterstate table is for boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller); "
-                        + "a \(rules.sizeLabel) network learns alone")
-            }
-            if let rule = AfterstateLearner.unsupportedRule(in: rules) { throw UsageError("--table-share: \(rule)") }
-        }
+        // A resumed file's board and rules are its own: checked when it is read.
+        if resume == nil { try TrainCommand.checkTableShare(tableShare, rules: rules) }
         if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
         threads = try arguments[Self.threads]
         lanes = try arguments[Self.lanes]
@@ -359,6 +353,7 @@ struct TrainCommand: Command {
         if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
         if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
         metadata.trainedRules = rules
+        try TrainCommand.checkTableShare(tableShare, rules: rules)
         if let table = network.afterstates {
             if let tableShare, tableShare < 1 {
                 throw UsageError(
@@ -372,6 +367,18 @@ struct TrainCommand: Command {
         if alphaGiven { metadata.alpha = alpha }
         if seedGiven { metadata.seed = seed }
         return (network, metadata, rules)
+    }
+
+    /// Refuses `--table-share` above 0 where a table cannot be learned: a board of more than
+    /// ``AfterstateTable/maxCells`` cells, or rules the solver's equations do not model.
+    static func checkTableShare(_ tableShare: Double?, rules: Rules) throws(UsageError) {
+        guard let tableShare, tableShare > 0 else { return }
+        guard AfterstateTable.fits(rows: rules.rows, cols: rules.cols) else {
+            throw UsageError(
+                "--table-share: an afterstate table is for boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller); "
+                    + "a \(rules.sizeLabel) network learns alone")
+        }
+        if let rule = AfterstateLearner.unsupportedRule(in: rules) { throw UsageError("--table-share: \(rule)") }
     }
 
     /// The share of this run that learns an afterstate table: `--table-share`, else the board's default where the
