@@ -6,8 +6,8 @@ import Game2048
 ///     let table = AfterstateTable(rows: 2, cols: 4)
 ///     table.value(of: board)       // nil until learned; the same for every mirror image of the board
 ///
-/// A board is a ``PackedGrid`` key (four bits a cell), reduced to its smallest symmetric image
-/// (``PackedSymmetry``), in an open-addressing hash table. The tuples generalize: boards that look alike share
+/// A board is a packed key (four bits a cell, as the solver keys boards), reduced to its smallest symmetric image
+/// (its canonical form), in an open-addressing hash table. The tuples generalize: boards that look alike share
 /// weights, so a network learns fast and never exactly; the table learns each board on its own, exactly, but only
 /// the boards it meets. ``AfterstateLearner`` fills it over a trained network (a board not in the table takes the
 /// network's value), which reaches closer to optimal play on the solved boards than either alone (docs/SOLVER.md).

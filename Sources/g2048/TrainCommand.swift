@@ -156,7 +156,7 @@ struct TrainCommand: Command {
     }
 
     /// The default share of a run that learns the afterstate table, after the network: on every board that may
-    /// have one (``AfterstateTable/fits(rows:cols:)``), measured exactly against the solved 2×4 and 3×3
+    /// have one (`AfterstateTable.fits(rows:cols:)`), measured exactly against the solved 2×4 and 3×3
     /// (docs/SOLVER.md); none elsewhere.
     static func defaultTableShare(rows: Int, cols: Int) -> Double { AfterstateTable.fits(rows: rows, cols: cols) ? 0.8 : 0 }
 
@@ -370,7 +370,7 @@ struct TrainCommand: Command {
     }
 
     /// Refuses `--table-share` above 0 where a table cannot be learned: a board of more than
-    /// ``AfterstateTable/maxCells`` cells, or rules the solver's equations do not model.
+    /// `AfterstateTable.maxCells` cells, or rules the solver's equations do not model.
     static func checkTableShare(_ tableShare: Double?, rules: Rules) throws(UsageError) {
         guard let tableShare, tableShare > 0 else { return }
         guard AfterstateTable.fits(rows: rules.rows, cols: rules.cols) else {
