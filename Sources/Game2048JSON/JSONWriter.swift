@@ -111,4 +111,11 @@ extension JSONValue {
         writer.write(self)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
+
+    /// `text` in JSON quotes and escapes, cut to `limit` characters with "…": untrusted text (a record's member,
+    /// a weights file's rules name) shown in a message, which stays on one line.
+    public static func quoted(_ text: String, limit: Int) -> String {
+        let shown = JSONValue.string(String(text.prefix(limit))).serialized
+        return text.count > limit ? shown + "…" : shown
+    }
 }

@@ -117,13 +117,11 @@ public final class AfterstateLearner: @unchecked Sendable {
         for _ in 0..<rules.initialTiles { state = spawn(on: state, using: &rng) }
         states.removeAll(keepingCapacity: true)
         var score: Int64 = 0
-        var highest: UInt64 = 0
         while let move = bestMove(on: state) {
             states.append(state)
             score += Int64(move.reward)
             state = spawn(on: move.afterstate, using: &rng)
         }
-        for cell in 0..<game.cells { highest = max(highest, (state >> (4 * UInt64(cell))) & 0xF) }
         for visited in states.reversed() {
             for direction in Direction.allCases {
                 let move = game.grid.move(visited, direction)
@@ -132,7 +130,7 @@ public final class AfterstateLearner: @unchecked Sendable {
                 table.set(canonical: key, to: expectedValue(of: key))
             }
         }
-        return GameResult(score: score, maxTile: Board.value(ofExponent: UInt8(highest)), moves: states.count)
+        return GameResult(score: score, maxTile: Board.value(ofExponent: PackedGrid.highestExponent(state)), moves: states.count)
     }
 
     /// Trains until `plan`'s games or seconds or ``stop``; returns the games this run played. One thread whatever

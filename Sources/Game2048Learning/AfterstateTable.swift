@@ -134,6 +134,9 @@ public final class AfterstateTable: @unchecked Sendable {
         return entries
     }
 
+    /// The bytes the table takes in a weights file.
+    public var fileBytes: Int { count * NetworkLayout.afterstateSize }
+
     /// The bytes the table takes in memory.
     public var memoryBytes: Int { capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<Float>.stride) }
 

@@ -133,6 +133,18 @@ struct PackedGrid: Sendable {
         return sum
     }
 
+    /// The exponent of the largest tile of `key` (0 for an empty board).
+    @inline(__always)
+    static func highestExponent(_ key: UInt64) -> UInt8 {
+        var highest: UInt64 = 0
+        var rest = key
+        while rest != 0 {
+            highest = max(highest, rest & 0xF)
+            rest >>= 4
+        }
+        return UInt8(highest)
+    }
+
     /// The empty cells of `key`, a board of `cells` cells.
     @inline(__always)
     static func emptyCount(_ key: UInt64, cells: Int) -> Int {

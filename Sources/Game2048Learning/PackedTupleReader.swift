@@ -11,7 +11,6 @@ struct PackedTupleReader {
     /// Per feature, where its pattern's table starts.
     let tableOffsets: [Int]
     let cap: UInt64
-    let cells: Int
 
     init(_ network: NTupleNetwork) {
         precondition(network.reading == .cells && network.rows * network.cols <= 16, "a packed key holds at most 16 cells")
@@ -20,18 +19,15 @@ struct PackedTupleReader {
         cellStarts = network.featureStarts
         tableOffsets = network.featurePatterns.map { network.tableOffsets[$0] }
         cap = UInt64(network.valueCount - 1)
-        cells = network.rows * network.cols
     }
 
     /// The tuples' sum of the board `key`.
     @inline(__always)
     func value(of key: UInt64) -> Float {
-        var highest: UInt64 = 0
-        if network.stageCount > 1 {
-            for cell in 0..<cells { highest = max(highest, (key >> (4 * UInt64(cell))) & 0xF) }
-        }
         let valueCount = network.valueCount
-        let w = network.weights.base + network.stage(maxExponent: UInt8(highest)) &* network.stageSize
+        // As `NTupleNetwork.stageOffset(of:)`: the largest tile is looked at only when there are stages.
+        let stage = network.stageCount == 1 ? 0 : network.stage(maxExponent: PackedGrid.highestExponent(key))
+        let w = network.weights.base + stage &* network.stageSize
         return cellShifts.withUnsafeBufferPointer { shifts in
             var sum: Float = 0
             for feature in 0..<tableOffsets.count {

@@ -247,7 +247,7 @@ extension WeightsFile {
             guard let option = RulesOption.named(name) else {
                 // Quoted and escaped: a forged name may hold a line break, and the message is one line.
                 throw HeaderProblem(
-                    reason: "the rules block names \(quoted(name)), which is no rules option of this build "
+                    reason: "the rules block names \(JSONValue.quoted(name, limit: 24)), which is no rules option of this build "
                         + "(\(RulesOption.all.map(\.name).joined(separator: ", ")))")
             }
             guard seen.insert(name).inserted else { throw HeaderProblem(reason: "the rules block gives '\(name)' twice") }
@@ -268,7 +268,7 @@ extension WeightsFile {
             }
             // Its kind here; its range, with the rest, by `Rules`, in its words.
             guard option.assign(value, to: &settings, checkingRange: false) else {
-                let shown = if case .string(let text) = value { quoted(text) } else { "\(value)" }
+                let shown = if case .string(let text) = value { JSONValue.quoted(text, limit: 24) } else { "\(value)" }
                 throw HeaderProblem(reason: "the rules block's value of '\(name)' is not one the option allows (\(shown))")
             }
         }
@@ -277,12 +277,6 @@ extension WeightsFile {
         } catch {
             throw HeaderProblem(reason: "the rules block's \(RulesOption.name(of: error.field)) \(error.rule)")
         }
-    }
-
-    /// Text read from a file, for a message: in JSON quotes and escapes (a forged name may hold a line break, and
-    /// a message is one line), its first 24 characters and "…" after them.
-    static func quoted(_ text: String) -> String {
-        JSONValue.string(String(text.prefix(24))).serialized + (text.count > 24 ? "…" : "")
     }
 
     /// The layout and metadata in `header` (the bytes after the preamble), with the layout validated.

@@ -340,9 +340,6 @@ public enum WeightsFile {
         }
     }
 
-    /// Whether `value` is a finite number within ±``maxWeightMagnitude``.
-    static func isUsable(_ value: Float) -> Bool { value.isFinite && abs(value) <= maxWeightMagnitude }
-
     /// Reads the file's fields, as ``WeightsFileError/cannotRead(file:reason:)`` on failure.
     struct FileReader {
         let descriptor: Int32
@@ -368,14 +365,19 @@ public enum WeightsFile {
     /// network reads (65 535 patterns × 8 symmetries) stays far from overflowing a Float.
     public static let maxWeightMagnitude: Float = 1e30
 
+    /// Whether `value` (a weight, or a table's value) is a finite number within ±``maxWeightMagnitude``.
+    @inline(__always)
+    static func isUsable(_ value: Float) -> Bool {
+        // NaN and infinity have the largest magnitude bit patterns, so one comparison covers them.
+        value.bitPattern & 0x7FFF_FFFF <= maxWeightMagnitude.bitPattern
+    }
+
     /// The index of the first weight in `bytes` that is not a finite number within
     /// ±``maxWeightMagnitude``, or `nil`.
     static func firstUnusableWeight(in bytes: UnsafeRawBufferPointer) -> Int? {
-        let limit = maxWeightMagnitude.bitPattern
-        // NaN and infinity have the largest magnitude bit patterns, so one comparison covers them.
         for index in 0..<(bytes.count / 4) {
             let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-            if bits & 0x7FFF_FFFF > limit { return index }
+            if !isUsable(Float(bitPattern: bits)) { return index }
         }
         return nil
     }

@@ -15,12 +15,6 @@ extension JSONValue {
         }
     }
 
-    /// A string in JSON quotes and escapes (so a message stays on one line), cut to `limit` characters with "…".
-    static func quoted(_ text: String, limit: Int) -> String {
-        let shown = JSONValue.string(String(text.prefix(limit))).serialized
-        return text.count > limit ? shown + "…" : shown
-    }
-
     /// Parses one line or file of text.
     static func parse(text: some StringProtocol) throws(JSONParseError) -> JSONValue {
         try JSONValue.parse(Array(text.utf8))

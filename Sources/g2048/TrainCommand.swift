@@ -419,7 +419,9 @@ struct TrainCommand: Command {
                 "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
                     + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
             }
-        let shareText = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
+        // The network learns first, then the afterstate table over it (on a small board): each part gets its
+        // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
+        let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start =
@@ -429,7 +431,7 @@ struct TrainCommand: Command {
             start
                 + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), seed \(seed); "
                 + "saving to \(out)"
-                + (network.afterstates == nil ? "" : "; the afterstate table learns \(formatFixed(100 * shareText, digits: 0)) % of the run, on one thread"))
+                + (network.afterstates == nil ? "" : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run, on one thread"))
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
         }
@@ -445,9 +447,6 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch { learner.stop.request() }
         defer { watch.cancel() }
-        // The network learns first, then the afterstate table over it (on a small board): each part gets its
-        // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
-        let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
         let networkGames = games.map { base.games + Int((Double(max(0, $0 - base.games)) * (1 - share)).rounded()) }
         let networkSeconds = seconds.map { $0 * (1 - share) }
         // OTD+TC's switch point: a share of the network's games to reach, else of its seconds.
@@ -546,7 +545,7 @@ struct TrainCommand: Command {
         }
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training"
-                + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.count * 12)))" } ?? "") + "; \(recent)")
+                + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.fileBytes)))" } ?? "") + "; \(recent)")
         if let limit = metadata.downgradeLimit {
             Console.output(
                 "eval and play search these weights downgrading from the \(Board.value(ofExponent: limit)) tile, the largest a third of the last games "
