@@ -25,11 +25,11 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// The file is longer than its header implies:
     /// "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004".
     case trailingBytes(file: String, expected: Int, found: Int)
-    /// The header describes more weights than this machine has memory:
-    /// "x.bin: the header says 16000 patterns of 6 cells, 1 TiB of weights; this machine has 8 GiB of memory".
+    /// The header describes more weights and afterstates than this machine has memory:
+    /// "x.bin: the header says 16000 patterns of 6 cells, 1 TiB to load; this machine has 8 GiB of memory".
     case tooLarge(file: String, shape: String, bytes: Int, limit: Int)
-    /// The header describes more weights than this process may still map (its address-space
-    /// limit, `ulimit -v`): "x.bin: the header says …, 21 GiB of weights; this process may map only 5 GiB more
+    /// The header describes more weights and afterstates than this process may still map (its address-space
+    /// limit, `ulimit -v`): "x.bin: the header says …, 21 GiB to load; this process may map only 5 GiB more
     /// (its address-space limit, ulimit -v)".
     case beyondAddressSpace(file: String, shape: String, bytes: Int, available: Int)
     /// The file has the size its header claims but not the disk blocks (a sparse file: a forgery,
@@ -83,9 +83,9 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         case .trailingBytes(let file, let expected, let found):
             "\(file): \(found - expected) bytes after the checksum: the header says \(expected) bytes, the file has \(found)"
         case .tooLarge(let file, let shape, let bytes, let limit):
-            "\(file): the header says \(shape), \(byteSize(bytes)) of weights; this machine has \(byteSize(limit)) of memory"
+            "\(file): the header says \(shape), \(byteSize(bytes)) to load; this machine has \(byteSize(limit)) of memory"
         case .beyondAddressSpace(let file, let shape, let bytes, let available):
-            "\(file): the header says \(shape), \(byteSize(bytes)) of weights; this process may map only "
+            "\(file): the header says \(shape), \(byteSize(bytes)) to load; this process may map only "
                 + "\(byteSize(available)) more (its address-space limit, ulimit -v)"
         case .sparse(let file, let shape, let bytes, let allocated):
             "\(file): the header says \(shape), \(byteSize(bytes)) of weights, but only \(byteSize(allocated)) of the file is on "

@@ -992,7 +992,7 @@ struct WeightsFileTests {
         (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004"),
         (
             .tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, limit: 8 << 30),
-            "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB of weights; this machine has 8 GiB of memory"
+            "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB to load; this machine has 8 GiB of memory"
         ),
         (
             .invalidHeader(file: "x.bin", reason: "the board has 99 rows; boards have 2 to 8"),

@@ -251,7 +251,7 @@ struct TrainEvalCommandTests {
         // 58 MiB of address space: room for the program, not for its weights.
         let (status, stderr) = try G2048Tests.runInShell("ulimit -v 60000; exec \"$0\" eval --weights \"$1\" --games 1", [weights])
         #expect(status == 1, "\(stderr)")
-        #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 74 MiB of weights; this process may map only "))
+        #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 74 MiB to load; this process may map only "))
         #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v)\n"), "\(stderr)")
     }
 
