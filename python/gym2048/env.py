@@ -18,23 +18,30 @@ from .render import parse_text, render_board
 DEFAULT_INFO = ("action_mask", "score", "max_tile", "steps", "invalid", "won")
 
 
-def single_action(action: Any) -> int:
+def discrete_action(action: Any, count: int, noun: str = "", names: str = "") -> int:
     """An action as Python users pass it (an int, a numpy integer, a 0-d or one-element integer array), checked
-    against Discrete(4); anything else is a TypeError or ValueError naming what it got."""
+    against Discrete(count); anything else is a TypeError or ValueError naming what it got. `noun` says what an
+    action is ("card"), `names` what each one does ("up, right, down, left"), for the messages."""
+    top, space = count - 1, f"the action space is Discrete({count})"
+    integer = f"a {noun}, an integer 0..{top}" if noun else f"an integer 0..{top}"
     if isinstance(action, np.ndarray):
         if action.size != 1:
-            raise ValueError(f"action must be one integer 0..3 (the action space is Discrete(4)), got an array of "
-                             f"shape {action.shape}")
+            raise ValueError(f"action must be one {noun or 'integer'} 0..{top} ({space}), got an array of shape "
+                             f"{action.shape}")
         if action.dtype.kind not in "iu":
-            raise TypeError(f"action must be an integer 0..3 (the action space is Discrete(4)), got an array of "
-                            f"dtype {action.dtype}")
+            raise TypeError(f"action must be {integer} ({space}), got an array of dtype {action.dtype}")
         action = action.reshape(()).item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action must be an integer 0..3 (the action space is Discrete(4)), got "
-                        f"{type(action).__name__} {action!r}")
-    if not 0 <= int(action) <= 3:
-        raise ValueError(f"action must be 0..3 (up, right, down, left; the action space is Discrete(4)), got {action}")
+        raise TypeError(f"action must be {integer} ({space}), got {type(action).__name__} {action!r}")
+    if not 0 <= int(action) <= top:
+        what = f"a {noun} 0..{top}" if noun else f"0..{top}"
+        raise ValueError(f"action must be {what} ({names + '; ' if names else ''}{space}), got {action}")
     return int(action)
+
+
+def single_action(action: Any) -> int:
+    """A 2048 action as Python users pass it, checked against Discrete(4) (see `discrete_action`)."""
+    return discrete_action(action, 4, names="up, right, down, left")
 
 
 def observation_space(spec: dict[str, Any]) -> spaces.Box:
@@ -249,4 +256,4 @@ class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         super().close()
 
 
-__all__ = ["Gym2048Env", "BACKENDS", "DEFAULT_INFO", "observation_space", "single_action", "G2048ParamsError"]
+__all__ = ["Gym2048Env", "BACKENDS", "DEFAULT_INFO", "observation_space", "single_action", "discrete_action", "G2048ParamsError"]

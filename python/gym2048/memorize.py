@@ -23,6 +23,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .backend import BACKENDS
 from .client import G2048
+from .env import discrete_action, observation_space
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -45,21 +46,12 @@ def _door(backend: str, binary: Optional[str], options: dict[str, Any]) -> _Door
 
 
 def _spaces(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete[np.int64]]:
-    observation = spec["observation"]
-    box = spaces.Box(observation["low"], observation["high"], shape=tuple(observation["shape"]),
-                     dtype=np.dtype(observation["dtype"]))
-    return box, spaces.Discrete(spec["actions"])
+    return observation_space(spec), spaces.Discrete(spec["actions"])
 
 
 def _card(action: Any, cards: int) -> int:
-    """A card as Python users pass it (an int or a numpy integer), checked against Discrete(cards)."""
-    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
-        action = action.reshape(()).item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action must be a card, an integer 0..{cards - 1}, got {type(action).__name__} {action!r}")
-    if not 0 <= int(action) < cards:
-        raise ValueError(f"action must be a card 0..{cards - 1} (the action space is Discrete({cards})), got {action}")
-    return int(action)
+    """A card as Python users pass it, checked against Discrete(cards) (see `discrete_action`)."""
+    return discrete_action(action, cards, noun="card")
 
 
 def _info(info: dict[str, Any]) -> dict[str, Any]:

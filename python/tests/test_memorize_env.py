@@ -68,6 +68,15 @@ def test_the_mask_is_the_face_down_cards_and_an_illegal_card_is_refused() -> Non
             env.step(4)
         with pytest.raises(TypeError, match="action must be a card"):
             env.step(1.0)
+        # The checks 2048's actions have: a card as a one-element integer array, and the arrays that are not one.
+        with pytest.raises(ValueError, match=r"action must be one card 0..3 \(the action space is Discrete\(4\)\), got an array of shape \(2,\)"):
+            env.step(np.array([1, 3]))
+        with pytest.raises(TypeError, match="action must be a card, an integer 0..3 .*got an array of dtype float64"):
+            env.step(np.array([1.0]))
+        with pytest.raises(TypeError, match="got bool True"):
+            env.step(True)
+        obs, _, _, _, info = env.step(np.array([3]))
+        assert info["action_mask"][3] == 0
     finally:
         env.close()
 
