@@ -32,8 +32,6 @@ public final class AfterstateLearner: @unchecked Sendable {
     public let stop: TrainingStop
     let game: SolverGame
     let reader: PackedTupleReader
-    /// The network's values of the boards read lately (the tuples do not change while the table learns).
-    let networkValues: PackedValueCache
     let fourThreshold: UInt64
     /// The chances of a 2 and of a 4 after a move.
     let twoChance: Float, fourChance: Float
@@ -52,15 +50,7 @@ public final class AfterstateLearner: @unchecked Sendable {
     ///
     /// - Precondition: `network` carries a table (``NTupleNetwork/afterstates``) and is for the rules' board;
     ///   ``unsupportedRule(in:)`` is `nil`.
-    public convenience init(network: NTupleNetwork, rules: Rules, stop: TrainingStop = TrainingStop()) {
-        // 64 MiB on 3×3 and 2×4 (measured there: 2^20 slots learn a tenth fewer games a second, 2^24 no more), less
-        // where a board has fewer afterstates.
-        self.init(network: network, rules: rules, stop: stop, log2CacheSlots: min(22, max(10, 4 * rules.cellCount - 10)))
-    }
-
-    /// A learner whose cache of network values has `2^log2CacheSlots` slots (the tests make it tiny: it changes
-    /// only the speed).
-    init(network: NTupleNetwork, rules: Rules, stop: TrainingStop, log2CacheSlots: Int) {
+    public init(network: NTupleNetwork, rules: Rules, stop: TrainingStop = TrainingStop()) {
         guard let table = network.afterstates else { preconditionFailure("the network carries no afterstate table") }
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
@@ -70,7 +60,6 @@ public final class AfterstateLearner: @unchecked Sendable {
         self.stop = stop
         game = SolverGame(rules: rules, objective: .score, symmetric: true)
         reader = PackedTupleReader(network)
-        networkValues = PackedValueCache(log2Slots: log2CacheSlots)
         fourThreshold = bernoulliThreshold(probability: rules.spawnFourProbability)
         fourChance = Float(rules.spawnFourProbability)
         twoChance = 1 - fourChance
@@ -78,9 +67,7 @@ public final class AfterstateLearner: @unchecked Sendable {
 
     /// The value of `key`, a canonical afterstate: the table's, else the network's.
     @inline(__always)
-    func value(ofCanonical key: UInt64) -> Float {
-        table.value(ofCanonical: key) ?? networkValues.value(of: key) { reader.value(of: $0) }
-    }
+    func value(ofCanonical key: UInt64) -> Float { table.value(ofCanonical: key) ?? reader.value(of: key) }
 
     /// The greedy move on `state`: its afterstate and reward, and the move's worth (reward + value); `nil` when no
     /// move is legal or the game is won.
