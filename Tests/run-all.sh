@@ -45,9 +45,6 @@ cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/random_
 cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/memorize_agent.c -L .build/release -lgym2048 \
     -Wl,-rpath,"$PWD/.build/release" -o "$scratch/memorize_agent"
 
-echo "== the process around libgym2048: fork during calls, dlclose then thread exit, load/unload cycles"
-cc -std=c11 -Wall -Wextra -Werror -pthread -I Sources/CGym2048/include Tests/CABI/process.c -ldl -o "$scratch/process"
-SWIFT_BACKTRACE=enable=no "$scratch/process" .build/release/libgym2048.so
 "$scratch/random_agent"
 "$scratch/memorize_agent"
 

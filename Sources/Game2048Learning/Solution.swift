@@ -14,6 +14,8 @@ public struct Solution: Sendable {
     /// The afterstates of each age (index = age, the tiles' sum in units of 2), reduced by symmetry, sorted, with
     /// their values.
     let layers: [Layer]
+    /// The boards a game starts from, as the solve began.
+    let startingKeys: Set<UInt64>
 
     /// The rules solved.
     public var rules: Rules { game.rules }
@@ -29,6 +31,7 @@ public struct Solution: Sendable {
     init(game: SolverGame, layers: [Layer]) {
         self.game = game
         self.layers = layers
+        startingKeys = Set(game.startingBoards().map(\.key))
     }
 
     /// How many reachable afterstates were valued, one of each class of symmetric ones.
@@ -37,7 +40,8 @@ public struct Solution: Sendable {
     /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
     /// values, weighted by their chances.
     public var expectedScore: Double {
-        game.startingBoards().reduce(0) { $0 + $1.probability * value(ofKey: $1.key) }
+        // Every starting board is reachable: the solve began from them.
+        game.startingBoards().reduce(0) { $0 + $1.probability * value(ofKey: $1.key)! }
     }
 
     /// The position of `key` in the sorted `keys`, or `nil`.
@@ -72,9 +76,26 @@ public struct Solution: Sendable {
         }
     }
 
-    /// V*(key): its best action's value, or its end's worth when no move is left.
-    func value(ofKey key: UInt64) -> Double {
-        actionValues(ofKey: key).compactMap { $0 }.max() ?? game.terminalValue(key)
+    /// V*(key): its best action's value, or its end's worth when no move is left; `nil` when no game reaches it.
+    func value(ofKey key: UInt64) -> Double? {
+        // A board holding the win tile ends the game wherever it came from.
+        if game.isWon(key) { return game.terminalValue(key) }
+        guard isReachable(key) else { return nil }
+        return actionValues(ofKey: key).compactMap { $0 }.max() ?? game.terminalValue(key)
+    }
+
+    /// Whether a game reaches `key`: a starting board, or one spawn (a 2 or a 4, as the rules allow) on an
+    /// afterstate a game reaches, which the solution holds.
+    func isReachable(_ key: UInt64) -> Bool {
+        if startingKeys.contains(key) { return true }
+        for cell in 0..<game.cells {
+            let shift = 4 * UInt64(cell)
+            let exponent = (key >> shift) & 0xF
+            guard (exponent == 1 && game.fourProbability < 1) || (exponent == 2 && game.fourProbability > 0) else { continue }
+            let before = key & ~(0xF << shift)
+            if before != 0 && afterstateValue(ofKey: before) != nil { return true }
+        }
+        return false
     }
 
     /// For each action in order (up, right, down, left), its reward plus the optimal value of its afterstate:
@@ -88,10 +109,11 @@ public struct Solution: Sendable {
         return actionValues(ofKey: key)
     }
 
-    /// The optimal expected worth to come from `board` (when no move is legal: 1 for the win objective on a board
-    /// with the win tile, else 0).
-    public func value(of board: Board) -> Double {
-        guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board) else { return 0 }
+    /// The optimal expected worth to come from `board`: its best action's value, or its end's worth when no move
+    /// is legal (0; 1 for the win objective on a board with the win tile); `nil` for a board no game reaches (not a
+    /// starting board, nor a spawn on an afterstate a game reaches) or of another size.
+    public func value(of board: Board) -> Double? {
+        guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board) else { return nil }
         return value(ofKey: key)
     }
 

@@ -117,7 +117,7 @@ public struct GameSession: Sendable {
         guard let value = members.first(where: { $0.0 == "game" })?.1 else { return nil }
         guard let name = value.string, let game = Game(rawValue: name) else {
             throw .invalidOption(
-                "game", reason: "must be one of \(Game.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \(Params.describe(value))")
+                "game", reason: "must be one of \(Game.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \(value.brief)")
         }
         return game
     }
@@ -192,7 +192,7 @@ public struct GameSession: Sendable {
     /// its stream), for every game's `reset`.
     static func parseSeeds(_ value: JSONValue, count: Int) throws(RPCError) -> [UInt64?] {
         guard let list = value.array else {
-            throw .invalidParams("seeds must be a list of \(count) seeds (unsigned 64-bit integers or null), got \(Params.describe(value))")
+            throw .invalidParams("seeds must be a list of \(count) seeds (unsigned 64-bit integers or null), got \(value.brief)")
         }
         guard list.count == count else {
             throw .invalidParams("seeds must have \(count) \(count == 1 ? "entry" : "entries") (one per environment), got \(list.count)")
@@ -207,34 +207,7 @@ public struct GameSession: Sendable {
 
     /// A rows×cols list of tile values (a flat list of rows·cols values is accepted too).
     func parseBoard(_ value: JSONValue) throws(RPCError) -> Board {
-        let rows = config.rules.rows, cols = config.rules.cols
-        let expected = "board must be a \(rows)x\(cols) list of tile values (0 or 2, 4, 8, …)"
-        guard let list = value.array else { throw .invalidParams("\(expected), got \(value.typeName)") }
-        var flat: [JSONValue] = []
-        if list.count == rows, list.allSatisfy({ $0.array != nil }) {
-            for row in list {
-                guard row.array!.count == cols else { throw .invalidParams("\(expected), got a row of \(row.array!.count)") }
-                flat += row.array!
-            }
-        } else if list.count == rows * cols {
-            flat = list
-        } else {
-            throw .invalidParams("\(expected), got \(list.count) rows")
-        }
-        var values: [Int] = []
-        for item in flat {
-            guard case .integer(let v) = item, v >= 0, v <= Int128(1) << Int(Rules.maxExponent) else {
-                throw .invalidParams("\(expected), got \(Params.describe(item))")
-            }
-            values.append(Int(v))
-        }
-        do {
-            let board = try Board(rows: rows, cols: cols, values: values)
-            try Environment.validate(board, for: config.rules)
-            return board
-        } catch {
-            throw .invalidParams("board \(error.rule)")
-        }
+        do { return try Board(json: value, rules: config.rules) } catch { throw .invalidParams(error.description) }
     }
 
     // MARK: step
@@ -258,7 +231,7 @@ public struct GameSession: Sendable {
         case .string(let s): if let d = Direction(name: s) { return d }
         default: break
         }
-        throw .invalidParams("\(name) must be 0..3 or up/right/down/left, got \(Params.describe(value))")
+        throw .invalidParams("\(name) must be 0..3 or up/right/down/left, got \(value.brief)")
     }
 
     /// `count` actions: a list of 0…3 or names, or a string of `count` digits 0…3 (compact, for throughput).

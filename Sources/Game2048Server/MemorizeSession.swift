@@ -186,7 +186,7 @@ struct MemorizeSession: Sendable {
             cards = [try card(value, name: name)]
         } else {
             guard let list = value.array, list.count == numEnvs else {
-                throw .invalidParams("actions must be a list of \(numEnvs) cards, got \(Params.describe(value))")
+                throw .invalidParams("actions must be a list of \(numEnvs) cards, got \(value.brief)")
             }
             var parsed: [Int] = []
             for (index, item) in list.enumerated() { parsed.append(try card(item, name: "actions[\(index)]")) }
@@ -246,7 +246,7 @@ struct MemorizeSession: Sendable {
         do {
             return Int(try JSONReader(value, path: name).integer(in: 0...Int128(rules.cardCount - 1)))
         } catch {
-            throw .invalidParams("\(name) must be a card from 0 to \(rules.cardCount - 1), got \(Params.describe(value))")
+            throw .invalidParams("\(name) must be a card from 0 to \(rules.cardCount - 1), got \(value.brief)")
         }
     }
 

@@ -85,7 +85,7 @@ enum Params {
         do {
             return UInt64(try JSONReader(value, path: name).integer(in: 0...Int128(UInt64.max)))
         } catch {
-            throw .invalidParams("\(name) must be an unsigned 64-bit integer (0 to \(UInt64.max))\(orNull ? " or null" : ""), got \(describe(value))")
+            throw .invalidParams("\(name) must be an unsigned 64-bit integer (0 to \(UInt64.max))\(orNull ? " or null" : ""), got \(value.brief)")
         }
     }
 
@@ -115,7 +115,7 @@ enum Params {
     /// What is wrong with the value at the error's path ("must be between 2 and 8, got 9"), or `nil`
     /// when the path itself is the fault (missing, unknown or duplicate).
     static func rule(_ error: JSONReadError) -> String? {
-        let got = error.value.map(describe) ?? "nothing"
+        let got = error.value.map(\.brief) ?? "nothing"
         switch (error.failure, error.expected) {
         case (.missing, _): return nil
         case (.notAllowed, .integer(let range)): return "must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
@@ -130,13 +130,5 @@ enum Params {
         case (_, .bool): return "must be true or false, got \(got)"
         case (_, .members(let names)): return "must have only \(names.joined(separator: ", ")), got \(got)"
         }
-    }
-
-    /// A short rendering of a received value for error messages, truncated to stay one line.
-    static func describe(_ value: JSONValue) -> String {
-        // JSON has no spelling for NaN or infinity (a number like 1e999 parses to infinity): name them, not `null`.
-        if case .double(let number) = value, !number.isFinite { return "\(number)" }
-        let text = value.serialized
-        return text.count <= 40 ? text : String(text.prefix(37)) + "..."
     }
 }

@@ -56,13 +56,27 @@ public func g2048SolutionInfo(_ solution: Int64, _ info: UnsafeMutablePointer<Un
 public func g2048SolutionActionValues(
     _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?
 ) -> g2048_status {
+    answering(solution, exponents, count, values) { solved, index, board, values in
+        for (action, value) in solved.actionValues(on: board).enumerated() { values[4 * index + action] = value ?? .nan }
+    }
+}
+
+@_cdecl("g2048_solution_values")
+public func g2048SolutionValues(
+    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?
+) -> g2048_status {
+    answering(solution, exponents, count, values) { solved, index, board, values in values[index] = solved.value(of: board) ?? .nan }
+}
+
+/// A solution's answers on `count` boards into `values`, `answer` writing each board's: the checks both calls make.
+private func answering(
+    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?,
+    _ answer: (Solution, Int, Board, UnsafeMutablePointer<Double>) -> Void
+) -> g2048_status {
     call { () throws(CallError) in
-        let box = try Handles.box(solution, as: SolutionBox.self)
-        let solved = box.solution
+        let solved = try Handles.box(solution, as: SolutionBox.self).solution
         let given = try boards(exponents, count: count, rows: solved.rules.rows, cols: solved.rules.cols)
         guard count == 0 || values != nil else { throw .argument("values must not be NULL") }
-        for (index, board) in given.enumerated() {
-            for (action, value) in solved.actionValues(on: board).enumerated() { values![4 * index + action] = value ?? .nan }
-        }
+        for (index, board) in given.enumerated() { answer(solved, index, board, values!) }
     }
 }

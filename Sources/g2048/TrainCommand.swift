@@ -521,9 +521,9 @@ struct TrainCommand: Command {
             if checkpointFailed.withLock({ $0 }) {
                 // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
                 try TrainCommand.save(network, metadata: metadataNow(), to: out)
-                throw TrainingFailure(message: message + "; the weights were saved to \(out) on a second try")
+                throw CommandFailure(message: message + "; the weights were saved to \(out) on a second try")
             }
-            throw TrainingFailure(message: message)
+            throw CommandFailure(message: message)
         }
         let metadata = metadataNow()
         try TrainCommand.save(network, metadata: metadata, to: out)
@@ -566,7 +566,7 @@ extension TrainCommand {
     static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String) throws {
         let needed = WeightsFile.fileSize(of: network, metadata: metadata)
         guard let room = FileStatus.writableBytes(inFolder: SystemIO.parentDirectory(of: out)), room < needed else { return }
-        throw TrainingFailure(
+        throw CommandFailure(
             message: "\(out) needs \(byteSize(needed)) and only \(byteSize(room)) can be written there (the file "
                 + "system's free room, or ulimit -f); free some room or give --out a place on another disk. Nothing was trained")
     }
@@ -590,19 +590,13 @@ extension TrainCommand {
                 tried.append("\(rescue) (\(error))")
                 continue
             }
-            throw TrainingFailure(
+            throw CommandFailure(
                 message: "\(failure); the weights were saved to \(rescue) instead: move them where they belong, or "
                     + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
         }
-        throw TrainingFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
+        throw CommandFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
     }
 
     /// Stage thresholds as tiles: "16384,32768".
     static func tilesText(_ exponents: [UInt8]) -> String { exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",") }
-}
-
-/// A failure during training (after the run started).
-struct TrainingFailure: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

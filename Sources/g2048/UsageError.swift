@@ -38,3 +38,10 @@ enum ExitCode {
     /// A usage problem: unknown option, value out of range (`EX_USAGE`).
     static let usage: Int32 = 64
 }
+
+/// A failure a command reports once its arguments were accepted, from what it read or did (a bad line of an input
+/// file, a run that failed): `error: …` and exit 1, with no usage line.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -103,6 +103,31 @@ struct OptimalSolverTests {
         #expect(solution.value(of: board) == max(values[1]!, values[3]!))
         // Symmetric boards are worth the same, action for mirrored action.
         for mirrored in OptimalSolverTests.symmetricBoards(board) { #expect(solution.value(of: mirrored) == solution.value(of: board)) }
+        // A lone tile has legal moves, but no game's board holds fewer than two tiles: no value, not a value of 0.
+        let lone = try Board(rows: 2, cols: 2, values: [2, 0, 0, 0])
+        #expect(solution.value(of: lone) == nil && solution.optimalMove(on: lone) == nil)
+        #expect(solution.actionValues(on: lone).allSatisfy { $0 == nil })
+        #expect(solution.value(of: try Board(rows: 2, cols: 3)) == nil)
+    }
+
+    /// Every board of random games (random legal moves, the environment's spawns) is one the solution says a
+    /// game reaches, worth its best action's value (0 at the end): 150 games each on 2x3 and 2x2.
+    @Test func everyBoardOfAGameIsReachableAndValued() throws {
+        for (rows, cols) in [(2, 3), (2, 2)] {
+            let rules = try Rules(rows: rows, cols: cols)
+            let solution = try OptimalSolver.solve(rules: rules, threads: 1)
+            var agent = Xoshiro256StarStar(seed: 11)
+            for game in 0..<150 {
+                var env = Environment(rules: rules)
+                var mask = env.reset(seed: UInt64(game)).info.actionMask
+                while true {
+                    let value = try #require(solution.value(of: env.board), "a game's board \(env.board.values) has no value")
+                    #expect(value == solution.actionValues(on: env.board).compactMap { $0 }.max() ?? 0)
+                    if env.isOver { break }
+                    mask = try env.step(mask.direction(at: agent.uniform(below: mask.count))).info.actionMask
+                }
+            }
+        }
     }
 
     /// A win tile ends the game: a board holding it is worth nothing more, and the move that makes it is worth

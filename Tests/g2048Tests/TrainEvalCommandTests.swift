@@ -588,6 +588,40 @@ struct SolveCommandTests {
         }
     }
 
+    /// `query` answers what the solution knows, by hand-made boards: a board's value is its best action's value,
+    /// a board with no move is worth 0, a board no game reaches has no value; bad input is an error, not an answer.
+    @Test func queryAnswersFromTheSolution() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s2x3.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path]).status == 0)
+        // 2 2 4 / 0 0 0: up is illegal; the three others are legal; a lone tile is on no game's board (two at least).
+        let boards = folder.file("boards.jsonl")
+        try "[[2,2,4],[0,0,0]]\n[2,4,2,4,2,4]\n[[2,0,0],[0,0,0]]\n".write(toFile: boards, atomically: true, encoding: .utf8)
+        let run = try G2048Tests.run(["query", "--solution", path, "--boards", boards, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Read by Foundation's parser, not the one that wrote them.
+        let lines = try run.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines.count == 3)
+        let values = try #require(lines[0]["action_values"] as? [Any])
+        #expect(values[0] is NSNull && values.dropFirst().allSatisfy { ($0 as? Double).map { $0 >= 4 } ?? false })
+        let best = values.compactMap { $0 as? Double }.max()!
+        #expect(lines[0]["value"] as? Double == best && lines[0]["reachable"] as? Bool == true)
+        #expect(lines[0]["optimal_action"] as? Int == values.firstIndex { $0 as? Double == best })
+        #expect(lines[1]["value"] as? Double == 0 && lines[1]["optimal_action"] is NSNull)
+        #expect(lines[2]["reachable"] as? Bool == false && lines[2]["value"] is NSNull)
+        // The text form says the same for people.
+        let text = try G2048Tests.run(["query", "--solution", path, "--board", "[[2,0,0],[0,0,0]]"])
+        #expect(text.status == 0 && text.stdout.contains("not a board any game reaches"), "\(text.stdout)")
+        // Bad input: a usage error for --board, the file and line for --boards, nothing answered for them.
+        let bad = try G2048Tests.run(["query", "--solution", path, "--board", "[[2,2,4],[0,0]]"])
+        #expect(bad.status == 64 && bad.stderr.contains("--board: board must be a 2x3 list of tile values"), "\(bad.stderr)")
+        try "[[2,2,4],[0,0,0]]\n[[3,0,0],[0,0,0]]\n".write(toFile: boards, atomically: true, encoding: .utf8)
+        let badLine = try G2048Tests.run(["query", "--solution", path, "--boards", boards])
+        #expect(badLine.status == 1 && badLine.stderr.contains("boards.jsonl:2: board cell 0 must be 0 or a power of two"), "\(badLine.stderr)")
+        let neither = try G2048Tests.run(["query", "--solution", path])
+        #expect(neither.status == 64 && neither.stderr.contains("--board '<json>' (one) or --boards <file>"))
+    }
+
     /// The win objective: the chance of reaching the win tile, solved and measured exactly.
     @Test func solveForTheWinTile() throws {
         let folder = TemporaryDirectory()

@@ -166,12 +166,17 @@ class Solution(_Loaded):
         return out
 
     def values(self, boards: Any) -> npt.NDArray[np.float64]:
-        """The optimal expected score to come from each board (0 where no move is legal)."""
-        values = self.action_values(boards)
-        return np.where(np.isnan(values).all(axis=1), 0.0, np.nan_to_num(values, nan=-np.inf).max(axis=1))
+        """The optimal expected score to come from each board: 0 where no move is legal (1 for the win objective on
+        a board holding the win tile), NaN where the board is not one a game reaches."""
+        array = self._boards(boards)
+        out = np.zeros(len(array), np.float64)
+        if library().g2048_solution_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
+            _raise_last()
+        return out
 
     def moves(self, boards: Any) -> npt.NDArray[np.int8]:
-        """An optimal move on each board (the first of the best, in action order), -1 where none is legal."""
+        """An optimal move on each board (the first of the best, in action order), -1 where no action has a value
+        (none is legal, or none leads to an afterstate a game reaches)."""
         values = self.action_values(boards)
         best = np.nan_to_num(values, nan=-np.inf).argmax(axis=1).astype(np.int8)
         return np.where(np.isnan(values).all(axis=1), np.int8(-1), best).astype(np.int8)

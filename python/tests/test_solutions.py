@@ -35,6 +35,9 @@ def test_values_of_a_hand_made_board(solved: str) -> None:
     stuck = np.array([[1, 2, 1], [2, 1, 2]], np.uint8)
     assert np.isnan(solution.action_values(stuck)).all()
     assert solution.moves(stuck).tolist() == [-1] and solution.values(stuck).tolist() == [0.0]
+    lone = np.array([[1, 0, 0], [0, 0, 0]], np.uint8)  # one tile: every game's boards hold two or more
+    assert np.isnan(solution.action_values(lone)).all()
+    assert np.isnan(solution.values(lone)).all() and solution.moves(lone).tolist() == [-1]
     solution.close()
 
 
