@@ -71,7 +71,9 @@ struct ArgumentsTests {
     @Test(arguments: G2048.commands.map { $0.spec.name })
     func everyCommandReadsOnlyDeclaredOptions(command: String) throws {
         let type = try #require(G2048.commands.first { $0.spec.name == command })
-        let required = ["replay": ["record.jsonl"], "play": ["--rows", "4"], "solve": ["--out", "s.bin"]]
+        let required = [
+            "replay": ["record.jsonl"], "play": ["--rows", "4"], "solve": ["--out", "s.bin"], "query": ["--solution", "s.bin", "--board", "[]"],
+        ]
         let arguments = required[command] ?? []
         _ = try type.init(parseArguments(arguments, spec: type.spec))
     }
