@@ -113,7 +113,8 @@ struct QueryCommand: Command {
         }
 
         func text(objective: OptimalSolver.Objective) -> String {
-            let digits = objective == .score ? 2 : 6
+            // Early in a game the moves differ by thousandths of a point: the score is mostly the final board's.
+            let digits = objective == .score ? 4 : 6
             let rows = rows.map { row in "  " + row.map { String($0) }.map { String(repeating: " ", count: max(0, 6 - $0.count)) + $0 }.joined() }
             guard let value else {
                 return (rows + ["  not a board any game reaches under the solution's rules: it has no value"]).joined(separator: "\n")
