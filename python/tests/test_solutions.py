@@ -41,6 +41,31 @@ def test_values_of_a_hand_made_board(solved: str) -> None:
     solution.close()
 
 
+def test_g2048_query_answers_as_python_does(solved: str, tmp_path: Any) -> None:
+    """The command line's `query` and Python's `Solution` give the same values, action values and moves, to the
+    bit, on boards games reach and on random boards (most of which no game reaches)."""
+    solution = Solution(solved)
+    rng = np.random.default_rng(3)
+    boards = rng.integers(0, 5, size=(300, 2, 3), dtype=np.uint8)
+    boards[:3] = [[[1, 1, 2], [0, 0, 0]], [[1, 2, 1], [2, 1, 2]], [[1, 0, 0], [0, 0, 0]]]
+    lines = "".join(json.dumps([[0 if e == 0 else 1 << int(e) for e in row] for row in board]) + "\n" for board in boards)
+    (tmp_path / "boards.jsonl").write_text(lines)
+    output = subprocess.run([find_binary(), "query", "--solution", solved, "--boards", str(tmp_path / "boards.jsonl"),
+                             "--json"], check=True, capture_output=True, text=True).stdout
+    answers = [json.loads(line) for line in output.splitlines()]
+    values, q, moves = solution.values(boards), solution.action_values(boards), solution.moves(boards)
+    assert len(answers) == len(boards)
+    reached = 0
+    for i, answer in enumerate(answers):
+        assert answer["reachable"] == (not np.isnan(values[i]))
+        assert answer["value"] == (None if np.isnan(values[i]) else values[i])
+        assert answer["action_values"] == [None if np.isnan(v) else v for v in q[i]]
+        assert answer["optimal_action"] == (None if moves[i] < 0 else int(moves[i]))
+        reached += answer["reachable"]
+    assert 3 <= reached < len(boards)  # both kinds are among them
+    solution.close()
+
+
 def test_optimal_play_from_python_is_g2048_evals(solved: str) -> None:
     solution = Solution(solved)
     ours = evaluate(solution.policy(), games=300, seed=4, batch=128, **solution.rules)
