@@ -130,6 +130,40 @@ struct OptimalSolverTests {
         }
     }
 
+    /// Which boards a game reaches, by an oracle of its own: every board of 2x2 with tiles up to 64 (7^4 of
+    /// them) has a value exactly when a breadth-first search from the starting boards, by `Board.moved` and every
+    /// spawn, meets it.
+    @Test func theBoardsWithAValueAreTheBoardsAGameReaches() throws {
+        let rules = try Rules(rows: 2, cols: 2)
+        let solution = try OptimalSolver.solve(rules: rules, threads: 1)
+        func spawns(_ board: Board) -> [Board] {
+            board.emptyCells.flatMap { cell in
+                [UInt8(1), 2].map { exponent in
+                    var next = board
+                    next[cell] = exponent
+                    return next
+                }
+            }
+        }
+        var reached = Set(try spawns(Board(rows: 2, cols: 2)).flatMap(spawns))
+        var frontier = Array(reached)
+        while let board = frontier.popLast() {
+            for direction in Direction.allCases {
+                let move = board.moved(direction)
+                guard move.changed else { continue }
+                for next in spawns(move.afterstate) where reached.insert(next).inserted { frontier.append(next) }
+            }
+        }
+        var valued = 0
+        for code in 0..<(7 * 7 * 7 * 7) {
+            let exponents = (0..<4).map { UInt8(code / [1, 7, 49, 343][$0] % 7) }
+            let board = try Board(rows: 2, cols: 2, exponents: exponents)
+            #expect((solution.value(of: board) != nil) == reached.contains(board), "\(board.values)")
+            if solution.value(of: board) != nil { valued += 1 }
+        }
+        #expect(valued == reached.filter { $0.maxExponent < 7 }.count && valued > 100)
+    }
+
     /// A win tile ends the game: a board holding it is worth nothing more, and the move that makes it is worth
     /// its reward; for the win objective, the chance of the tile. With 8 on 2x2 the win is certain; with 32,
     /// 8.3 %, which the win-seeking optimal player reaches when played.
