@@ -113,7 +113,7 @@ struct QueryCommand: Command {
         }
 
         func text(objective: OptimalSolver.Objective) -> String {
-            // Early in a game the moves differ by thousandths of a point: the score is mostly the final board's.
+            // Early in a game the moves differ by under a thousandth of a point: the score is mostly the final board's.
             let digits = objective == .score ? 4 : 6
             let rows = rows.map { row in "  " + row.map { String($0) }.map { String(repeating: " ", count: max(0, 6 - $0.count)) + $0 }.joined() }
             guard let value else {
