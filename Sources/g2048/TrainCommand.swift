@@ -52,7 +52,7 @@ struct TrainCommand: Command {
             takes its exact expected value under the spawns (the solver's equations, a board at a time); a board not
             in the table is worth the network's value. The weights file keeps the table, and every player of the
             file reads it. A resumed file with a table learns only the table. Measured against the solved boards,
-            ten minutes reach 99 % of optimal play on 2x4, where the network alone reaches 89 % (docs/SOLVER.md).
+            ten minutes reach 98.9 to 99.1 % of optimal play on 2x4, where the network alone reaches 89 % (docs/SOLVER.md).
 
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
