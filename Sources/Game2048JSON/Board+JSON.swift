@@ -47,6 +47,12 @@ extension Board {
 }
 
 extension JSONValue {
+    /// `board` as ``Board/init(json:rules:)`` reads it: rows of tile values, 0 for an empty cell.
+    public init(board: Board) {
+        let values = board.values
+        self = .array((0..<board.rows).map { row in .array(values[(row * board.cols)..<((row + 1) * board.cols)].map { .integer(Int128($0)) }) })
+    }
+
     /// A short rendering of a received value for error messages, truncated to stay one line.
     public var brief: String {
         // JSON has no spelling for NaN or infinity (a number like 1e999 parses to infinity): name them, not `null`.

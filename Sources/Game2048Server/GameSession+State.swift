@@ -32,12 +32,8 @@ extension GameSession {
 
     /// One environment's state as JSON.
     static func json(of state: EnvironmentState) -> JSONValue {
-        let board = state.board
-        let rows: [JSONValue] = (0..<board.rows).map { row in
-            .array((0..<board.cols).map { col in .integer(Int128(Board.value(ofExponent: board[row * board.cols + col]))) })
-        }
-        return .object([
-            ("board", .array(rows)), ("score", .integer(Int128(state.score))), ("steps", .integer(Int128(state.steps))),
+        .object([
+            ("board", JSONValue(board: state.board)), ("score", .integer(Int128(state.score))), ("steps", .integer(Int128(state.steps))),
             ("phase", .string(state.phase.rawValue)), ("generator", .array(state.generator.words.map { .integer(Int128($0)) })),
         ])
     }

@@ -52,21 +52,17 @@ struct QueryCommand: Command {
     func run() throws -> Int32 {
         let solution = try Solution.load(from: solutionPath)
         if let board {
-            let answer: Answer
-            do throws(CommandFailure) { answer = try QueryCommand.answer(to: Array(board.utf8), in: solution) } catch {
+            do throws(CommandFailure) { try answer(to: Array(board.utf8), in: solution) } catch {
                 throw UsageError("--board: \(error.message)")
             }
-            Console.output(json ? answer.json.serialized : answer.text(objective: solution.objective))
             return ExitCode.success
         }
         let path = boardsPath!
         do throws(SystemIO.LineReadFailure<CommandFailure>) {
             try SystemIO.forEachLine(of: path) { (line, number, _) throws(CommandFailure) in
-                let answer: Answer
-                do throws(CommandFailure) { answer = try QueryCommand.answer(to: line, in: solution) } catch {
+                do throws(CommandFailure) { try answer(to: line, in: solution) } catch {
                     throw CommandFailure(message: "\(path):\(number): \(error.message)")
                 }
-                Console.output(json ? answer.json.serialized : answer.text(objective: solution.objective))
             }
         } catch {
             switch error {
@@ -77,15 +73,16 @@ struct QueryCommand: Command {
         return ExitCode.success
     }
 
-    /// The answer on the board that `text` gives, or why it gives none.
-    static func answer(to text: some Collection<UInt8>, in solution: Solution) throws(CommandFailure) -> Answer {
+    /// Prints the answer on the board that `text` gives, or throws why it gives none.
+    func answer(to text: some Collection<UInt8>, in solution: Solution) throws(CommandFailure) {
         let value: JSONValue
         do { value = try JSONValue.parse(text) } catch { throw CommandFailure(message: "not JSON: \(error)") }
         let board: Board
         do { board = try Board(json: value, rules: solution.rules) } catch { throw CommandFailure(message: error.description) }
-        return Answer(
+        let answer = Answer(
             board: board, value: solution.value(of: board), actionValues: solution.actionValues(on: board),
             optimalMove: solution.optimalMove(on: board))
+        Console.output(json ? answer.json.serialized : answer.text(objective: solution.objective))
     }
 
     /// A solution's answer on one board.
@@ -96,15 +93,9 @@ struct QueryCommand: Command {
         var actionValues: [Double?]
         var optimalMove: Direction?
 
-        /// The board's rows of tile values.
-        var rows: [[Int]] {
-            let values = board.values
-            return (0..<board.rows).map { Array(values[($0 * board.cols)..<(($0 + 1) * board.cols)]) }
-        }
-
         var json: JSONValue {
             .object([
-                ("board", .array(rows.map { .array($0.map { .integer(Int128($0)) }) })),
+                ("board", JSONValue(board: board)),
                 ("reachable", .bool(value != nil)),
                 ("value", value.map(JSONValue.double) ?? .null),
                 ("action_values", .array(actionValues.map { $0.map(JSONValue.double) ?? .null })),
@@ -115,7 +106,7 @@ struct QueryCommand: Command {
         func text(objective: OptimalSolver.Objective) -> String {
             // Early in a game the moves differ by under a thousandth of a point: the score is mostly the final board's.
             let digits = objective == .score ? 4 : 6
-            let rows = rows.map { row in "  " + row.map { String($0) }.map { String(repeating: " ", count: max(0, 6 - $0.count)) + $0 }.joined() }
+            let rows = board.description.split(separator: "\n").map { "  " + $0 }
             guard let value else {
                 return (rows + ["  not a board any game reaches under the solution's rules: it has no value"]).joined(separator: "\n")
             }
