@@ -13,6 +13,7 @@ reports, game for game.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import threading
@@ -82,6 +83,17 @@ class _Loaded:
             raise ValueError(f"boards must hold tile exponents 0..50, got {int(array.min())}..{int(array.max())}")
         return np.ascontiguousarray(array, dtype=np.uint8)
 
+    def _batch(self, call: str, boards: Any, dtype: Any, columns: tuple[int, ...] = (), args: tuple[int, ...] = (),
+               locked: bool = False) -> npt.NDArray[Any]:
+        """The C function `call`'s answers on a batch of boards, (n, *columns) of `dtype`, with `args` between the
+        count and the output; under the lock when `locked` (a player's calls share its search state)."""
+        array = self._boards(boards)
+        out = np.zeros((len(array), *columns), dtype)
+        with self._lock if locked else contextlib.nullcontext():
+            if getattr(library(), call)(self._live(), array.ctypes.data, len(array), *args, out.ctypes.data) != _OK:
+                _raise_last()
+        return out
+
     @staticmethod
     def _as_policy(moves: Callable[[npt.NDArray[Any]], npt.NDArray[np.int8]], name: str) -> Policy:
         """`moves` as a policy for `evaluate`: any action where a board has none (its -1), which the engine ignores
@@ -116,25 +128,14 @@ class TrainedPlayer(_Loaded):
     def values(self, boards: Any) -> npt.NDArray[np.float32]:
         """The network's value of each board (n, rows, cols) of tile exponents: an afterstate's expected score to
         come, as trained."""
-        array = self._boards(boards)
-        out = np.zeros(len(array), np.float32)
-        with self._lock:
-            if library().g2048_player_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
-                _raise_last()
-        return out
+        return self._batch("g2048_player_values", boards, np.float32, locked=True)
 
     def moves(self, boards: Any, depth: int = 0) -> npt.NDArray[np.int8]:
         """The move `g2048 eval --depth depth` makes on each board (0 up, 1 right, 2 down, 3 left), -1 where no move
         is legal. Depth 0 is greedy over afterstates; each further layer searches the spawns by expectimax."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
             raise TypeError(f"depth must be an integer, got {type(depth).__name__}")
-        array = self._boards(boards)
-        out = np.zeros(len(array), np.int8)
-        with self._lock:
-            if library().g2048_player_moves(self._live(), array.ctypes.data, len(array), int(depth),
-                                             out.ctypes.data) != _OK:
-                _raise_last()
-        return out
+        return self._batch("g2048_player_moves", boards, np.int8, args=(int(depth),), locked=True)
 
     def policy(self, depth: int = 0) -> Policy:
         """This player as a policy for `evaluate` (on environments with `observation="exponents"`, the default)."""
@@ -159,20 +160,12 @@ class Solution(_Loaded):
     def action_values(self, boards: Any) -> npt.NDArray[np.float64]:
         """(n, 4): each action's reward plus the optimal expected score to come after it; NaN where the action is
         illegal or the board is not one a game reaches."""
-        array = self._boards(boards)
-        out = np.zeros((len(array), 4), np.float64)
-        if library().g2048_solution_action_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
-            _raise_last()
-        return out
+        return self._batch("g2048_solution_action_values", boards, np.float64, columns=(4,))
 
     def values(self, boards: Any) -> npt.NDArray[np.float64]:
         """The optimal expected score to come from each board: 0 where no move is legal (1 for the win objective on
         a board holding the win tile), NaN where the board is not one a game reaches."""
-        array = self._boards(boards)
-        out = np.zeros(len(array), np.float64)
-        if library().g2048_solution_values(self._live(), array.ctypes.data, len(array), out.ctypes.data) != _OK:
-            _raise_last()
-        return out
+        return self._batch("g2048_solution_values", boards, np.float64)
 
     def moves(self, boards: Any) -> npt.NDArray[np.int8]:
         """An optimal move on each board (the first of the best, in action order), -1 where no action has a value
