@@ -622,6 +622,47 @@ struct SolveCommandTests {
         #expect(neither.status == 64 && neither.stderr.contains("--board '<json>' (one) or --boards <file>"))
     }
 
+    /// A seeded fuzz of `query --board`: 80 boards, most of them mutations of a board's JSON (bytes changed, cut,
+    /// repeated; huge, negative and fractional numbers; other shapes; deep nesting), each answered (exit 0) or
+    /// refused in one `error:` line with exit 64, never a crash; a truncated solution file is refused with exit 1.
+    @Test func queryFuzzedBoardsAnswerOrFailInOneLine() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s2x3.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path]).status == 0)
+        var rng = Xoshiro256StarStar(seed: 29)
+        let base = Array("[[2,2,4],[0,8,0]]".utf8)
+        let pieces = ["1e999", "-2", "2.5", "\"2\"", "null", "[", "]", ",", "99999999999999999999999", "[[[[[[[[", "{}", "0"]
+        var answered = 0
+        for _ in 0..<80 {
+            var bytes = base
+            // A quarter are well-formed boards of small tiles, reached or not; the rest mutated.
+            if rng.uniform(below: 4) == 0 {
+                let tiles = (0..<6).map { _ in [0, 2, 4, 8, 16][rng.uniform(below: 5)] }
+                bytes = Array("[[\(tiles[0]),\(tiles[1]),\(tiles[2])],[\(tiles[3]),\(tiles[4]),\(tiles[5])]]".utf8)
+            } else {
+                for _ in 0...rng.uniform(below: 3) {
+                    let at = rng.uniform(below: bytes.count + 1)
+                    switch rng.uniform(below: 4) {
+                    case 0 where at < bytes.count: bytes[at] = UInt8(32 + rng.uniform(below: 95))
+                    case 1: bytes = Array(bytes[..<at])
+                    case 2: bytes.insert(contentsOf: Array(pieces[rng.uniform(below: pieces.count)].utf8), at: at)
+                    default: bytes.insert(contentsOf: bytes, at: at)
+                    }
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let run = try G2048Tests.run(["query", "--solution", path, "--board", text, "--json"])
+            let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+            #expect(run.status == 0 || (run.status == 64 && errors.count == 1 && errors[0].hasPrefix("error: --board: ")), "\(text): \(run.stderr)")
+            if run.status == 0 { answered += 1 }
+        }
+        #expect(answered > 0 && answered < 80, "both kinds among the mutations")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: folder.file("cut.bin")))
+        let cut = try G2048Tests.run(["query", "--solution", folder.file("cut.bin"), "--board", "[[2,2,4],[0,0,0]]"])
+        #expect(cut.status == 1 && cut.stderr.split(separator: "\n").count == 1, "\(cut.stderr)")
+    }
+
     /// The win objective: the chance of reaching the win tile, solved and measured exactly.
     @Test func solveForTheWinTile() throws {
         let folder = TemporaryDirectory()
