@@ -47,7 +47,7 @@ extension Board {
 }
 
 extension JSONValue {
-    /// `board` as ``Board/init(json:rules:)`` reads it: rows of tile values, 0 for an empty cell.
+    /// `board` as `Board(json:rules:)` reads it: rows of tile values, 0 for an empty cell.
     public init(board: Board) {
         let values = board.values
         self = .array((0..<board.rows).map { row in .array(values[(row * board.cols)..<((row + 1) * board.cols)].map { .integer(Int128($0)) }) })
