@@ -1,5 +1,5 @@
-// The solution functions of gym2048.h: a `g2048 solve` file loaded in-process, answering the optimal value of each
-// action on a batch of boards (regret, Q-errors and the optimal move follow from them).
+// The solution functions of gym2048.h: a `g2048 solve` file loaded in-process, answering on a batch of boards the
+// optimal value of each action (regret and Q-errors follow from them), of each board, and its optimal move.
 import CGym2048
 import Game2048
 import Game2048JSON
@@ -56,7 +56,7 @@ public func g2048SolutionInfo(_ solution: Int64, _ info: UnsafeMutablePointer<Un
 public func g2048SolutionActionValues(
     _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?
 ) -> g2048_status {
-    answering(solution, exponents, count, values) { solved, index, board, values in
+    answering(solution, exponents, count, values, named: "values") { solved, index, board, values in
         for (action, value) in solved.actionValues(on: board).enumerated() { values[4 * index + action] = value ?? .nan }
     }
 }
@@ -65,18 +65,30 @@ public func g2048SolutionActionValues(
 public func g2048SolutionValues(
     _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?
 ) -> g2048_status {
-    answering(solution, exponents, count, values) { solved, index, board, values in values[index] = solved.value(of: board) ?? .nan }
+    answering(solution, exponents, count, values, named: "values") { solved, index, board, values in
+        values[index] = solved.value(of: board) ?? .nan
+    }
 }
 
-/// A solution's answers on `count` boards into `values`, `answer` writing each board's: the checks both calls make.
-private func answering(
-    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ values: UnsafeMutablePointer<Double>?,
-    _ answer: (Solution, Int, Board, UnsafeMutablePointer<Double>) -> Void
+@_cdecl("g2048_solution_moves")
+public func g2048SolutionMoves(
+    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ moves: UnsafeMutablePointer<Int8>?
+) -> g2048_status {
+    answering(solution, exponents, count, moves, named: "moves") { solved, index, board, moves in
+        moves[index] = solved.optimalMove(on: board).map { Int8($0.rawValue) } ?? -1
+    }
+}
+
+/// A solution's answers on `count` boards into `output` (the argument `name`), `answer` writing each board's: the
+/// checks every batch call on a solution makes.
+private func answering<Answer>(
+    _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ output: UnsafeMutablePointer<Answer>?,
+    named name: String, _ answer: (Solution, Int, Board, UnsafeMutablePointer<Answer>) -> Void
 ) -> g2048_status {
     call { () throws(CallError) in
         let solved = try Handles.box(solution, as: SolutionBox.self).solution
         let given = try boards(exponents, count: count, rows: solved.rules.rows, cols: solved.rules.cols)
-        guard count == 0 || values != nil else { throw .argument("values must not be NULL") }
-        for (index, board) in given.enumerated() { answer(solved, index, board, values!) }
+        guard count == 0 || output != nil else { throw .argument("\(name) must not be NULL") }
+        for (index, board) in given.enumerated() { answer(solved, index, board, output!) }
     }
 }

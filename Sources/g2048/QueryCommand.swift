@@ -22,7 +22,7 @@ struct QueryCommand: Command {
 
             --json prints one JSON object a board: board, reachable, value, action_values (up, right, down, left;
             null where illegal) and optimal_action (0 up .. 3 left; null where none), the same figures as Python's
-            Solution.values, action_values and moves and the C ABI's g2048_solution_values and _action_values.
+            Solution.values, action_values and moves and the C ABI's g2048_solution_values, _action_values and _moves.
             """,
         options: [Self.solution.spec, Self.board.spec, Self.boards.spec, Self.json.spec])
 

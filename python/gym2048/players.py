@@ -170,9 +170,7 @@ class Solution(_Loaded):
     def moves(self, boards: Any) -> npt.NDArray[np.int8]:
         """An optimal move on each board (the first of the best, in action order), -1 where no action has a value
         (none is legal, or none leads to an afterstate a game reaches)."""
-        values = self.action_values(boards)
-        best = np.nan_to_num(values, nan=-np.inf).argmax(axis=1).astype(np.int8)
-        return np.where(np.isnan(values).all(axis=1), np.int8(-1), best).astype(np.int8)
+        return self._batch("g2048_solution_moves", boards, np.int8)
 
     def policy(self) -> Policy:
         """Optimal play as a policy for `evaluate` and `evaluate_exact`."""

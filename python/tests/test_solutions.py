@@ -63,6 +63,10 @@ def test_g2048_query_answers_as_python_does(solved: str, tmp_path: Any) -> None:
         assert answer["optimal_action"] == (None if moves[i] < 0 else int(moves[i]))
         reached += answer["reachable"]
     assert 3 <= reached < len(boards)  # both kinds are among them
+    # The optimal move is the first of the largest action values, -1 where none has a value.
+    valued = ~np.isnan(q).all(axis=1)
+    assert (moves[~valued] == -1).all()
+    assert (moves[valued] == np.nanargmax(q[valued], axis=1)).all()
     solution.close()
 
 
@@ -127,7 +131,8 @@ def test_a_python_policy_is_asked_only_legal_boards(solved: str) -> None:
         assert boards.dtype == np.uint8 and boards.shape[1:] == (2, 3) and masks.shape == (len(boards), 4)
         assert masks.any(axis=1).all()  # every board asked has a move
         seen.append(len(boards))
-        return masks.argmax(axis=1)
+        moves: np.ndarray = masks.argmax(axis=1)
+        return moves
 
     report = solution.evaluate_exact(first_legal)
     assert report["player"] == "first_legal" and sum(seen) == report["reachable_states"]
@@ -149,7 +154,8 @@ def test_exact_evaluation_refuses_bad_moves(solved: str) -> None:
         solution.evaluate_exact(solution.policy(), batch=0)
     # An exception of the policy's own goes through, and the evaluation is released.
     with pytest.raises(KeyError):
-        solution.evaluate_exact(lambda boards, masks: {}["x"])
+        missing: dict[str, np.ndarray] = {}
+        solution.evaluate_exact(lambda boards, masks: missing["x"])
     solution.close()
     with pytest.raises(G2048Error, match="the solution is closed"):
         solution.evaluate_exact(solution.policy())
@@ -170,6 +176,10 @@ def test_bad_input_is_refused(solved: str, tmp_path: Any) -> None:
     from gym2048.native import library
     assert solution._handle is not None
     assert library().g2048_player_destroy(solution._handle) != 0  # a solution's handle is not a player's
+    board = np.zeros((1, 2, 3), np.uint8)
+    for call, output in (("values", "values"), ("action_values", "values"), ("moves", "moves")):
+        assert getattr(library(), f"g2048_solution_{call}")(solution._handle, board.ctypes.data, 1, None) != 0
+        assert library().g2048_last_error().decode() == f"invalid params: {output} must not be NULL"
     solution.close()
     with pytest.raises(G2048Error, match="the solution is closed"):
         solution.moves(np.zeros((1, 2, 3), np.uint8))

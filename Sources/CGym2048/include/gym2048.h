@@ -62,8 +62,8 @@ extern "C" {
    version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report;
    version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info; version 5,
    Memorize sessions through the buffers: g2048_layout.num_actions, g2048_buffers.reward_values and the info
-   columns pairs_matched and mismatches; version 6, g2048_solution_values. */
-#define G2048_ABI_VERSION 6
+   columns pairs_matched and mismatches; version 6, g2048_solution_values; version 7, g2048_solution_moves. */
+#define G2048_ABI_VERSION 7
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -188,7 +188,8 @@ g2048_status g2048_evaluation_report(const char *player, int32_t rows, int32_t c
 /* Exact solutions of small boards (`g2048 solve` files): for each of `count` boards (tile exponents, as for
    players, of the solution's size), the value of each action (up, right, down, left) — its reward plus the optimal
    expected score to come — or NaN where the action is illegal or the board is not one a game reaches. The
-   optimal move is the first of the largest. g2048_solution_values gives each board's optimal expected score to
+   optimal move is the first of the largest, which g2048_solution_moves writes (0 up .. 3 left; -1 where no action
+   has a value). g2048_solution_values gives each board's optimal expected score to
    come: its largest action value, its end's worth where no move is legal (0; 1 for the win objective on a board
    with the win tile), NaN for a board no game reaches. A solution is read-only: calls on it from several threads
    run at once. */
@@ -198,6 +199,7 @@ g2048_status g2048_solution_destroy(int64_t solution);
 g2048_status g2048_solution_info(int64_t solution, const char **info);
 g2048_status g2048_solution_action_values(int64_t solution, const uint8_t *boards, int64_t count, double *values);
 g2048_status g2048_solution_values(int64_t solution, const uint8_t *boards, int64_t count, double *values);
+g2048_status g2048_solution_moves(int64_t solution, const uint8_t *boards, int64_t count, int8_t *moves);
 
 /* Exact evaluation of a policy on a solution's board (`g2048 eval --exact`), the caller driving the loop so the
    policy is asked a whole age of boards at a time: g2048_exact_begin makes an evaluation (symmetric 1 when the policy
