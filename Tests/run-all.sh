@@ -44,9 +44,13 @@ cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/random_
     -Wl,-rpath,"$PWD/.build/release" -o "$scratch/random_agent"
 cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/memorize_agent.c -L .build/release -lgym2048 \
     -Wl,-rpath,"$PWD/.build/release" -o "$scratch/memorize_agent"
+cc -std=c11 -Wall -Wextra -Werror -I Sources/CGym2048/include Examples/c/optimal_agent.c -L .build/release -lgym2048 -lm \
+    -Wl,-rpath,"$PWD/.build/release" -o "$scratch/optimal_agent"
 
 "$scratch/random_agent"
 "$scratch/memorize_agent"
+.build/release/g2048 solve --rows 2 --cols 3 --out "$scratch/s2x3.bin" >/dev/null
+"$scratch/optimal_agent" "$scratch/s2x3.bin"
 
 echo "== the process around libgym2048: fork during calls, dlclose then thread exit, load/unload cycles"
 cc -std=c11 -Wall -Wextra -Werror -pthread -I Sources/CGym2048/include Tests/CABI/process.c -ldl -o "$scratch/process"
