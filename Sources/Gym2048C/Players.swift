@@ -22,8 +22,12 @@ final class PlayerBox: OwnedBox {
 /// The most boards one call takes: a bound on the caller's counts, far above a batch.
 let maxBoardsPerCall: Int64 = 1 << 24
 
-/// `count` boards of `rows × cols` exponents at `exponents`, each checked (0…50), for a player call.
-func boards(_ exponents: UnsafePointer<UInt8>?, count: Int64, rows: Int, cols: Int) throws(CallError) -> [Board] {
+/// `count` boards of `rows × cols` exponents at `exponents`, each checked (0…50), for a batch call (a player's or a
+/// solution's) that answers into `output`, its argument `name`, which must not be NULL when there are boards.
+func boards<Output>(
+    _ exponents: UnsafePointer<UInt8>?, count: Int64, rows: Int, cols: Int, answeringInto output: UnsafeMutablePointer<Output>?,
+    named name: String
+) throws(CallError) -> [Board] {
     guard count >= 0, count <= maxBoardsPerCall else {
         throw .argument("count must be 0 to \(maxBoardsPerCall), got \(count)")
     }
@@ -40,8 +44,12 @@ func boards(_ exponents: UnsafePointer<UInt8>?, count: Int64, rows: Int, cols: I
             throw .argument("board \(index): \(error.rule)")
         }
     }
+    guard count == 0 || output != nil else { throw .argument("\(name) must not be NULL") }
     return boards
 }
+
+/// A move as the batch calls write it: its action index, -1 for none.
+func actionCode(_ move: Direction?) -> Int8 { move.map { Int8($0.rawValue) } ?? -1 }
 
 @_cdecl("g2048_player_load")
 public func g2048PlayerLoad(_ path: UnsafePointer<CChar>?, _ player: UnsafeMutablePointer<Int64>?) -> g2048_status {
@@ -87,8 +95,8 @@ public func g2048PlayerValues(
     call { () throws(CallError) in
         let box = try Handles.box(player, as: PlayerBox.self)
         try box.player.withLock { player throws(CallError) in
-            let given = try boards(exponents, count: count, rows: player.network.rows, cols: player.network.cols)
-            guard count == 0 || values != nil else { throw .argument("values must not be NULL") }
+            let given = try boards(
+                exponents, count: count, rows: player.network.rows, cols: player.network.cols, answeringInto: values, named: "values")
             for (index, board) in given.enumerated() { values![index] = player.value(of: board) }
         }
     }
@@ -104,11 +112,9 @@ public func g2048PlayerMoves(
             throw .argument("depth must be between \(TrainedPlayer.depths.lowerBound) and \(TrainedPlayer.depths.upperBound), got \(depth)")
         }
         try box.player.withLock { player throws(CallError) in
-            let given = try boards(exponents, count: count, rows: player.network.rows, cols: player.network.cols)
-            guard count == 0 || moves != nil else { throw .argument("moves must not be NULL") }
-            for (index, board) in given.enumerated() {
-                moves![index] = player.move(on: board, depth: Int(depth)).map { Int8($0.rawValue) } ?? -1
-            }
+            let given = try boards(
+                exponents, count: count, rows: player.network.rows, cols: player.network.cols, answeringInto: moves, named: "moves")
+            for (index, board) in given.enumerated() { moves![index] = actionCode(player.move(on: board, depth: Int(depth))) }
         }
     }
 }

@@ -75,20 +75,20 @@ public func g2048SolutionMoves(
     _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ moves: UnsafeMutablePointer<Int8>?
 ) -> g2048_status {
     answering(solution, exponents, count, moves, named: "moves") { solved, index, board, moves in
-        moves[index] = solved.optimalMove(on: board).map { Int8($0.rawValue) } ?? -1
+        moves[index] = actionCode(solved.optimalMove(on: board))
     }
 }
 
-/// A solution's answers on `count` boards into `output` (the argument `name`), `answer` writing each board's: the
-/// checks every batch call on a solution makes.
+/// A solution's answers on `count` boards into `output` (the argument `name`), `answer` writing each board's. A
+/// solution is read-only, so unlike a player's calls these take no lock.
 private func answering<Answer>(
     _ solution: Int64, _ exponents: UnsafePointer<UInt8>?, _ count: Int64, _ output: UnsafeMutablePointer<Answer>?,
     named name: String, _ answer: (Solution, Int, Board, UnsafeMutablePointer<Answer>) -> Void
 ) -> g2048_status {
     call { () throws(CallError) in
         let solved = try Handles.box(solution, as: SolutionBox.self).solution
-        let given = try boards(exponents, count: count, rows: solved.rules.rows, cols: solved.rules.cols)
-        guard count == 0 || output != nil else { throw .argument("\(name) must not be NULL") }
+        let given = try boards(
+            exponents, count: count, rows: solved.rules.rows, cols: solved.rules.cols, answeringInto: output, named: name)
         for (index, board) in given.enumerated() { answer(solved, index, board, output!) }
     }
 }

@@ -104,6 +104,11 @@ def test_bad_input_gets_a_precise_error(weights: dict[str, str], tmp_path: Any) 
     assert player._handle is not None
     assert library().g2048_destroy(player._handle) != 0
     assert b"invalid handle" in library().g2048_last_error()
+    board = np.zeros((1, 3, 3), np.uint8)
+    assert library().g2048_player_values(player._handle, board.ctypes.data, 1, None) != 0
+    assert library().g2048_last_error().decode() == "invalid params: values must not be NULL"
+    assert library().g2048_player_moves(player._handle, board.ctypes.data, 1, 0, None) != 0
+    assert library().g2048_last_error().decode() == "invalid params: moves must not be NULL"
     player.close()
     player.close()
     with pytest.raises(G2048Error, match="closed"):
