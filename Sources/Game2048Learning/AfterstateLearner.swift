@@ -37,6 +37,8 @@ public final class AfterstateLearner: @unchecked Sendable {
     let twoChance: Float, fourChance: Float
     /// The states of the game in progress, for the backward pass.
     private var states: [UInt64] = []
+    /// ``expectedValue(of:)``'s working space.
+    private let scratch = SpawnScratch(cells: OptimalSolver.maxCells)
 
     /// Why `rules` cannot train an afterstate table, or `nil`: the table is learned by the solver's equations,
     /// so only the rules the solver models (no step limit, no ending on an illegal action).
@@ -85,16 +87,54 @@ public final class AfterstateLearner: @unchecked Sendable {
     }
 
     /// The expected value of `afterstate` over its spawns, each followed by the best move (0 when none).
+    ///
+    /// Every spawn's legal moves are gathered first and their afterstates asked of memory together (the table's
+    /// slots, then the network's weights of those the table lacks): both are too large for the cache, and asking
+    /// for one board at a time waits out each miss in turn. The values are then combined in the order
+    /// ``bestMove(on:)`` would meet them, so the result is the same to the bit.
     @inline(__always)
     func expectedValue(of afterstate: UInt64) -> Float {
-        var total: Float = 0
-        var empty = 0
+        let scratch = self.scratch
+        var candidates = 0, spawns = 0
         for cell in 0..<game.cells where (afterstate >> (4 * UInt64(cell))) & 0xF == 0 {
-            empty += 1
-            let shift = 4 * UInt64(cell)
-            if twoChance > 0 { total += twoChance * (bestMove(on: afterstate | 1 << shift)?.worth ?? 0) }
-            if fourChance > 0 { total += fourChance * (bestMove(on: afterstate | 2 << shift)?.worth ?? 0) }
+            for exponent in UInt64(1)...2 {
+                let chance = exponent == 1 ? twoChance : fourChance
+                guard chance > 0 else { continue }
+                let state = afterstate | exponent << (4 * UInt64(cell))
+                if !game.isWon(state) {
+                    for direction in Direction.allCases {
+                        let move = game.grid.move(state, direction)
+                        guard move.legal else { continue }
+                        let key = table.canonical(move.afterstate)
+                        table.prefetch(canonical: key)
+                        scratch.keys[candidates] = key
+                        scratch.worths[candidates] = Float(move.reward)
+                        candidates += 1
+                    }
+                }
+                scratch.spawnEnds[spawns] = candidates
+                scratch.spawnChances[spawns] = chance
+                spawns += 1
+            }
         }
+        for index in 0..<candidates {
+            let value = table.value(ofCanonical: scratch.keys[index])
+            scratch.inTable[index] = value != nil
+            if let value { scratch.values[index] = value } else { reader.prefetch(scratch.keys[index]) }
+        }
+        var total: Float = 0
+        var start = 0
+        for spawn in 0..<spawns {
+            var best: Float? = nil
+            for index in start..<scratch.spawnEnds[spawn] {
+                let value = scratch.inTable[index] ? scratch.values[index] : reader.value(of: scratch.keys[index])
+                let worth = scratch.worths[index] + value
+                if best.map({ worth > $0 }) ?? true { best = worth }
+            }
+            total += scratch.spawnChances[spawn] * (best ?? 0)
+            start = scratch.spawnEnds[spawn]
+        }
+        let empty = PackedGrid.emptyCount(afterstate, cells: game.cells)
         return empty == 0 ? 0 : total / Float(empty)
     }
 
@@ -152,5 +192,37 @@ public final class AfterstateLearner: @unchecked Sendable {
             if !onGame(result, total) { break }
         }
         return total - gamesBefore
+    }
+}
+
+/// Room for every spawn of an afterstate of up to `cells` cells (a 2 and a 4 on each empty cell) and every legal
+/// move after each: the boards ``AfterstateLearner/expectedValue(of:)`` gathers before reading their values.
+final class SpawnScratch {
+    /// Per candidate (a spawn's legal move): its canonical afterstate, reward, and the table's value if it has one.
+    let keys: UnsafeMutablePointer<UInt64>
+    let worths: UnsafeMutablePointer<Float>
+    let values: UnsafeMutablePointer<Float>
+    let inTable: UnsafeMutablePointer<Bool>
+    /// Per spawn: where its candidates end, and its chance.
+    let spawnEnds: UnsafeMutablePointer<Int>
+    let spawnChances: UnsafeMutablePointer<Float>
+
+    init(cells: Int) {
+        let spawns = 2 * cells, candidates = spawns * Direction.allCases.count
+        keys = .allocate(capacity: candidates)
+        worths = .allocate(capacity: candidates)
+        values = .allocate(capacity: candidates)
+        inTable = .allocate(capacity: candidates)
+        spawnEnds = .allocate(capacity: spawns)
+        spawnChances = .allocate(capacity: spawns)
+    }
+
+    deinit {
+        keys.deallocate()
+        worths.deallocate()
+        values.deallocate()
+        inTable.deallocate()
+        spawnEnds.deallocate()
+        spawnChances.deallocate()
     }
 }

@@ -1,3 +1,4 @@
+import CPrefetch
 import Game2048
 
 /// Values learned for single afterstates of a small board, one per class of symmetric boards: what a network
@@ -20,9 +21,14 @@ public final class AfterstateTable: @unchecked Sendable {
     public let cols: Int
     /// The symmetries a board is reduced by.
     let symmetry: PackedSymmetry
-    /// Keys (0 marks a free slot: an afterstate always holds a tile) and their values, `capacity` each.
-    private var keys: UnsafeMutablePointer<UInt64>
-    private var values: UnsafeMutablePointer<Float>
+    /// A key (0 marks a free slot: an afterstate always holds a tile) beside its value, so that a lookup misses the
+    /// cache once, not twice.
+    private struct Slot {
+        var key: UInt64
+        var value: Float
+    }
+    /// `capacity` slots.
+    private var slots: UnsafeMutablePointer<Slot>
     private var capacity: Int
     /// `64 − log2(capacity)`: a key's home slot is the top bits of its multiplicative hash.
     private var shift: UInt64
@@ -34,7 +40,7 @@ public final class AfterstateTable: @unchecked Sendable {
     public static let maxCells = OptimalSolver.maxCells
 
     /// The most afterstates a table holds (a learner stops adding beyond it): more than every reduced afterstate of
-    /// the largest board allowed, in at most 1.5 GiB.
+    /// the largest board allowed, in at most 2 GiB.
     public static let maxCount = 1 << 26
 
     /// Whether a `rows` × `cols` board may have a table.
@@ -50,26 +56,25 @@ public final class AfterstateTable: @unchecked Sendable {
         symmetry = PackedSymmetry(rows: rows, cols: cols)
         capacity = 1 << 10
         shift = 64 - 10
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: 0, count: capacity)
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: 0, count: capacity)
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(key: 0, value: 0), count: capacity)
     }
 
-    deinit {
-        keys.deallocate()
-        values.deallocate()
-    }
+    deinit { slots.deallocate() }
 
     /// The smallest key among `key`'s symmetric images: the form the table stores.
     @inline(__always)
     func canonical(_ key: UInt64) -> UInt64 { symmetry.canonical(key) }
 
+    /// The slot where a probe for `key` starts.
+    @inline(__always)
+    private func home(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
     /// The slot of `key`, or of the free slot where it would go.
     @inline(__always)
     private func slot(of key: UInt64) -> Int {
-        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-        while keys[slot] != key && keys[slot] != 0 { slot = (slot &+ 1) & (capacity &- 1) }
+        var slot = home(of: key)
+        while slots[slot].key != key && slots[slot].key != 0 { slot = (slot &+ 1) & (capacity &- 1) }
         return slot
     }
 
@@ -77,8 +82,13 @@ public final class AfterstateTable: @unchecked Sendable {
     @inline(__always)
     func value(ofCanonical key: UInt64) -> Float? {
         let slot = slot(of: key)
-        return keys[slot] == key ? values[slot] : nil
+        return slots[slot].key == key ? slots[slot].value : nil
     }
+
+    /// Starts loading the slot where `key`, a canonical board, would be into the cache, so that a later
+    /// ``value(ofCanonical:)`` need not wait for it.
+    @inline(__always)
+    func prefetch(canonical key: UInt64) { prefetch_for_read(slots + home(of: key)) }
 
     /// The value learned for `board` or any of its mirror images, or `nil`.
     ///
@@ -94,34 +104,26 @@ public final class AfterstateTable: @unchecked Sendable {
     @inline(__always) @discardableResult
     func set(canonical key: UInt64, to value: Float) -> Bool {
         let slot = slot(of: key)
-        if keys[slot] == key {
-            values[slot] = value
+        if slots[slot].key == key {
+            slots[slot].value = value
             return true
         }
         guard count < AfterstateTable.maxCount else { return false }
-        keys[slot] = key
-        values[slot] = value
+        slots[slot] = Slot(key: key, value: value)
         count += 1
-        // At most 70 % full, so a probe stays short.
+        // At most 70 % full, so a probe stays short (``memoryBytes(holding:)`` follows this rule).
         if 10 * count > 7 * capacity { grow() }
         return true
     }
 
     private func grow() {
-        let (oldKeys, oldValues, oldCapacity) = (keys, values, capacity)
+        let (oldSlots, oldCapacity) = (slots, capacity)
         capacity *= 2
         shift -= 1
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: 0, count: capacity)
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: 0, count: capacity)
-        for index in 0..<oldCapacity where oldKeys[index] != 0 {
-            let slot = slot(of: oldKeys[index])
-            keys[slot] = oldKeys[index]
-            values[slot] = oldValues[index]
-        }
-        oldKeys.deallocate()
-        oldValues.deallocate()
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(key: 0, value: 0), count: capacity)
+        for index in 0..<oldCapacity where oldSlots[index].key != 0 { slots[slot(of: oldSlots[index].key)] = oldSlots[index] }
+        oldSlots.deallocate()
     }
 
     /// Every (canonical key, value), keys ascending: the order a weights file stores, the same bytes for the
@@ -129,7 +131,7 @@ public final class AfterstateTable: @unchecked Sendable {
     var sortedEntries: [(key: UInt64, value: Float)] {
         var entries: [(key: UInt64, value: Float)] = []
         entries.reserveCapacity(count)
-        for index in 0..<capacity where keys[index] != 0 { entries.append((keys[index], values[index])) }
+        for index in 0..<capacity where slots[index].key != 0 { entries.append((slots[index].key, slots[index].value)) }
         entries.sort { $0.key < $1.key }
         return entries
     }
@@ -138,7 +140,15 @@ public final class AfterstateTable: @unchecked Sendable {
     public var fileBytes: Int { count * NetworkLayout.afterstateSize }
 
     /// The bytes the table takes in memory.
-    public var memoryBytes: Int { capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<Float>.stride) }
+    public var memoryBytes: Int { capacity * MemoryLayout<Slot>.stride }
+
+    /// The bytes a table of `count` afterstates takes in memory once filled: its slots, grown by doubling from
+    /// 1 024 until at most 70 % are taken.
+    static func memoryBytes(holding count: Int) -> Int {
+        var capacity = 1 << 10
+        while 10 * count > 7 * capacity { capacity *= 2 }
+        return capacity * MemoryLayout<Slot>.stride
+    }
 
     /// Why `key` cannot be a stored afterstate of this table's board under `rules`, or `nil`: it must hold a tile,
     /// only on the board's cells, none above the rules' ceiling, and be its class's canonical form.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A small board's network read straight off a ``PackedGrid`` key: the tuples' sum ``CellTupleValue`` gives for the
 /// same board, the same Float, without building a `Board` (the afterstate learner reads tens of millions a minute).
 ///
@@ -24,21 +26,34 @@ struct PackedTupleReader {
     /// The tuples' sum of the board `key`.
     @inline(__always)
     func value(of key: UInt64) -> Float {
+        var sum: Float = 0
+        forEachWeight(of: key) { sum += $0.pointee }
+        return sum
+    }
+
+    /// Starts loading the weights of the board `key` into the cache, so that a later ``value(of:)`` need not wait
+    /// for each miss in turn.
+    @inline(__always)
+    func prefetch(_ key: UInt64) {
+        forEachWeight(of: key) { prefetch_for_read($0) }
+    }
+
+    /// Calls `body` with the address of each of the board `key`'s weights, feature by feature.
+    @inline(__always)
+    private func forEachWeight(of key: UInt64, _ body: (UnsafeMutablePointer<Float>) -> Void) {
         let valueCount = network.valueCount
         // As `NTupleNetwork.stageOffset(of:)`: the largest tile is looked at only when there are stages.
         let stage = network.stageCount == 1 ? 0 : network.stage(maxExponent: PackedGrid.highestExponent(key))
         let w = network.weights.base + stage &* network.stageSize
-        return cellShifts.withUnsafeBufferPointer { shifts in
-            var sum: Float = 0
+        cellShifts.withUnsafeBufferPointer { shifts in
             for feature in 0..<tableOffsets.count {
                 var index = 0, scale = 1
                 for position in cellStarts[feature]..<cellStarts[feature + 1] {
                     index &+= Int(truncatingIfNeeded: min((key >> shifts[position]) & 0xF, cap)) &* scale
                     scale &*= valueCount
                 }
-                sum += w[tableOffsets[feature] &+ index]
+                body(w + (tableOffsets[feature] &+ index))
             }
-            return sum
         }
     }
 }

@@ -227,8 +227,7 @@ public enum WeightsFile {
         guard size == expectedSize else { throw .trailingBytes(file: path, expected: expectedSize, found: size) }
         // A sparse file can have the size its header claims without the disk space; the
         // allocation would still be real. Refuse what this machine could not hold.
-        // The table takes about twice its file's bytes in memory (a hash table at most 70 % full).
-        let memoryBytes = weightBytes + 2 * layout.tableBytes
+        let memoryBytes = weightBytes + (layout.afterstateCount > 0 ? AfterstateTable.memoryBytes(holding: layout.afterstateCount) : 0)
         guard memoryBytes <= memoryLimit else {
             throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: memoryBytes, limit: memoryLimit)
         }

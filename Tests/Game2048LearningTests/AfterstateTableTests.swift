@@ -105,6 +105,41 @@ struct AfterstateTableTests {
         #expect(learner.bestMove(on: 3 | 1 << 4) != nil)
     }
 
+    /// The learner gathers an afterstate's spawns and moves before reading their values; the oracle is the
+    /// definition read one board at a time (the mean over the spawns of ``AfterstateLearner/bestMove(on:)``'s
+    /// worth, 0 where no move is left), which must agree to the bit: with some boards in the table and the others
+    /// the network's, with a win tile, with stages, and with no 4s.
+    @Test func theGatheredExpectedValueIsTheDefinitionToTheBit() throws {
+        let cases: [(rows: Int, cols: Int, winTile: Int?, four: Double, stages: [UInt8])] = [
+            (2, 2, nil, 0.1, []), (2, 3, 64, 0.1, []), (3, 3, nil, 0.1, [7]), (2, 4, nil, 0, []), (3, 2, 128, 0.5, []),
+        ]
+        for (rows, cols, winTile, four, stages) in cases {
+            let rules = try Rules(rows: rows, cols: cols, spawnFourProbability: four, winTile: winTile)
+            let network = Self.network(rows: rows, cols: cols, seed: UInt64(rows * cols), stages: stages)
+            let table = try #require(network.afterstates)
+            let learner = AfterstateLearner(network: network, rules: rules)
+            var rng = Xoshiro256StarStar(seed: UInt64(rows * 100 + cols))
+            for _ in 0..<1_000 {
+                let board = Self.randomBoard(rows: rows, cols: cols, largest: 7, using: &rng)
+                table.set(canonical: table.canonical(PackedGrid.key(of: board)!), to: Float(rng.uniform(below: 5_000)))
+            }
+            var checked = 0
+            while checked < 2_000 {
+                let board = Self.randomBoard(rows: rows, cols: cols, largest: 7, using: &rng)
+                guard board.emptyCount > 0 else { continue }
+                let key = try #require(PackedGrid.key(of: board))
+                let fourChance = Float(four), twoChance = 1 - fourChance
+                var total: Float = 0
+                for cell in 0..<rows * cols where (key >> (4 * UInt64(cell))) & 0xF == 0 {
+                    if twoChance > 0 { total += twoChance * (learner.bestMove(on: key | 1 << (4 * UInt64(cell)))?.worth ?? 0) }
+                    if fourChance > 0 { total += fourChance * (learner.bestMove(on: key | 2 << (4 * UInt64(cell)))?.worth ?? 0) }
+                }
+                let expected = total / Float(board.emptyCount)
+                #expect(learner.expectedValue(of: key).bitPattern == expected.bitPattern, "\(rows)x\(cols): \(board)")
+                checked += 1
+            }
+        }
+    }
     /// Tables learned from the same network and seed are the same; the player of the learned network is the
     /// learner's greedy policy, and it is optimal on 2×2, beyond the network it started from (2×3, with more
     /// games: docs/SOLVER.md).
