@@ -66,6 +66,6 @@ fi
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
 fi
-echo "== mypy --strict on the gym2048 package (its public API is typed)"
-(cd python && ../.venv/bin/python -m mypy --strict gym2048)
+echo "== mypy --strict on the gym2048 package and its tests"
+(cd python && ../.venv/bin/python -m mypy --strict gym2048 tests)
 .venv/bin/python -m pytest -q python/tests

@@ -63,6 +63,7 @@ def test_vector_encodings_match(observation: str) -> None:
 def test_actions_as_python_users_pass_them(backend: str) -> None:
     env = gymnasium.make("Gym2048-v0", backend=backend)
     env.reset(seed=1)
+    bad: object  # an action of one environment here, the actions of a vector below
     for action in (2, np.int64(1), np.array(3), np.array([0]), np.uint8(2)):
         env.step(action)
     for bad, error in (("left", TypeError), (1.0, TypeError), (np.float32(2.0), TypeError), (1 + 0j, TypeError),

@@ -155,7 +155,7 @@ def test_a_forked_child_is_refused_the_parents_pipe(tmp_path: Path) -> None:
     (b'{"jsonrpc":"2.0","id":2,"error":"boom"}', "a malformed error"),
     (b'\xff\xfe', "a line that is not JSON"),
 ])
-def test_a_malformed_reply_is_a_g2048_error_naming_what_came(tmp_path, reply: bytes, words: str) -> None:
+def test_a_malformed_reply_is_a_g2048_error_naming_what_came(tmp_path: Path, reply: bytes, words: str) -> None:
     """A server that answers with malformed lines: a G2048Error that names what was received, never a bare
     KeyError or JSONDecodeError."""
     server = tmp_path / "lying_server.py"

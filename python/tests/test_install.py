@@ -3,11 +3,14 @@
 Slow-ish (a virtualenv, pip's isolated build, an incremental `swift build`), so both checks share one install.
 """
 
+from __future__ import annotations
+
 import os
 import subprocess
 import sys
 import textwrap
 import venv
+from pathlib import Path
 
 import pytest
 
@@ -36,7 +39,7 @@ USER_SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, dict[str, str]]:
     """A fresh virtualenv with `pip install ./python` (not editable) done in it: its python."""
     root = tmp_path_factory.mktemp("install")
     venv.create(root / "venv", with_pip=True)
@@ -48,7 +51,7 @@ def installed(tmp_path_factory):
     return python, root, environment
 
 
-def test_pip_install_gives_a_working_package_from_any_folder(installed):
+def test_pip_install_gives_a_working_package_from_any_folder(installed: tuple[str, Path, dict[str, str]]) -> None:
     python, root, environment = installed
     elsewhere = root / "my-project"
     elsewhere.mkdir()
@@ -58,7 +61,7 @@ def test_pip_install_gives_a_working_package_from_any_folder(installed):
     assert "installed gym2048 works" in completed.stdout
 
 
-def test_install_without_swift_fails_with_one_clear_sentence(installed):
+def test_install_without_swift_fails_with_one_clear_sentence(installed: tuple[str, Path, dict[str, str]]) -> None:
     python, root, environment = installed
     # The same install with no Swift toolchain on PATH (and no G2048_BIN): pip must stop with the sentence.
     no_swift = dict(environment, PATH="/usr/bin:/bin")

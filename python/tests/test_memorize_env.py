@@ -8,10 +8,19 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
 import gym2048  # noqa: F401 - registers the environments
 from gym2048.client import G2048Error
+from gym2048.memorize import MemorizeEnv
+
+
+def game(env: gymnasium.Env[Any, Any]) -> MemorizeEnv:
+    """The MemorizeEnv under the wrappers gymnasium.make puts around it."""
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, MemorizeEnv)
+    return unwrapped
 
 
 def play(env: Any, seed: int, steps: int = 150) -> list[Any]:
@@ -34,9 +43,11 @@ def test_check_env_passes(backend: str) -> None:
     env = gymnasium.make("Memorize-v0", rows=2, cols=3, backend=backend, render_mode="ansi")
     try:
         check_env(env.unwrapped, skip_render_check=False)
+        assert isinstance(env.action_space, spaces.Discrete)
         assert env.observation_space.shape == (2, 3) and env.action_space.n == 6
         env.reset(seed=1)
-        assert "0" in env.render()
+        text = env.render()
+        assert isinstance(text, str) and "0" in text
     finally:
         env.close()
 
@@ -46,7 +57,7 @@ def test_both_backends_play_the_same_games(options: dict[str, Any]) -> None:
     a = gymnasium.make("Memorize-v0", backend="inprocess", **options)
     b = gymnasium.make("Memorize-v0", backend="server", **options)
     try:
-        assert a.unwrapped.spec_info == b.unwrapped.spec_info
+        assert game(a).spec_info == game(b).spec_info
         assert play(a, 3) == play(b, 3)
         assert play(a, 4) == play(a, 4), "a seed gives the same game"
     finally:
@@ -61,7 +72,7 @@ def test_the_mask_is_the_face_down_cards_and_an_illegal_card_is_refused() -> Non
         assert info["action_mask"].tolist() == [1, 1, 1, 1] and obs.tolist() == [[0, 0, 0, 0]]
         obs, _, _, _, info = env.step(2)
         assert info["action_mask"].tolist() == [1, 1, 0, 1] and obs[0, 2] >= 2
-        assert env.unwrapped.action_masks().tolist() == [True, True, False, True]
+        assert game(env).action_masks().tolist() == [True, True, False, True]
         with pytest.raises(G2048Error, match="card 2 is face up"):
             env.step(2)
         with pytest.raises(ValueError, match="action must be a card 0..3"):
@@ -99,6 +110,7 @@ def test_the_vector_plays_each_lane_as_a_single_env_would(num_envs: int, mode: s
     envs = gymnasium.make_vec("Memorize-v0", num_envs=num_envs, rows=2, cols=2, autoreset_mode=mode)
     server = gymnasium.make_vec("Memorize-v0", num_envs=num_envs, rows=2, cols=2, autoreset_mode=mode, backend="server")
     try:
+        assert isinstance(envs.single_action_space, spaces.Discrete)
         assert envs.single_action_space.n == 4 and envs.observation_space.shape == (num_envs, 2, 2)
         rng = np.random.default_rng(1)
         obs, infos = envs.reset(seed=5)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gym2048 import native
 from gym2048.native import InProcessSession, _Buffers, _InfoBuffers, library
@@ -43,8 +45,8 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
         # 66 planes, or int64 values): C cannot see a pointer's size, so the count the caller declares (num_envs,
         # fuzzed below) is what the library checks, and the memory behind it is the caller's promise.
         board_bytes = 66 * 64
-        arrays = [np.zeros((n + 1) * board_bytes, np.uint8), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint8),
-                  np.zeros(n + 1, np.uint8)]
+        arrays: list[npt.NDArray[Any]] = [np.zeros((n + 1) * board_bytes, np.uint8), np.zeros(n + 1, np.int64),
+                                          np.zeros(n + 1, np.uint8), np.zeros(n + 1, np.uint8)]
         keep.append(arrays)
         pointers = [None if rng.random() < 0.1 else a.ctypes.data for a in arrays]
         buffers = _Buffers(int(rng.choice([n, n + 1, -1, 0])), *pointers, _InfoBuffers(), None, None, _InfoBuffers())
@@ -55,7 +57,7 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
             if status == 0:
                 handles.append(out.value)
         elif kind == 1:
-            params = rng.choice(PARAMS)
+            params = PARAMS[int(rng.integers(len(PARAMS)))]
             status = lib.g2048_reset(handle, None if params is None else str(params).encode(),
                                      ctypes.byref(buffers) if rng.random() < 0.95 else None)
         elif kind == 2:
@@ -65,7 +67,7 @@ def test_random_calls_never_crash_and_failures_say_why() -> None:
         elif kind == 3:
             result = ctypes.c_char_p()
             method = METHODS[int(rng.integers(len(METHODS)))]
-            params = rng.choice(PARAMS + CONFIGS)
+            params = (PARAMS + CONFIGS)[int(rng.integers(len(PARAMS) + len(CONFIGS)))]
             status = lib.g2048_call(handle, method, None if params is None else str(params).encode(),
                                     ctypes.byref(result) if rng.random() < 0.95 else None)
             if status == 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 import numpy as np
 import pytest
@@ -73,6 +73,7 @@ def test_generated_options_are_judged_alike_by_both_backends() -> None:
     for _ in range(CASES):
         options = generated_options(rng)
         num_envs = int(rng.choice([1, 3]))
+        doors: list[Callable[..., Union[Gym2048Env, Gym2048VectorEnv]]]
         if num_envs == 1:
             doors = [lambda b=b: Gym2048Env(backend=b, **options) for b in ("inprocess", "server")]
         else:
@@ -97,7 +98,7 @@ def test_seeds_boards_and_reset_options_are_judged_alike() -> None:
         cases += [{"seed": 3, "options": {"board": board}} for board in BOARDS]
         cases += [{"seed": 3, "options": {"bord": [[2, 0], [0, 2]]}}, {"seed": 3, "options": {"board": None}}]
         for case in cases:
-            results = []
+            results: list[tuple[Any, ...]] = []
             for env in envs.values():
                 try:
                     obs, info = env.reset(**case)
@@ -236,7 +237,7 @@ def test_threads_sharing_an_in_process_environment_get_whole_results() -> None:
                 spawn = infos["spawn"][i]
                 board[spawn["cell"]] = int(spawn["value"]).bit_length() - 1
                 if not np.array_equal(board, obs[i].reshape(-1)):
-                    torn.append(i)
+                    torn.append(int(i))
 
     threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
     for thread in threads:

@@ -1,10 +1,14 @@
 """End-to-end tests of `g2048 serve` through the protocol client `gym2048.client` (run by Tests/run-all.sh)."""
 
+from __future__ import annotations
+
 import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any, Optional
 
 import pytest
 
@@ -15,7 +19,7 @@ EXAMPLES = os.path.join(REPO, "Examples", "python")
 from gym2048.client import G2048, G2048Error, G2048ParamsError, find_binary
 
 
-def test_client_speaks_every_method():
+def test_client_speaks_every_method() -> None:
     with G2048() as env:
         spec = env.spec()
         assert spec["actions"] == ["up", "right", "down", "left"]
@@ -31,7 +35,7 @@ def test_client_speaks_every_method():
         assert "\n" in env.render()
 
 
-def test_errors_raise_with_code_and_message():
+def test_errors_raise_with_code_and_message() -> None:
     with G2048() as env:
         with pytest.raises(G2048Error) as error:
             env.step(0)
@@ -47,8 +51,8 @@ def test_errors_raise_with_code_and_message():
         assert env.step(0)["info"]["steps"] == 1  # the failures changed nothing
 
 
-def test_same_seed_same_trajectory():
-    def play():
+def test_same_seed_same_trajectory() -> None:
+    def play() -> list[dict[str, Any]]:
         with G2048(rows=3, cols=5) as env:
             out = [env.reset(seed=9)]
             for i in range(40):
@@ -59,7 +63,7 @@ def test_same_seed_same_trajectory():
     assert play() == play()
 
 
-def test_server_survives_bad_input_and_keeps_serving():
+def test_server_survives_bad_input_and_keeps_serving() -> None:
     binary = find_binary()
     garbage = [
         b"not json",
@@ -81,10 +85,11 @@ def test_server_survives_bad_input_and_keeps_serving():
     assert "longer than 1048576 bytes" in lines[6]["error"]["message"]
 
 
-def test_huge_line_is_skipped_with_bounded_memory():
+def test_huge_line_is_skipped_with_bounded_memory() -> None:
     binary = find_binary()
     process = subprocess.Popen([binary, "serve", "--max-line-bytes", "65536"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None  # both are pipes
     chunk = b"y" * (1 << 20)
     for _ in range(64):  # a 64 MiB line
         process.stdin.write(chunk)
@@ -104,27 +109,27 @@ def test_huge_line_is_skipped_with_bounded_memory():
     assert peak_kb < 200 * 1024  # far below the 64 MiB line
 
 
-def test_unterminated_last_line_and_end_of_input_exit_cleanly():
+def test_unterminated_last_line_and_end_of_input_exit_cleanly() -> None:
     process = subprocess.run([find_binary(), "serve"], input=b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"spec\"}",
                              capture_output=True, timeout=30)
     assert process.returncode == 0
     assert json.loads(process.stdout)["id"] == 1
 
 
-def test_random_agent_example_runs():
+def test_random_agent_example_runs() -> None:
     out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "random_agent.py"), "--episodes", "3"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "3 episodes on 4x4: mean score" in out
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_node_agent_example_runs():
+def test_node_agent_example_runs() -> None:
     out = subprocess.run(["node", os.path.join(REPO, "Examples", "node", "random_agent.js"), "2", "5"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "2 episodes: mean score" in out
 
 
-def test_protocol_benchmark_smoke():
+def test_protocol_benchmark_smoke() -> None:
     out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "bench_protocol.py"), "--seconds", "0.2", "--reps", "1",
                           "--envs", "16", "--json"], capture_output=True, text=True, timeout=600, check=True).stdout
     figures = json.loads(out)
@@ -132,7 +137,7 @@ def test_protocol_benchmark_smoke():
         assert figures[key] > 0
 
 
-def test_a_bad_vector_action_gets_the_servers_message_not_a_client_exception():
+def test_a_bad_vector_action_gets_the_servers_message_not_a_client_exception() -> None:
     with G2048(num_envs=4) as env:
         env.reset(seed=1)
         for actions, message in (([0, 1, 2, 9], "actions[3] must be 0..3 or up/right/down/left, got 9"),
@@ -147,7 +152,8 @@ def test_a_bad_vector_action_gets_the_servers_message_not_a_client_exception():
 
 
 @pytest.mark.parametrize("content", [None, "not a program"])
-def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path, monkeypatch, content):
+def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        content: Optional[str]) -> None:
     path = tmp_path / "g2048"
     if content is not None:
         path.write_text(content)  # a file, but not executable
@@ -158,7 +164,7 @@ def test_a_g2048_bin_that_is_not_an_executable_is_named(tmp_path, monkeypatch, c
         G2048()
 
 
-def test_a_relative_g2048_bin_runs_the_file_that_was_checked(tmp_path, monkeypatch):
+def test_a_relative_g2048_bin_runs_the_file_that_was_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # G2048_BIN=g2048 was checked as ./g2048 but Popen ran the g2048 on PATH.
     elsewhere = tmp_path / "path"
     elsewhere.mkdir()
@@ -174,27 +180,29 @@ def test_a_relative_g2048_bin_runs_the_file_that_was_checked(tmp_path, monkeypat
         assert env.reset(seed=1)["info"]["steps"] == 0
 
 
-def test_g2048_bin_overrides(monkeypatch):
+def test_g2048_bin_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
     binary = find_binary()
     monkeypatch.setenv("G2048_BIN", binary)
     assert find_binary() == binary
 
 
-def test_a_huge_line_under_an_address_space_limit_is_an_error_reply():
+def test_a_huge_line_under_an_address_space_limit_is_an_error_reply() -> None:
     """Under a 1 GB address-space limit, `serve --max-line-bytes 64 MiB` was accepted and one 40 MB JSON-array
     line aborted the server. The largest limit the process now accepts there is one whose lines it can parse: a
     line of numbers just under it gets its reply, a 40 MB one an error reply, and the server goes on."""
     import re
     import resource
 
-    def limit():
+    def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1_000_000_000, 1_000_000_000))
 
     refused = subprocess.run([find_binary(), "serve", "--max-line-bytes", str(64 << 20)], capture_output=True,
                              preexec_fn=limit, timeout=60, stdin=subprocess.DEVNULL)
     assert refused.returncode == 64
     # What the process can use moves a little from run to run: a little under the cap it stated.
-    cap = int(re.search(rb"so at most (\d+)", refused.stderr).group(1)) * 9 // 10
+    stated = re.search(rb"so at most (\d+)", refused.stderr)
+    assert stated is not None, refused.stderr
+    cap = int(stated.group(1)) * 9 // 10
     count = (cap - 100) // 2
     near = b'{"jsonrpc":"2.0","id":1,"method":"make","params":{"info":[' + b"1," * (count - 1) + b'1]}}\n'
     huge = b'{"jsonrpc":"2.0","id":2,"method":"make","params":{"info":[' + b"1," * 20_000_000 + b'1]}}\n'

@@ -22,7 +22,7 @@ from gym2048.puffer import Gym2048Puffer  # noqa: E402
 def run(backend: type, steps: int, **kwargs: object) -> list[tuple[bytes, ...]]:
     envs = pufferlib.vector.make(Gym2048Puffer, env_kwargs={"num_envs": 32, "log_interval": 8}, backend=backend,
                                  num_envs=2, seed=5, **kwargs)
-    out = []
+    out: list[tuple[bytes, ...]] = []
     try:
         observations, _ = envs.reset(seed=5)
         out.append((observations.tobytes(),))

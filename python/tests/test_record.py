@@ -1,15 +1,19 @@
 """`g2048 play --record` files replayed through `g2048 serve` by replay_record() (run by Tests/run-all.sh with pytest)."""
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 import pytest
 
 from gym2048 import RecordMismatch, find_binary, read_record, replay_record
 
 
-def play(tmp_path, *arguments, keys=None):
+def play(tmp_path: Path, *arguments: str, keys: Optional[str] = None) -> str:
     """Run `g2048 play --record` with its best scores kept in tmp_path; returns the record's path."""
     record = str(tmp_path / "game.jsonl")
     environment = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
@@ -21,7 +25,7 @@ def play(tmp_path, *arguments, keys=None):
     return record
 
 
-def rewrite(path, change):
+def rewrite(path: str, change: Callable[[list[dict[str, Any]]], object]) -> None:
     """Apply `change(lines)` to the parsed lines of a record and write it back."""
     with open(path) as file:
         lines = [json.loads(line) for line in file]
@@ -30,7 +34,7 @@ def rewrite(path, change):
         file.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
 
 
-def test_agent_game_replays_exactly_through_the_server(tmp_path):
+def test_agent_game_replays_exactly_through_the_server(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "3", "--rows", "3", "--cols", "4")
     episodes = read_record(record)
     assert len(episodes) == 1
@@ -43,7 +47,7 @@ def test_agent_game_replays_exactly_through_the_server(tmp_path):
     assert summary["seed"] == 3
 
 
-def test_piped_human_game_with_a_restart_replays_both_episodes(tmp_path):
+def test_piped_human_game_with_a_restart_replays_both_episodes(tmp_path: Path) -> None:
     keys = "left\nup\nright\ndown\nleft\nr\nup\nup\nleft\nq\n"
     record = play(tmp_path, "--seed", "11", keys=keys)
     summaries = replay_record(record)
@@ -51,7 +55,7 @@ def test_piped_human_game_with_a_restart_replays_both_episodes(tmp_path):
     assert all(s["player"] == "human" for s in summaries)
 
 
-def test_swift_replay_accepts_the_same_file(tmp_path):
+def test_swift_replay_accepts_the_same_file(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "random", "--seed", "8")
     replay_record(record)
     process = subprocess.run([find_binary(), "replay", "--file", record, "--check"], capture_output=True, timeout=60)
@@ -59,10 +63,10 @@ def test_swift_replay_accepts_the_same_file(tmp_path):
     assert process.stdout.decode().startswith("verified: ")
 
 
-def test_tampered_spawn_is_reported_at_its_step(tmp_path):
+def test_tampered_spawn_is_reported_at_its_step(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "5")
 
-    def move_spawn(lines):
+    def move_spawn(lines: list[dict[str, Any]]) -> None:
         step = lines[4]  # step 4
         step["spawn"]["value"] = 6 - step["spawn"]["value"]  # 2 <-> 4
 
@@ -77,7 +81,7 @@ def test_tampered_spawn_is_reported_at_its_step(tmp_path):
     assert ": step 4: " in process.stderr.decode()
 
 
-def test_a_record_is_checked_as_it_is_read(tmp_path):
+def test_a_record_is_checked_as_it_is_read(tmp_path: Path) -> None:
     # replay_record read a whole record (10 GB for 969 MB) before reporting a mismatch at step 1. It now checks
     # each line as it reads it: the mismatch at step 2 is reported though a malformed line and a line of 2 MiB
     # come after it, which a whole read would have stopped at first.
@@ -102,7 +106,7 @@ def test_a_record_is_checked_as_it_is_read(tmp_path):
         replay_record(record)
 
 
-def test_tampered_seed_is_reported_at_the_start(tmp_path):
+def test_tampered_seed_is_reported_at_the_start(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "5")
     rewrite(record, lambda lines: lines[0].update(seed=6))
     with pytest.raises(RecordMismatch) as error:
@@ -110,7 +114,7 @@ def test_tampered_seed_is_reported_at_the_start(tmp_path):
     assert error.value.step == 0
 
 
-def test_truncated_record_is_a_value_error_naming_the_line(tmp_path):
+def test_truncated_record_is_a_value_error_naming_the_line(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "2")
     with open(record, "rb") as file:
         data = file.read()
@@ -121,7 +125,7 @@ def test_truncated_record_is_a_value_error_naming_the_line(tmp_path):
         replay_record(record)
 
 
-def test_record_ends_with_an_end_line_and_a_cut_at_any_line_boundary_is_truncated(tmp_path):
+def test_record_ends_with_an_end_line_and_a_cut_at_any_line_boundary_is_truncated(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "6", "--rows", "3", "--cols", "3")
     with open(record, "rb") as file:
         lines = file.read().splitlines(keepends=True)
@@ -137,7 +141,7 @@ def test_record_ends_with_an_end_line_and_a_cut_at_any_line_boundary_is_truncate
         assert process.returncode == 1 and b"truncated record" in process.stderr
 
 
-def test_crlf_record_replays(tmp_path):
+def test_crlf_record_replays(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "7")
     with open(record, "rb") as file:
         data = file.read()
@@ -149,10 +153,10 @@ def test_crlf_record_replays(tmp_path):
     assert process.returncode == 0, process.stderr.decode()
 
 
-def test_unknown_member_is_named(tmp_path):
+def test_unknown_member_is_named(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "5")
 
-    def misspell(lines):
+    def misspell(lines: list[dict[str, Any]]) -> None:
         config = lines[0]["config"]
         config["invaaid_action"] = config.pop("invalid_action")
 
@@ -164,10 +168,10 @@ def test_unknown_member_is_named(tmp_path):
     assert 'unknown member "config.invaaid_action"' in process.stderr.decode()
 
 
-def test_version_1_record_without_end_line_still_replays_with_a_note(tmp_path):
+def test_version_1_record_without_end_line_still_replays_with_a_note(tmp_path: Path) -> None:
     record = play(tmp_path, "--agent", "greedy", "--seed", "5")
 
-    def downgrade(lines):
+    def downgrade(lines: list[dict[str, Any]]) -> None:
         lines[0]["version"] = 1
         assert lines.pop()["type"] == "end"
 
@@ -180,12 +184,12 @@ def test_version_1_record_without_end_line_still_replays_with_a_note(tmp_path):
     assert process.stderr.decode().startswith(f"note: {record} is a version 1 record")
 
 
-def play_memorize(tmp_path, *arguments, keys=None):
+def play_memorize(tmp_path: Path, *arguments: str, keys: Optional[str] = None) -> str:
     """Run `g2048 play --game memorize --record`; returns the record's path."""
     return play(tmp_path, "--game", "memorize", *arguments, keys=keys)
 
 
-def test_memorize_record_replays_through_the_server_and_swift_alike(tmp_path):
+def test_memorize_record_replays_through_the_server_and_swift_alike(tmp_path: Path) -> None:
     record = play_memorize(tmp_path, "--agent", "perfect", "--seed", "5", "--rows", "4", "--cols", "4")
     episode, = read_record(record)
     assert episode["header"]["game"] == "memorize" and episode["end"]["outcome"] == "finished"
@@ -203,7 +207,7 @@ def test_memorize_record_replays_through_the_server_and_swift_alike(tmp_path):
     env.close()
 
 
-def test_memorize_deals_replay_and_a_forged_content_is_found(tmp_path):
+def test_memorize_deals_replay_and_a_forged_content_is_found(tmp_path: Path) -> None:
     record = play_memorize(tmp_path, "--seed", "2", "--rows", "2", "--cols", "3", keys="0\n1\n2\nr\n3\n4\nq\n")
     assert [s["seed"] for s in replay_record(record)] == [2, 3]
 
@@ -214,12 +218,12 @@ def test_memorize_deals_replay_and_a_forged_content_is_found(tmp_path):
     assert swift.returncode == 1 and "step 1: card 0: recorded content " in swift.stderr, swift.stderr
 
 
-def test_memorize_record_forgeries_are_refused_by_name(tmp_path):
+def test_memorize_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
     record = play_memorize(tmp_path, "--agent", "random", "--seed", "4", "--rows", "2", "--cols", "2")
     with open(record) as file:
         original = file.read()
 
-    def check(change, message):
+    def check(change: Callable[[str], str], message: str) -> None:
         with open(record, "w") as file:
             file.write(change(original))
         with pytest.raises(ValueError, match=message):

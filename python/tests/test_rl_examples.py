@@ -4,12 +4,15 @@ They need torch, sb3-contrib and ray, and take a minute, so they run only with G
 `bash Examples/python/rl-examples.sh` installs everything into `.venv-rl` and runs them.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import json
 import math
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -25,7 +28,7 @@ if _missing:
                 allow_module_level=True)
 
 
-def run_script(name, *args, timeout=600):
+def run_script(name: str, *args: str, timeout: float = 600) -> tuple[Any, str]:
     """Run an example (a script of Examples/python, or a module of the package) with this Python; returns its
     parsed --json output."""
     command = ["-m", name] if name.startswith("gym2048.") else [os.path.join(EXAMPLES, name)]
@@ -35,7 +38,7 @@ def run_script(name, *args, timeout=600):
     return json.loads(process.stdout), process.stderr
 
 
-def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds():
+def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds() -> None:
     result, stderr = run_script("gym2048.examples.maskable_ppo", "--timesteps", "1024", "--envs", "2",
                                 "--eval-episodes", "3", "--seed", "3")
     assert "[train] done" in stderr
@@ -50,7 +53,7 @@ def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds():
         [e["seed"] for e in result["random_legal"]["episodes_detail"]]
 
 
-def test_maskable_ppo_is_reproducible_with_its_seed():
+def test_maskable_ppo_is_reproducible_with_its_seed() -> None:
     args = ("--timesteps", "512", "--envs", "2", "--eval-episodes", "2", "--seed", "5")
     first, _ = run_script("gym2048.examples.maskable_ppo", *args)
     second, _ = run_script("gym2048.examples.maskable_ppo", *args)
@@ -60,7 +63,7 @@ def test_maskable_ppo_is_reproducible_with_its_seed():
     assert first == second
 
 
-def test_the_adapter_trains_exactly_as_dummy_vec_env_does():
+def test_the_adapter_trains_exactly_as_dummy_vec_env_does() -> None:
     """Same seeds, same episodes: MaskablePPO through Gym2048SB3VecEnv and through DummyVecEnv over single
     environments learns the same weights and plays the same evaluation games."""
     args = ("--timesteps", "1024", "--envs", "4", "--eval-episodes", "2", "--seed", "7")
@@ -72,14 +75,14 @@ def test_the_adapter_trains_exactly_as_dummy_vec_env_does():
     assert ours == dummy
 
 
-def test_maskable_ppo_refuses_a_bad_budget():
+def test_maskable_ppo_refuses_a_bad_budget() -> None:
     process = subprocess.run([sys.executable, "-m", "gym2048.examples.maskable_ppo", "--minutes", "0"],
                              capture_output=True, text=True, timeout=120)
     assert process.returncode == 2
     assert "--minutes must be a positive number, got 0.0" in process.stderr
 
 
-def test_ray_rollouts_on_two_actors_each_step_and_finish_episodes():
+def test_ray_rollouts_on_two_actors_each_step_and_finish_episodes() -> None:
     result, _ = run_script("ray_rollouts.py", "--actors", "2", "--num-envs", "16", "--seconds", "2",
                            "--cpus-per-actor", "0.5")
     actors = result["actors"]
@@ -93,7 +96,7 @@ def test_ray_rollouts_on_two_actors_each_step_and_finish_episodes():
     assert result["total"]["steps_per_second"] > 0
 
 
-def test_ray_rollouts_says_when_the_cluster_is_too_small_instead_of_waiting():
+def test_ray_rollouts_says_when_the_cluster_is_too_small_instead_of_waiting() -> None:
     process = subprocess.run([sys.executable, os.path.join(EXAMPLES, "ray_rollouts.py"), "--actors", "4",
                               "--cpus-per-actor", "1000", "--seconds", "1"],
                              capture_output=True, text=True, timeout=300)

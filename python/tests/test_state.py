@@ -18,6 +18,13 @@ BACKENDS = ("inprocess", "server")
 BOARD = [[2, 2, 4, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
 
 
+def game(env: gymnasium.Env[Any, Any]) -> Gym2048Env:
+    """The Gym2048Env under the wrappers gymnasium.make puts around it."""
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, Gym2048Env)
+    return unwrapped
+
+
 def play(env: Any, actions: list[int]) -> list[tuple[Any, ...]]:
     out = []
     for action in actions:
@@ -87,12 +94,12 @@ def test_pickle_and_deepcopy_continue_the_episode(backend: str) -> None:
     play(env, [0, 1, 2, 3, 0])
     actions = [3, 2, 1, 0] * 10
     for clone in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
-        assert clone.unwrapped.spec_info == env.unwrapped.spec_info
-        assert clone.unwrapped.get_state() == env.unwrapped.get_state()
+        assert game(clone).spec_info == game(env).spec_info
+        assert game(clone).get_state() == game(env).get_state()
         assert play(clone, actions) == play(copy.deepcopy(env), actions)
         clone.close()
     # the original is untouched by its copies
-    assert env.unwrapped.get_state()["steps"] == 5
+    assert game(env).get_state()["steps"] == 5
     # an environment never reset pickles its options only
     fresh = pickle.loads(pickle.dumps(Gym2048Env(backend=backend, rows=2, cols=2)))
     assert fresh.spec_info["rows"] == 2
@@ -188,8 +195,8 @@ def test_a_vector_of_one_has_the_same_state_interface(backend: str) -> None:
 def test_request_sends_any_protocol_method(backend: str) -> None:
     env = gymnasium.make("Gym2048-v0", backend=backend, rows=3, cols=5)
     env.reset(seed=1)
-    assert env.unwrapped.request("spec")["cols"] == 5
-    assert env.unwrapped.request("get_state")["state"] == env.unwrapped.get_state()
+    assert game(env).request("spec")["cols"] == 5
+    assert game(env).request("get_state")["state"] == game(env).get_state()
     with pytest.raises(G2048Error, match="method not found: 'fly'"):
-        env.unwrapped.request("fly")
+        game(env).request("fly")
     env.close()

@@ -1,9 +1,13 @@
 """gym2048.Gym2048VectorEnv: make_vec with one server, seeding, determinism, autoreset modes, masks, encodings."""
 
+from __future__ import annotations
+
 import gc
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from gym2048 import G2048Error, G2048ParamsError, Gym2048Env, Gym2048VectorEnv
@@ -11,9 +15,11 @@ from gym2048.client import splitmix64
 from conftest import server_children
 
 SIZES = [1, 4]
+#: What a reset (observations, infos) or a step (observations, rewards, terminations, truncations, infos) returns.
+Result = tuple[Union[npt.NDArray[Any], dict[str, Any]], ...]
 
 
-def legal_actions(masks, rng):
+def legal_actions(masks: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDArray[np.intp]:
     """A random legal action per environment, with the documented idiom for an all-zero mask."""
     masks = np.where(masks.any(1, keepdims=True), masks, 1)
     return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
@@ -21,7 +27,7 @@ def legal_actions(masks, rng):
 
 @pytest.mark.parametrize("mode", [None, "vector_entry_point"])
 @pytest.mark.parametrize("num_envs", [1, 8])
-def test_make_vec_starts_one_server_whatever_num_envs(mode, num_envs):
+def test_make_vec_starts_one_server_whatever_num_envs(mode: Optional[str], num_envs: int) -> None:
     gc.collect()
     before = server_children()
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, vectorization_mode=mode, rows=3, cols=3,
@@ -36,22 +42,24 @@ def test_make_vec_starts_one_server_whatever_num_envs(mode, num_envs):
     assert server_children() == before
 
 
-def test_make_vec_default_encoding_is_base64_batch_with_columns():
+def test_make_vec_default_encoding_is_base64_batch_with_columns() -> None:
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=4, backend="server")
-    config = envs.unwrapped.spec_info["config"]
+    vector = envs.unwrapped
+    assert isinstance(vector, Gym2048VectorEnv)
+    config = vector.spec_info["config"]
     assert config["info_layout"] == "columns"
     assert config["observation"] == "base64_batch"
     assert config["info"] == ["action_mask", "score"]
     envs.close()
 
 
-def test_base64_batch_decodes_to_the_same_as_exponents():
-    results = {}
+def test_base64_batch_decodes_to_the_same_as_exponents() -> None:
+    results: dict[str, list[Result]] = {}
     for observation in ("exponents", "base64_batch"):
         envs = Gym2048VectorEnv(5, observation=observation, rows=3, cols=3,
                                 info=["action_mask", "score", "max_tile", "steps", "invalid", "won", "afterstate"])
         rng = np.random.default_rng(2)
-        out = [envs.reset(seed=8)]
+        out: list[Result] = [envs.reset(seed=8)]
         for _ in range(40):
             out.append(envs.step(legal_actions(out[-1][-1]["action_mask"], rng)))
         results[observation] = out
@@ -59,16 +67,17 @@ def test_base64_batch_decodes_to_the_same_as_exponents():
     for a, b in zip(results["exponents"], results["base64_batch"]):
         for x, y in zip(a, b):
             if isinstance(x, dict):
-                assert x.keys() == y.keys()
+                assert isinstance(y, dict) and x.keys() == y.keys()
                 for key in x:
                     np.testing.assert_array_equal(np.asarray(x[key]), np.asarray(y[key]), err_msg=key)
             else:
+                assert isinstance(y, np.ndarray)
                 np.testing.assert_array_equal(x, y)
-                assert x.dtype == y.dtype or x.dtype == np.float64
+                assert x.dtype == y.dtype
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_int_seed_gives_env_i_the_i_plus_1th_splitmix64_output(num_envs):
+def test_int_seed_gives_env_i_the_i_plus_1th_splitmix64_output(num_envs: int) -> None:
     envs = Gym2048VectorEnv(num_envs, observation="exponents")
     obs, _ = envs.reset(seed=77)
     single = Gym2048Env(observation="exponents")
@@ -79,9 +88,10 @@ def test_int_seed_gives_env_i_the_i_plus_1th_splitmix64_output(num_envs):
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_per_env_seeds_reproduce_single_env_resets(num_envs):
+def test_per_env_seeds_reproduce_single_env_resets(num_envs: int) -> None:
     seeds = [1000 + 17 * i for i in range(num_envs)]
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs)
+    assert isinstance(envs, Gym2048VectorEnv)  # whose reset takes a seed per environment
     obs, _ = envs.reset(seed=seeds)
     single = Gym2048Env()
     for index, seed in enumerate(seeds):
@@ -90,7 +100,7 @@ def test_per_env_seeds_reproduce_single_env_resets(num_envs):
     envs.close()
 
 
-def test_a_none_seed_keeps_that_environments_stream():
+def test_a_none_seed_keeps_that_environments_stream() -> None:
     envs = Gym2048VectorEnv(3, observation="exponents")
     first, _ = envs.reset(seed=[5, 6, 7])
     again, _ = envs.reset(seed=[5, None, 7])
@@ -99,7 +109,7 @@ def test_a_none_seed_keeps_that_environments_stream():
     envs.close()
 
 
-def test_a_seed_list_of_the_wrong_length_is_refused():
+def test_a_seed_list_of_the_wrong_length_is_refused() -> None:
     envs = Gym2048VectorEnv(3)
     with pytest.raises(ValueError, match="seed is a list of 2 seeds, but there are 3 environments"):
         envs.reset(seed=[1, 2])
@@ -107,8 +117,8 @@ def test_a_seed_list_of_the_wrong_length_is_refused():
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_same_seed_same_observations_and_steps(num_envs):
-    def run():
+def test_same_seed_same_observations_and_steps(num_envs: int) -> None:
+    def run() -> list[npt.NDArray[Any]]:
         envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=3)
         rng = np.random.default_rng(3)
         obs, infos = envs.reset(seed=123)
@@ -124,7 +134,7 @@ def test_same_seed_same_observations_and_steps(num_envs):
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_next_step_autoreset(num_envs):
+def test_next_step_autoreset(num_envs: int) -> None:
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=2, info=["action_mask", "score", "steps"])
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
     obs, infos = envs.reset(seed=3)
@@ -146,7 +156,7 @@ def test_next_step_autoreset(num_envs):
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_same_step_autoreset_reports_final_obs(num_envs):
+def test_same_step_autoreset_reports_final_obs(num_envs: int) -> None:
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=num_envs, rows=2, cols=2, autoreset_mode="same_step",
                               observation="exponents", info=["action_mask", "score", "steps"])
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
@@ -179,7 +189,7 @@ def test_same_step_autoreset_reports_final_obs(num_envs):
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_disabled_autoreset_refuses_a_step_on_a_finished_env(num_envs):
+def test_disabled_autoreset_refuses_a_step_on_a_finished_env(num_envs: int) -> None:
     envs = Gym2048VectorEnv(num_envs, rows=2, cols=2, autoreset_mode="disabled")
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.DISABLED
     obs, infos = envs.reset(seed=3)
@@ -193,7 +203,7 @@ def test_disabled_autoreset_refuses_a_step_on_a_finished_env(num_envs):
     envs.close()
 
 
-def test_max_episode_steps_truncates():
+def test_max_episode_steps_truncates() -> None:
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=3, max_episode_steps=2)
     obs, infos = envs.reset(seed=1)
     rng = np.random.default_rng(0)
@@ -204,7 +214,7 @@ def test_max_episode_steps_truncates():
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
-def test_bad_actions_name_the_action_space(num_envs):
+def test_bad_actions_name_the_action_space(num_envs: int) -> None:
     envs = Gym2048VectorEnv(num_envs)
     envs.reset(seed=1)
     bad = [0] * (num_envs - 1) + [9]
@@ -217,14 +227,14 @@ def test_bad_actions_name_the_action_space(num_envs):
     envs.close()
 
 
-def test_unknown_option_and_bad_value_name_it():
+def test_unknown_option_and_bad_value_name_it() -> None:
     with pytest.raises(TypeError, match="unknown option 'colour'"):
         gymnasium.make_vec("Gym2048-v0", num_envs=2, colour="red")
     with pytest.raises(ValueError, match="autoreset_mode"):
         gymnasium.make_vec("Gym2048-v0", num_envs=2, autoreset_mode="sometimes")
 
 
-def test_render_modes():
+def test_render_modes() -> None:
     envs = Gym2048VectorEnv(3, rows=2, cols=3, render_mode="rgb_array")
     envs.reset(seed=1)
     images = envs.render()
@@ -236,7 +246,7 @@ def test_render_modes():
     envs.close()
 
 
-def test_a_dropped_vector_env_leaves_no_process():
+def test_a_dropped_vector_env_leaves_no_process() -> None:
     gc.collect()
     before = server_children()
     envs = gymnasium.make_vec("Gym2048-v0", num_envs=16, backend="server")

@@ -5,6 +5,8 @@ repository. The bundled g2048 and libgym2048.so must link the Swift runtime stat
 Slow-ish on a first run (a static release build into .build/wheel, then numpy and gymnasium into the virtualenv).
 """
 
+from __future__ import annotations
+
 import glob
 import os
 import re
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import venv
+from pathlib import Path
 
 import pytest
 
@@ -48,7 +51,7 @@ USER_SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, dict[str, str]]:
     """(wheel path, virtualenv folder, an environment without Swift on PATH) after pip wheel + pip install."""
     root = tmp_path_factory.mktemp("wheel")
     environment = {k: v for k, v in os.environ.items() if k not in ("G2048_BIN", "G2048_LIB", "PYTHONPATH")}
@@ -70,12 +73,12 @@ def installed(tmp_path_factory):
     return wheel, root, no_swift
 
 
-def test_wheel_is_tagged_manylinux(installed):
+def test_wheel_is_tagged_manylinux(installed: tuple[str, Path, dict[str, str]]) -> None:
     python, abi, platform = os.path.basename(installed[0])[:-len(".whl")].split("-")[-3:]
     assert (python, abi) == ("py3", "none") and platform.startswith("manylinux_"), os.path.basename(installed[0])
 
 
-def test_wheel_needs_glibc_2_34_at_most(installed):
+def test_wheel_needs_glibc_2_34_at_most(installed: tuple[str, Path, dict[str, str]]) -> None:
     """The supported platforms say glibc 2.34 (RHEL 9): no bundled file may need a newer symbol version, and the
     tag says the newest one they need."""
     wheel, root, _ = installed
@@ -91,7 +94,7 @@ def test_wheel_needs_glibc_2_34_at_most(installed):
     assert os.path.basename(wheel).endswith(f"-manylinux_2_{newest}_x86_64.whl")
 
 
-def test_bundled_engine_needs_no_swift_runtime(installed):
+def test_bundled_engine_needs_no_swift_runtime(installed: tuple[str, Path, dict[str, str]]) -> None:
     _, root, _ = installed
     package = glob.glob(str(root / "venv" / "lib" / "python*" / "site-packages" / "gym2048"))[0]
     for name in ("bin/g2048", "lib/libgym2048.so"):
@@ -100,7 +103,7 @@ def test_bundled_engine_needs_no_swift_runtime(installed):
         assert ldd.returncode == 0 and "libswift" not in links and "not found" not in links, f"{name}:\n{links}"
 
 
-def test_both_backends_run_without_swift_from_any_folder(installed):
+def test_both_backends_run_without_swift_from_any_folder(installed: tuple[str, Path, dict[str, str]]) -> None:
     _, root, no_swift = installed
     completed = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", USER_SCRIPT], cwd=root / "elsewhere",
                                capture_output=True, text=True, env=no_swift, timeout=300)
@@ -108,7 +111,7 @@ def test_both_backends_run_without_swift_from_any_folder(installed):
     assert "wheel works" in completed.stdout
 
 
-def test_g2048_command_runs_the_bundled_binary(installed):
+def test_g2048_command_runs_the_bundled_binary(installed: tuple[str, Path, dict[str, str]]) -> None:
     _, root, no_swift = installed
     command = shutil.which("g2048", path=no_swift["PATH"])
     assert command == str(root / "venv" / "bin" / "g2048"), command
