@@ -155,12 +155,27 @@ public struct PolicyEvaluator {
         return worse
     }
 
-    /// The evaluation, once ``nextBoards()`` gave `nil`: by a backward pass over every board the policy reaches.
-    public func result() -> PolicyEvaluation {
+    /// How far the evaluation has come: in the forward pass (``OptimalSolver/Progress/Pass/enumerate``), the
+    /// layers (ages) whose boards have their moves, of the solution's, and the afterstates the policy reached.
+    public var progress: OptimalSolver.Progress {
+        OptimalSolver.Progress(
+            pass: .enumerate, layers: enumerator.age, totalLayers: solution.layerCount,
+            afterstates: enumerator.layers.afterstateCount, estimatedAfterstates: 0)
+    }
+
+    /// The evaluation, once ``nextBoards()`` gave `nil`: by a backward pass over every board the policy reaches,
+    /// reported after each layer to `progress` (``OptimalSolver/Progress/Pass/value``).
+    public func result(progress: ((OptimalSolver.Progress) -> Void)? = nil) -> PolicyEvaluation {
         precondition(asked.isEmpty && enumerator.isDone, "result() before every board has its move")
+        let layers = enumerator.layers
         let totals = BackwardPass.run(
-            game: game, layers: enumerator.layers, valuation: PolicyValuation(game: game), threads: threads
-        ).start
+            game: game, layers: layers, valuation: PolicyValuation(game: game), threads: threads
+        ) { done in
+            progress?(
+                OptimalSolver.Progress(
+                    pass: .value, layers: done, totalLayers: layers.states.count, afterstates: layers.afterstateCount,
+                    estimatedAfterstates: 0))
+        }.start
         return PolicyEvaluation(
             expectedScore: totals.score, optimalScore: solution.expectedScore, expectedMoves: totals.moves,
             expectedSuboptimalMoves: totals.suboptimal, reachableStates: reachable, suboptimalStates: suboptimal)
@@ -205,11 +220,17 @@ struct PolicyValuation: LayerValuation {
 }
 
 extension Solution {
-    /// The exact evaluation of `policy` (``PolicyEvaluator``), which is asked a batch of boards at a time.
-    public func evaluate(symmetric: Bool = false, threads: Int = 1, _ policy: PolicyMoves) throws(PolicyMoveError) -> PolicyEvaluation {
+    /// The exact evaluation of `policy` (``PolicyEvaluator``), which is asked a batch of boards at a time;
+    /// `progress` hears after each batch answered, then after each layer valued.
+    public func evaluate(
+        symmetric: Bool = false, threads: Int = 1, _ policy: PolicyMoves, progress: ((OptimalSolver.Progress) -> Void)? = nil
+    ) throws(PolicyMoveError) -> PolicyEvaluation {
         var evaluator = PolicyEvaluator(solution: self, symmetric: symmetric, threads: threads)
-        while let boards = evaluator.nextBoards() { try evaluator.answer(policy(boards)) }
-        return evaluator.result()
+        while let boards = evaluator.nextBoards() {
+            try evaluator.answer(policy(boards))
+            progress?(evaluator.progress)
+        }
+        return evaluator.result(progress: progress)
     }
 
     /// A player's moves, one per board (an n-tuple network's search, the heuristic expectimax, the optimal

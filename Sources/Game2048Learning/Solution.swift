@@ -37,6 +37,9 @@ public struct Solution: Sendable {
     /// How many reachable afterstates were valued, one of each class of symmetric ones.
     public var afterstateCount: Int { layers.reduce(0) { $0 + $1.keys.count } }
 
+    /// The layers of the solution: one per age (the tiles' sum in units of 2), the youngest first.
+    public var layerCount: Int { layers.count }
+
     /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
     /// values, weighted by their chances.
     public var expectedScore: Double {

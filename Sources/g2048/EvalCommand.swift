@@ -39,7 +39,10 @@ struct EvalCommand: Command {
 
             On a board solved by 'g2048 solve', --agent optimal --solution FILE plays the optimal moves, and
             --exact --solution FILE computes any player's expected score exactly (no games, no noise), its
-            fraction of the optimal score and its share of moves that are not optimal (docs/SOLVER.md).
+            fraction of the optimal score and its share of moves that are not optimal (docs/SOLVER.md). It asks
+            the player its move on every board the player reaches, layer by layer (boards of one tile sum),
+            then values them: its progress counts the layers of each pass. A search asked tens of millions of
+            boards (3x3) takes hours.
 
             Players (--agent): \(Agent.descriptions).
             """,
@@ -190,7 +193,12 @@ struct EvalCommand: Command {
                 case .greedy: (Solution.greedyMoves(rules: rules), true)
                 default: (Solution.moves(threads: threads, rules: rules) { makePlayer(0) }, false)
                 }
-            let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves)
+            // A search player's exact evaluation asks it tens of millions of boards: minutes to hours.
+            let progress = LayeredProgress(forward: Progress(total: solution.layerCount, unit: "layers")) {
+                ($0.layers, "the player's moves, \($0.afterstates) afterstates reached")
+            }
+            let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves, progress: progress.update)
+            progress.finish()
             Console.output(
                 json
                     ? evaluation.json(player: player.name, board: rules.sizeLabel, objective: solution.objective)

@@ -66,21 +66,11 @@ struct SolveCommand: Command {
         Console.error(
             "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) threads: about \(formatEstimate(estimate)) afterstates, "
                 + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated)")
-        let enumerating = Progress(total: Int(estimate), unit: "afterstates")
-        var valuing: Progress? = nil
-        let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads) { step in
-            switch step.pass {
-            case .enumerate:
-                enumerating.update(step.afterstates, detail: "enumerating, age \(2 * step.layers)")
-            case .value:
-                if valuing == nil {
-                    enumerating.finish()
-                    valuing = Progress(total: step.totalLayers, unit: "layers")
-                }
-                valuing?.update(step.layers, detail: "valuing \(step.afterstates) afterstates")
-            }
+        let progress = LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) {
+            ($0.afterstates, "enumerating, age \(2 * $0.layers)")
         }
-        valuing?.finish()
+        let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update)
+        progress.finish()
         try solution.save(to: outPath)
         let seconds = SystemClock.monotonicSeconds() - start
         let winText = rules.winTile.map { ", ends at \($0)" } ?? ""

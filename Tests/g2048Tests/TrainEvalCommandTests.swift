@@ -692,6 +692,26 @@ struct SolveCommandTests {
         #expect(abs(scores["optimal"]! - 480.26) < 0.01)
     }
 
+    /// An exact evaluation of a search asks it every board it reaches (hours on 3×3): it shows its layers, the
+    /// player's pass then the valuing one, on stderr, and the same report either way (here with the greedy
+    /// player, which the same passes evaluate in a moment).
+    @Test func evalExactShowsItsProgressByLayer() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s2x3.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path]).status == 0)
+        let arguments = ["eval", "--exact", "--solution", path, "--agent", "greedy", "--threads", "1"]
+        let shown = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "0"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stderr.split(separator: "\n").filter { $0.contains(" layers, ") }
+        let asking = lines.filter { $0.contains(" layers, the player's moves, ") }, valuing = lines.filter { $0.contains(" layers, valuing ") }
+        #expect(asking.count > 10 && valuing.count > 10, "\(shown.stderr)")
+        #expect(lines.firstIndex { $0.contains("valuing") }! > lines.lastIndex { $0.contains("the player's moves") }!)
+        #expect(valuing.last?.hasPrefix("\(valuing.count)/\(valuing.count) layers") == true, "\(valuing.last ?? "")")
+        let hidden = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "off"])
+        #expect(hidden.status == 0 && hidden.stderr.filter { $0 == "\n" }.count == 1, "\(hidden.stderr)")
+        #expect(hidden.stdout == shown.stdout)
+    }
+
     @Test(arguments: [
         (["eval", "--exact", "--agent", "greedy"], "error: --exact needs --solution <file>: the solved board it computes on"),
         (["eval", "--exact", "--solution", "s.bin", "--agent", "montecarlo"], "error: --exact needs a player whose move a board decides"),
