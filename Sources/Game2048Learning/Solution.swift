@@ -40,6 +40,9 @@ public struct Solution: Sendable {
     /// The layers of the solution: one per age (the tiles' sum in units of 2), the youngest first.
     public var layerCount: Int { layers.count }
 
+    /// The afterstates of each layer, the youngest first: where the work of a pass over the layers lies.
+    public var layerSizes: [Int] { layers.map(\.keys.count) }
+
     /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
     /// values, weighted by their chances.
     public var expectedScore: Double {

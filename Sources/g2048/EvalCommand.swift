@@ -41,8 +41,8 @@ struct EvalCommand: Command {
             --exact --solution FILE computes any player's expected score exactly (no games, no noise), its
             fraction of the optimal score and its share of moves that are not optimal (docs/SOLVER.md). It asks
             the player its move on every board the player reaches, layer by layer (boards of one tile sum),
-            then values them: its progress counts the layers of each pass. A search asked tens of millions of
-            boards (3x3) takes hours.
+            then values them: its progress counts the solution's afterstates of the layers passed, then the
+            layers valued. A search asked tens of millions of boards (3x3) takes hours.
 
             Players (--agent): \(Agent.descriptions).
             """,
@@ -193,9 +193,12 @@ struct EvalCommand: Command {
                 case .greedy: (Solution.greedyMoves(rules: rules), true)
                 default: (Solution.moves(threads: threads, rules: rules) { makePlayer(0) }, false)
                 }
-            // A search player's exact evaluation asks it tens of millions of boards: minutes to hours.
-            let progress = LayeredProgress(forward: Progress(total: solution.layerCount, unit: "layers")) {
-                ($0.layers, "the player's moves, \($0.afterstates) afterstates reached")
+            // A search player's exact evaluation asks it tens of millions of boards: minutes to hours. The
+            // solution's afterstates of the layers passed measure the work done (the middle layers hold most).
+            let sizes = solution.layerSizes
+            let passed = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }
+            let progress = LayeredProgress(forward: Progress(total: passed.last!, unit: "afterstates of the solution")) {
+                (passed[min($0.layers, sizes.count)], "layer \($0.layers)/\(sizes.count), the player's moves on \($0.afterstates) afterstates")
             }
             let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves, progress: progress.update)
             progress.finish()

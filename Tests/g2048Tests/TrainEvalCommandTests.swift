@@ -702,10 +702,13 @@ struct SolveCommandTests {
         let arguments = ["eval", "--exact", "--solution", path, "--agent", "greedy", "--threads", "1"]
         let shown = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "0"])
         #expect(shown.status == 0, "\(shown.stderr)")
-        let lines = shown.stderr.split(separator: "\n").filter { $0.contains(" layers, ") }
-        let asking = lines.filter { $0.contains(" layers, the player's moves, ") }, valuing = lines.filter { $0.contains(" layers, valuing ") }
+        let lines = shown.stderr.split(separator: "\n").filter { $0.contains(" layers, ") || $0.contains(" of the solution, ") }
+        let asking = lines.filter { $0.contains(" afterstates of the solution, layer ") && $0.contains(", the player's moves on ") }
+        let valuing = lines.filter { $0.contains(" layers, valuing ") }
         #expect(asking.count > 10 && valuing.count > 10, "\(shown.stderr)")
         #expect(lines.firstIndex { $0.contains("valuing") }! > lines.lastIndex { $0.contains("the player's moves") }!)
+        // The forward pass counts the solution's afterstates of the layers passed, up to all 14 883 of 2×3's.
+        #expect(asking.last?.hasPrefix("14883/14883 afterstates of the solution") == true, "\(asking.last ?? "")")
         #expect(valuing.last?.hasPrefix("\(valuing.count)/\(valuing.count) layers") == true, "\(valuing.last ?? "")")
         let hidden = try G2048Tests.run(arguments, environment: ["G2048_PROGRESS": "off"])
         #expect(hidden.status == 0 && hidden.stderr.filter { $0 == "\n" }.count == 1, "\(hidden.stderr)")
