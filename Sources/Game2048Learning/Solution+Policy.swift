@@ -37,7 +37,7 @@ public struct PolicyMoveError: Error, Hashable, Sendable, CustomStringConvertibl
 
 /// The exact evaluation of a policy on a solved board, a loop its caller drives: ``nextBoards()`` gives the
 /// boards of the next age the policy reaches, ``answer(_:)`` takes its moves on them, and once no board is left
-/// ``result()`` values every board the policy reaches by the solver's backward pass, with the policy's moves in
+/// ``result(progress:)`` values every board the policy reaches by the solver's backward pass, with the policy's moves in
 /// place of the best, and compares each move with the solution's best.
 ///
 ///     var evaluator = PolicyEvaluator(solution: solution)
