@@ -159,7 +159,7 @@ public struct PolicyEvaluator {
     /// layers (ages) whose boards have their moves, of the solution's, and the afterstates the policy reached.
     public var progress: OptimalSolver.Progress {
         OptimalSolver.Progress(
-            pass: .enumerate, layers: enumerator.age, totalLayers: solution.layerCount,
+            pass: .enumerate, layers: enumerator.age, totalLayers: solution.layers.count,
             afterstates: enumerator.layers.afterstateCount, estimatedAfterstates: 0)
     }
 

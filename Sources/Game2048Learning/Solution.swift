@@ -37,10 +37,8 @@ public struct Solution: Sendable {
     /// How many reachable afterstates were valued, one of each class of symmetric ones.
     public var afterstateCount: Int { layers.reduce(0) { $0 + $1.keys.count } }
 
-    /// The layers of the solution: one per age (the tiles' sum in units of 2), the youngest first.
-    public var layerCount: Int { layers.count }
-
-    /// The afterstates of each layer, the youngest first: where the work of a pass over the layers lies.
+    /// The afterstates of each layer (one layer per age, the tiles' sum in units of 2), the youngest first: where
+    /// the work of a pass over the layers lies.
     public var layerSizes: [Int] { layers.map(\.keys.count) }
 
     /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
