@@ -12,7 +12,8 @@ import Game2048
 /// Chance nodes are cached by (afterstate, depth) for the duration of one
 /// decision, since different move orders reach the same afterstate. On a 4×4 board
 /// with a network that reads bitboards, `PackedExpectimax` runs the same search on
-/// the packed board with a fixed `TranspositionTable`: same values and moves, faster.
+/// the packed board with a fixed `TranspositionTable`: same values and moves, faster; on boards of up to
+/// 16 cells with a network read cell by cell, `SmallBoardSearch` does.
 ///
 /// With a ``nodeBudget`` the search deepens one layer at a time (0, 1, …, ``depth``)
 /// and stops deepening when a layer would take more chance nodes than the budget
@@ -46,6 +47,8 @@ public struct Expectimax {
     var generic: ExpectimaxSearch<BoardSearchSpace>
     /// The search on the packed board, for 4×4 decisions of a network that reads bitboards.
     var packed: PackedSearch?
+    /// The search on a ``PackedGrid`` key, for decisions on boards of up to 16 cells of a network read cell by cell.
+    var small: SmallBoardSearch?
     /// Chance nodes evaluated in the last decision (for reports and tests).
     public private(set) var nodes = 0
     /// The depth of the search that chose the last move (below ``depth`` when the budget ran out).
@@ -81,7 +84,22 @@ public struct Expectimax {
             pruneBelow: self.pruneBelow)
         if case .network(let network) = evaluator {
             packed = PackedSearch(network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow, downgradeLimit: downgradeLimit)
+            if network.reading == .cells && network.rows * network.cols <= 16 {
+                small = SmallBoardSearch(
+                    space: SmallBoardSearchSpace(network: network), nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow)
+            }
         }
+    }
+
+    /// `board` as a ``PackedGrid`` key, when the small boards' search applies to it: a board of the network's
+    /// (of up to 16 cells, read cell by cell) on which no tile the search can make reaches the downgrading limit
+    /// or 2^15. Each of the search's moves raises the largest tile by one exponent at most, and a spawn makes a 4
+    /// at most, so that is `max(largest, 2) + depth + 1` below both. Otherwise `nil`, and the generic search runs.
+    func smallBoardKey(of board: Board) -> UInt64? {
+        guard small != nil, case .network(let network) = evaluator, board.rows == network.rows, board.cols == network.cols else { return nil }
+        let ceiling = min(15, Int(downgradeLimit ?? 16) - 1)
+        guard Int(max(board.maxExponent, 2)) + depth + 1 <= ceiling else { return nil }
+        return PackedGrid.key(of: board)
     }
 
     /// `board` packed, when the packed search applies to it: a 4×4 board whose tiles fit four bits and sum
@@ -97,6 +115,9 @@ public struct Expectimax {
         let best: (action: Direction?, depth: Int)
         if let bitboard = packedBoard(of: board) {
             (best, nodes) = packed!.bestAction(on: bitboard, depth: depth, p: p)
+        } else if let key = smallBoardKey(of: board) {
+            best = small!.bestAction(on: key, depth: depth, p: p)
+            nodes = small!.nodes
         } else {
             best = generic.bestAction(on: board, depth: depth, p: p)
             nodes = generic.nodes
@@ -108,6 +129,7 @@ public struct Expectimax {
     /// The value of every legal move on `board` (for hints and tests), in action order.
     public mutating func actionValues(on board: Board, spawnFourProbability p: Double) -> [(Direction, Float)] {
         if let bitboard = packedBoard(of: board) { return packed!.actionValues(on: bitboard, depth: depth, p: p) }
+        if let key = smallBoardKey(of: board) { return small!.actionValues(on: key, depth: depth, p: p) }
         return generic.actionValues(on: board, depth: depth, p: p)
     }
 }
@@ -129,7 +151,10 @@ struct BoardSearchSpace: SearchSpace {
         self.downgradeLimit = downgradeLimit
     }
 
-    func moved(_ board: Board, _ direction: Direction) -> MoveOutcome<Board> { board.moved(direction) }
+    func moved(_ board: Board, _ direction: Direction) -> (afterstate: Board, reward: Int64, changed: Bool) {
+        let outcome = board.moved(direction)
+        return (outcome.afterstate, outcome.reward, outcome.changed)
+    }
 
     /// `Board.chanceOutcomes`, each applied to the afterstate.
     struct Spawns: IteratorProtocol {

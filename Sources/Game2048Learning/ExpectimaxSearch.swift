@@ -3,17 +3,19 @@ import Game2048
 /// What ``ExpectimaxSearch`` needs of a board representation: its moves, the spawns of its chance
 /// nodes in order, the value at the horizon and a cache of chance nodes.
 ///
-/// Two conform: ``BoardSearchSpace`` (a `Board` of any size, a dictionary cache, any ``Expectimax/Evaluator``)
-/// and ``PackedSearchSpace`` (the packed 4×4 `Bitboard`, a fixed ``TranspositionTable``, a network). The
-/// search is generic over them, so both run the one search, each specialized to its board.
+/// Three conform: ``BoardSearchSpace`` (a `Board` of any size, a dictionary cache, any ``Expectimax/Evaluator``),
+/// ``PackedSearchSpace`` (the packed 4×4 `Bitboard`, a fixed ``TranspositionTable``, a network) and
+/// ``SmallBoardSearchSpace`` (a ``PackedGrid`` key of up to 16 cells, a network and its afterstate table). The
+/// search is generic over them, so all run the one search, each specialized to its board.
 protocol SearchSpace {
     /// The board type.
-    associatedtype Position: GameBoard
+    associatedtype Position
     /// The spawns of a chance node in order: each empty cell in row-major order, a 2 before a 4.
     associatedtype Spawns: IteratorProtocol where Spawns.Element == (board: Position, probability: Double)
 
-    /// The board after a move, its reward, and whether it changed.
-    func moved(_ board: Position, _ direction: Direction) -> MoveOutcome<Position>
+    /// The board after a move, its reward, and whether it changed (a move that changes the board is legal here,
+    /// as `Board.moved` says, whatever ceiling the rules put on tiles).
+    func moved(_ board: Position, _ direction: Direction) -> (afterstate: Position, reward: Int64, changed: Bool)
     /// The boards a spawn can make of `afterstate`, each with its probability (they sum to 1).
     func spawns(of afterstate: Position, spawnFourProbability p: Double) -> Spawns
     /// The value of an afterstate at the horizon.
@@ -24,6 +26,18 @@ protocol SearchSpace {
     mutating func cache(_ value: Float, of afterstate: Position, depth: Int)
     /// Empties the cache (a new decision).
     mutating func clearCache()
+    /// Whether ``prefetch(_:)`` is worth its moves: a max node at the horizon then makes each move twice.
+    static var prefetches: Bool { get }
+    /// Starts loading what ``evaluate(_:)`` will read for `afterstate` into the cache, for a space whose values
+    /// are too large for it: a max node at the horizon asks for all its moves' afterstates before valuing them.
+    func prefetch(_ afterstate: Position)
+}
+
+extension SearchSpace {
+    /// No, for the spaces whose evaluation does not wait on memory.
+    static var prefetches: Bool { false }
+    @inline(__always)
+    func prefetch(_ afterstate: Position) {}
 }
 
 /// Expectimax over afterstates, generic over the board representation (see ``Expectimax`` for the
@@ -88,6 +102,12 @@ struct ExpectimaxSearch<Space: SearchSpace> {
     /// A max node: the best legal move and its value (0 and `nil` when none is legal).
     mutating func maxNode(_ board: Space.Position, depth: Int, p: Double, reach: Double) -> (value: Float, action: Direction?) {
         var best: (value: Float, action: Direction?) = (0, nil)
+        if Space.prefetches && depth == 0 {
+            for direction in Direction.allCases {
+                let outcome = space.moved(board, direction)
+                if outcome.changed { space.prefetch(outcome.afterstate) }
+            }
+        }
         for direction in Direction.allCases {
             let outcome = space.moved(board, direction)
             guard outcome.changed else { continue }

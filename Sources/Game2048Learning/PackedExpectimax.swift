@@ -72,39 +72,24 @@ struct PackedSearchSpace<V: ValueFunction>: SearchSpace where V.Position == Bitb
     }
 
     @inline(__always)
-    func moved(_ board: Bitboard, _ direction: Direction) -> MoveOutcome<Bitboard> { moves.move(board, direction) }
+    func moved(_ board: Bitboard, _ direction: Direction) -> (afterstate: Bitboard, reward: Int64, changed: Bool) {
+        let outcome = moves.move(board, direction)
+        return (outcome.afterstate, outcome.reward, outcome.changed)
+    }
 
-    /// The empty nibbles in increasing order, a 2 before a 4, as `Board.chanceOutcomes` lists them,
-    /// with the same probabilities.
+    /// ``NibbleSpawns`` as bitboards.
     struct Spawns: IteratorProtocol {
-        let afterstate: UInt64
-        /// One bit (a nibble's lowest) per empty cell not yet visited.
-        var cells: UInt64
-        let two: Double, four: Double
-        let p: Double
-        /// The cell whose 4 comes next, after its 2.
-        var pendingFour: UInt64 = 0
+        var nibbles: NibbleSpawns
 
+        @inline(__always)
         mutating func next() -> (board: Bitboard, probability: Double)? {
-            if pendingFour != 0 {
-                defer { pendingFour = 0 }
-                return (Bitboard(rawValue: afterstate | pendingFour << 1), four)
-            }
-            guard cells != 0 else { return nil }
-            let bit = cells & (0 &- cells)
-            cells &= cells &- 1
-            guard p < 1 else { return (Bitboard(rawValue: afterstate | bit << 1), four) }
-            if p > 0 { pendingFour = bit }
-            return (Bitboard(rawValue: afterstate | bit), two)
+            nibbles.next().map { (Bitboard(rawValue: $0.board), $0.probability) }
         }
     }
 
     @inline(__always)
     func spawns(of afterstate: Bitboard, spawnFourProbability p: Double) -> Spawns {
-        let x = afterstate.rawValue
-        let n = Double(afterstate.emptyCount)
-        let cells = ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111
-        return Spawns(afterstate: x, cells: cells, two: (1 - p) / n, four: p / n, p: p)
+        Spawns(nibbles: NibbleSpawns(of: afterstate.rawValue, cellBits: NibbleSpawns.cellBits(16), spawnFourProbability: p))
     }
 
     @inline(__always)

@@ -1,4 +1,5 @@
 import Game2048
+import Synchronization
 
 /// Boards of up to 16 cells as one `UInt64` (four bits per cell, cell `i` at bits `4i`, row-major), with moves
 /// read from tables made by the core's own `Board.moved`: the exact solver's representation, where billions of
@@ -30,17 +31,44 @@ struct PackedGrid: Sendable {
         var highestMerge: UInt8
     }
 
-    init(rules: Rules) {
-        precondition(rules.cellCount <= 16 && rules.largestExponent <= 15, "a packed grid holds 16 cells of exponents to 15")
-        rows = rules.rows
-        cols = rules.cols
-        largestExponent = rules.largestExponent
-        leftRows = PackedGrid.lineTable(length: cols, reversed: false)
-        rightRows = PackedGrid.lineTable(length: cols, reversed: true)
-        upColumns = PackedGrid.lineTable(length: rows, reversed: false)
-        downColumns = PackedGrid.lineTable(length: rows, reversed: true)
-        transposing = PackedGrid.transposeTable(rows: rows, cols: cols)
-        transposingBack = PackedGrid.transposeTable(rows: cols, cols: rows)
+    init(rules: Rules) { self.init(rows: rules.rows, cols: rules.cols, largestExponent: rules.largestExponent) }
+
+    /// A grid of `rows` × `cols` cells whose merges may make tiles up to `largestExponent`.
+    init(rows: Int, cols: Int, largestExponent: UInt8) {
+        precondition(rows * cols <= 16 && largestExponent <= 15, "a packed grid holds 16 cells of exponents to 15")
+        self.rows = rows
+        self.cols = cols
+        self.largestExponent = largestExponent
+        (leftRows, rightRows) = PackedGrid.lineTables(length: cols)
+        (upColumns, downColumns) = PackedGrid.lineTables(length: rows)
+        transposing = PackedGrid.transposeTables(rows: rows, cols: cols)
+        transposingBack = PackedGrid.transposeTables(rows: cols, cols: rows)
+    }
+
+    /// The tables made so far: made once per process and shared (arrays are copied on write only), since a 4-cell
+    /// line's take a tenth of a second and a player of a network makes a grid per batch of boards the exact
+    /// evaluation asks it. Line tables by length; transposing tables by `rows << 8 | cols`.
+    private static let madeLineTables = Mutex<[Int: (toFirst: [LineMove], toLast: [LineMove])]>([:])
+    private static let madeTransposeTables = Mutex<[Int: [UInt64]]>([:])
+
+    /// ``transposeTable(rows:cols:)``, made on the first call for the size.
+    static func transposeTables(rows: Int, cols: Int) -> [UInt64] {
+        madeTransposeTables.withLock { made in
+            if let table = made[rows << 8 | cols] { return table }
+            let table = transposeTable(rows: rows, cols: cols)
+            made[rows << 8 | cols] = table
+            return table
+        }
+    }
+
+    /// ``lineTable(length:reversed:)`` both ways, made on the first call for `length`.
+    static func lineTables(length: Int) -> (toFirst: [LineMove], toLast: [LineMove]) {
+        madeLineTables.withLock { made in
+            if let tables = made[length] { return tables }
+            let tables = (lineTable(length: length, reversed: false), lineTable(length: length, reversed: true))
+            made[length] = tables
+            return tables
+        }
     }
 
     /// Every line of `length` cells moved towards its first cell (towards its last, `reversed`), through
