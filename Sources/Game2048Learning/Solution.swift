@@ -41,6 +41,10 @@ public struct Solution: Sendable {
     /// the work of a pass over the layers lies.
     public var layerSizes: [Int] { layers.map(\.keys.count) }
 
+    /// The afterstates of the layers before `layer` (of them all, from `layerSizes.count` on): how much of a pass
+    /// by age is done once its first `layer` layers are, the middle layers holding most boards.
+    public func afterstates(beforeLayer layer: Int) -> Int { layers[..<min(max(layer, 0), layers.count)].reduce(0) { $0 + $1.keys.count } }
+
     /// The optimal expected worth of a game (the score, or the chance of a win): the mean of the starting boards'
     /// values, weighted by their chances.
     public var expectedScore: Double {

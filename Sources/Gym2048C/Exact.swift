@@ -110,6 +110,27 @@ public func g2048ExactAnswer(_ evaluation: Int64, _ moves: UnsafePointer<Int8>?,
     }
 }
 
+@_cdecl("g2048_exact_progress")
+public func g2048ExactProgress(
+    _ evaluation: Int64, _ layers: UnsafeMutablePointer<Int64>?, _ totalLayers: UnsafeMutablePointer<Int64>?,
+    _ work: UnsafeMutablePointer<Int64>?, _ totalWork: UnsafeMutablePointer<Int64>?, _ reached: UnsafeMutablePointer<Int64>?
+) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(evaluation, as: ExactBox.self)
+        guard let layers, let totalLayers, let work, let totalWork, let reached else {
+            throw .argument("layers, total_layers, work, total_work and reached must not be NULL")
+        }
+        box.state.withLock { state in
+            let (progress, solution) = (state.evaluator.progress, state.evaluator.solution)
+            layers.pointee = Int64(progress.layers)
+            totalLayers.pointee = Int64(progress.totalLayers)
+            work.pointee = Int64(solution.afterstates(beforeLayer: progress.layers))
+            totalWork.pointee = Int64(solution.afterstates(beforeLayer: progress.totalLayers))
+            reached.pointee = Int64(progress.afterstates)
+        }
+    }
+}
+
 @_cdecl("g2048_exact_result")
 public func g2048ExactResult(
     _ evaluation: Int64, _ player: UnsafePointer<CChar>?, _ report: UnsafeMutablePointer<UnsafePointer<CChar>?>?

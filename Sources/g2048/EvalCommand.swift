@@ -195,10 +195,12 @@ struct EvalCommand: Command {
                 }
             // A search player's exact evaluation asks it tens of millions of boards: minutes to hours. The
             // solution's afterstates of the layers passed measure the work done (the middle layers hold most).
-            let sizes = solution.layerSizes
-            let passed = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }
-            let progress = LayeredProgress(forward: Progress(total: passed.last!, unit: "afterstates of the solution")) {
-                (passed[min($0.layers, sizes.count)], "layer \($0.layers)/\(sizes.count), the player's moves on \($0.afterstates) afterstates")
+            let total = solution.afterstates(beforeLayer: solution.layerSizes.count)
+            let progress = LayeredProgress(forward: Progress(total: total, unit: "afterstates of the solution")) {
+                (
+                    solution.afterstates(beforeLayer: $0.layers),
+                    "layer \($0.layers)/\($0.totalLayers), the player's moves on \($0.afterstates) afterstates"
+                )
             }
             let evaluation = try solution.evaluate(symmetric: symmetric, threads: threads, moves, progress: progress.update)
             progress.finish()

@@ -22,7 +22,7 @@ from .client import G2048Error, error_from, find_repository, to_json
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
 #: The C ABI this module is written against (gym2048.h's G2048_ABI_VERSION).
-ABI_VERSION = 7
+ABI_VERSION = 8
 _OK = 0
 #: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
 #: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
@@ -92,6 +92,7 @@ def library() -> ctypes.CDLL:
                 "g2048_exact_begin": ([i64, i32, i32, ctypes.POINTER(i64)], i32), "g2048_exact_destroy": ([i64], i32),
                 "g2048_exact_next": ([i64, ctypes.POINTER(i64)], i32), "g2048_exact_boards": ([i64, p, p], i32),
                 "g2048_exact_answer": ([i64, p, i64], i32), "g2048_exact_result": ([i64, text, out_text], i32),
+                "g2048_exact_progress": ([i64] + [ctypes.POINTER(i64)] * 5, i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)

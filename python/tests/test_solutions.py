@@ -3,6 +3,7 @@ optimal moves play the games `g2048 eval --agent optimal` plays, and bad input i
 
 from __future__ import annotations
 
+import ctypes
 import json
 import subprocess
 from typing import Any
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from gym2048 import G2048Error, Solution, TrainedPlayer, evaluate, find_binary
+from gym2048.native import library
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +140,45 @@ def test_a_python_policy_is_asked_only_legal_boards(solved: str) -> None:
     assert report["player"] == "first_legal" and sum(seen) == report["reachable_states"]
     assert 0 < report["expected_score"] < solution.expected_score and 0 < report["suboptimal_share"] < 1
     solution.close()
+
+
+def test_exact_evaluation_reports_its_progress(solved: str, capsys: pytest.CaptureFixture[str]) -> None:
+    solution = Solution(solved)
+    heard: list[dict[str, int]] = []
+    batches: list[int] = []
+
+    def first_legal(boards: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        batches.append(len(boards))
+        moves: np.ndarray = masks.argmax(axis=1)
+        return moves
+
+    report = solution.evaluate_exact(first_legal, progress=heard.append, batch=1 << 20)
+    # Once after each age of boards answered, each further on than the last, within the solution's totals.
+    assert len(heard) == len(batches) > 10
+    total_work = solution.info["afterstates"]
+    assert {(p["total_layers"], p["total_work"]) for p in heard} == {(heard[0]["total_layers"], total_work)}
+    for before, after in zip(heard, heard[1:]):
+        assert before["layers"] < after["layers"] and before["work"] <= after["work"] and before["reached"] <= after["reached"]
+    assert 0 < heard[0]["work"] and heard[-1]["work"] <= total_work and heard[-1]["layers"] <= heard[-1]["total_layers"]
+    assert heard[-1]["work"] > total_work / 2 and heard[-1]["reached"] > heard[0]["reached"]
+    # The same report with or without it; True prints it on stderr.
+    assert solution.evaluate_exact(first_legal, progress=True) == report
+    err = capsys.readouterr().err
+    assert "% of the solution's afterstates, layer " in err and err.endswith("\n")
+    not_a_function: Any = "yes"
+    with pytest.raises(TypeError, match="progress must be a bool or a function"):
+        solution.evaluate_exact(first_legal, progress=not_a_function)
+    solution.close()
+    # From C: a handle that is no evaluation, and a NULL out-pointer, are refused with a message.
+    lib, value = library(), ctypes.c_int64()
+    assert lib.g2048_exact_progress(1 << 40, *[ctypes.byref(value)] * 5) != 0 and lib.g2048_last_error()
+    handle, again = ctypes.c_int64(), Solution(solved)
+    assert lib.g2048_exact_begin(again._live(), 0, 1, ctypes.byref(handle)) == 0
+    assert lib.g2048_exact_progress(handle.value, *[ctypes.byref(value)] * 4, None) != 0
+    assert b"must not be NULL" in lib.g2048_last_error()
+    assert lib.g2048_exact_progress(handle.value, *[ctypes.byref(value)] * 5) == 0 and value.value == 0
+    assert lib.g2048_exact_destroy(handle.value) == 0
+    again.close()
 
 
 def test_exact_evaluation_refuses_bad_moves(solved: str) -> None:

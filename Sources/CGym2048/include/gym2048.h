@@ -62,8 +62,9 @@ extern "C" {
    version 3 added trained players (g2048_player_*), solutions (g2048_solution_*) and g2048_evaluation_report;
    version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info; version 5,
    Memorize sessions through the buffers: g2048_layout.num_actions, g2048_buffers.reward_values and the info
-   columns pairs_matched and mismatches; version 6, g2048_solution_values; version 7, g2048_solution_moves. */
-#define G2048_ABI_VERSION 7
+   columns pairs_matched and mismatches; version 6, g2048_solution_values; version 7, g2048_solution_moves;
+   version 8, g2048_exact_progress. */
+#define G2048_ABI_VERSION 8
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -209,12 +210,17 @@ g2048_status g2048_solution_moves(int64_t solution, const uint8_t *boards, int64
    each (0 up .. 3 left; a move that is not legal there is refused, naming the board); then g2048_exact_result gives
    `g2048 eval --exact --json`'s report (expected_score, optimal_score, fraction_of_optimal, expected_moves,
    suboptimal_share, reachable_states, suboptimal_states, suboptimal_state_share), `player` naming the policy. Only the
-   boards the policy reaches are asked. An evaluation is one caller's loop: its calls are serialized. */
+   boards the policy reaches are asked. An evaluation is one caller's loop: its calls are serialized.
+   g2048_exact_progress says how far the loop has come, as `g2048 eval --exact` shows it: the layers (ages) whose
+   boards have their moves, of total_layers; the solution's afterstates of those layers (work, of total_work: the
+   middle layers hold most boards, so this is the share of the loop done); and the afterstates the policy reached. */
 g2048_status g2048_exact_begin(int64_t solution, int32_t symmetric, int32_t threads, int64_t *evaluation);
 g2048_status g2048_exact_destroy(int64_t evaluation);
 g2048_status g2048_exact_next(int64_t evaluation, int64_t *count);
 g2048_status g2048_exact_boards(int64_t evaluation, uint8_t *boards, uint8_t *masks);
 g2048_status g2048_exact_answer(int64_t evaluation, const int8_t *moves, int64_t count);
+g2048_status g2048_exact_progress(int64_t evaluation, int64_t *layers, int64_t *total_layers, int64_t *work,
+                                  int64_t *total_work, int64_t *reached);
 g2048_status g2048_exact_result(int64_t evaluation, const char *player, const char **report);
 
 #ifdef __cplusplus
