@@ -39,6 +39,8 @@ struct SmallBoardSearchTests {
 
     struct Setting: CustomTestStringConvertible, Sendable {
         var rows: Int, cols: Int, depth: Int, nodeBudget: Int?, pruneBelow: Double, p: Double, stages: [UInt8]
+        /// Depth 2 on `Board` is slow in a debug build: fewer boards there.
+        var boards: Int { depth < 2 ? 40 : 12 }
         var testDescription: String {
             "\(rows)x\(cols), depth \(depth), budget \(nodeBudget.map(String.init) ?? "none"), prune \(pruneBelow), p \(p)"
         }
@@ -59,7 +61,7 @@ struct SmallBoardSearchTests {
     func sameAsGeneric(setting: Setting) throws {
         var rng = Xoshiro256StarStar(seed: UInt64(setting.rows * 100 + setting.cols * 10 + setting.depth))
         var boards: [Board] = []
-        while boards.count < 40 {
+        while boards.count < setting.boards {
             let board = AfterstateTableTests.randomBoard(rows: setting.rows, cols: setting.cols, largest: 9, using: &rng)
             if !board.legalMoves.isEmpty { boards.append(board) }
         }
