@@ -94,10 +94,16 @@ public final class AfterstateTable: @unchecked Sendable {
     ///
     /// - Precondition: `board` is the table's size.
     @usableFromInline
-    func value(of board: Board) -> Float? {
-        guard count > 0, let key = PackedGrid.key(of: board) else { return nil }
-        return value(ofCanonical: canonical(key))
-    }
+    func value(of board: Board) -> Float? { PackedGrid.key(of: board).flatMap(value(ofKey:)) }
+
+    /// The value learned for the board `key` (a ``PackedGrid`` key) or any of its mirror images, or `nil`; an empty
+    /// table answers without taking the key's canonical form.
+    @inline(__always)
+    func value(ofKey key: UInt64) -> Float? { count > 0 ? value(ofCanonical: canonical(key)) : nil }
+
+    /// ``prefetch(canonical:)`` of the board `key`'s canonical form, unless the table is empty.
+    @inline(__always)
+    func prefetch(key: UInt64) { if count > 0 { prefetch(canonical: canonical(key)) } }
 
     /// Sets the value of `key`, a canonical board; a new key is refused (returning `false`) once the table holds
     /// ``maxCount`` afterstates.

@@ -39,34 +39,31 @@ struct PackedGrid: Sendable {
         self.rows = rows
         self.cols = cols
         self.largestExponent = largestExponent
-        (leftRows, rightRows) = PackedGrid.lineTables(length: cols)
-        (upColumns, downColumns) = PackedGrid.lineTables(length: rows)
-        transposing = PackedGrid.transposeTables(rows: rows, cols: cols)
-        transposingBack = PackedGrid.transposeTables(rows: cols, cols: rows)
+        let tables = PackedGrid.tables(rows: rows, cols: cols)
+        (leftRows, rightRows, upColumns, downColumns) = (tables.leftRows, tables.rightRows, tables.upColumns, tables.downColumns)
+        (transposing, transposingBack) = (tables.transposing, tables.transposingBack)
     }
 
-    /// The tables made so far: made once per process and shared (arrays are copied on write only), since a 4-cell
-    /// line's take a tenth of a second and a player of a network makes a grid per batch of boards the exact
-    /// evaluation asks it. Line tables by length; transposing tables by `rows << 8 | cols`.
-    private static let madeLineTables = Mutex<[Int: (toFirst: [LineMove], toLast: [LineMove])]>([:])
-    private static let madeTransposeTables = Mutex<[Int: [UInt64]]>([:])
-
-    /// ``transposeTable(rows:cols:)``, made on the first call for the size.
-    static func transposeTables(rows: Int, cols: Int) -> [UInt64] {
-        madeTransposeTables.withLock { made in
-            if let table = made[rows << 8 | cols] { return table }
-            let table = transposeTable(rows: rows, cols: cols)
-            made[rows << 8 | cols] = table
-            return table
-        }
+    /// The move tables of a `rows` × `cols` grid.
+    struct Tables: Sendable {
+        let leftRows, rightRows, upColumns, downColumns: [LineMove]
+        let transposing, transposingBack: [UInt64]
     }
 
-    /// ``lineTable(length:reversed:)`` both ways, made on the first call for `length`.
-    static func lineTables(length: Int) -> (toFirst: [LineMove], toLast: [LineMove]) {
-        madeLineTables.withLock { made in
-            if let tables = made[length] { return tables }
-            let tables = (lineTable(length: length, reversed: false), lineTable(length: length, reversed: true))
-            made[length] = tables
+    /// The tables made so far, by `rows << 8 | cols`: made once per process and shared (arrays are copied on write
+    /// only), since a 4-cell line's take a tenth of a second and a player of a network makes a grid per batch of
+    /// boards the exact evaluation asks it.
+    private static let madeTables = Mutex<[Int: Tables]>([:])
+
+    /// The tables of a `rows` × `cols` grid, made on the first call for the size.
+    static func tables(rows: Int, cols: Int) -> Tables {
+        madeTables.withLock { made in
+            if let tables = made[rows << 8 | cols] { return tables }
+            let tables = Tables(
+                leftRows: lineTable(length: cols, reversed: false), rightRows: lineTable(length: cols, reversed: true),
+                upColumns: lineTable(length: rows, reversed: false), downColumns: lineTable(length: rows, reversed: true),
+                transposing: transposeTable(rows: rows, cols: cols), transposingBack: transposeTable(rows: cols, cols: rows))
+            made[rows << 8 | cols] = tables
             return tables
         }
     }

@@ -26,8 +26,8 @@ struct SmallBoardSearchSpace: SearchSpace {
     ///
     /// - Precondition: the network reads cells (``NTupleNetwork/Reading/cells``), on a board of at most 16 cells.
     init(network: NTupleNetwork) {
-        // No ceiling on merges below 2^15: the generic search plays every move that changes the board, and
-        // ``Expectimax/smallBoardKey(of:)`` keeps every tile of a search below 2^15.
+        // No ceiling on merges up to 2^15: the generic search plays every move that changes the board, and
+        // ``Expectimax/smallBoardKey(of:)`` keeps every tile of a search at 2^15 or below.
         grid = PackedGrid(rows: network.rows, cols: network.cols, largestExponent: 15)
         reader = PackedTupleReader(network)
         afterstates = network.afterstates
@@ -49,10 +49,7 @@ struct SmallBoardSearchSpace: SearchSpace {
     /// ``CellTupleValue/value(of:)`` gives its `Board`.
     @inline(__always)
     func evaluate(_ afterstate: UInt64) -> Float {
-        if let afterstates, afterstates.count > 0, let value = afterstates.value(ofCanonical: afterstates.canonical(afterstate)) {
-            return value
-        }
-        return reader.value(of: afterstate)
+        afterstates?.value(ofKey: afterstate) ?? reader.value(of: afterstate)
     }
 
     /// Yes: the table and the weights of a small board's network are far larger than the cache (on 3×3, about
@@ -63,7 +60,7 @@ struct SmallBoardSearchSpace: SearchSpace {
     /// The table's slot of the afterstate, and its tuples' weights, which are read where the table has no value.
     @inline(__always)
     func prefetch(_ afterstate: UInt64) {
-        if let afterstates, afterstates.count > 0 { afterstates.prefetch(canonical: afterstates.canonical(afterstate)) }
+        afterstates?.prefetch(key: afterstate)
         reader.prefetch(afterstate)
     }
 

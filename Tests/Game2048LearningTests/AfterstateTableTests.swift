@@ -8,13 +8,13 @@ import TestSupport
 /// The afterstate table a small board's network carries, and its learner: one value per class of mirror images,
 /// read by every player of the network, learned by the solver's equations, kept by the weights file.
 struct AfterstateTableTests {
-    /// A network of random weights on `rows` × `cols` carrying an empty table.
+    /// A network of random weights on `rows` × `cols` carrying an empty table (none without `table`).
     /// Two patterns (one of them with a cell twice, as the format allows), exponents capped at 2^11.
-    static func network(rows: Int, cols: Int, seed: UInt64, stages: [UInt8] = []) -> NTupleNetwork {
+    static func network(rows: Int, cols: Int, seed: UInt64, stages: [UInt8] = [], table: Bool = true) -> NTupleNetwork {
         let patterns = [TuplePattern(cells: [0, 1, 2, cols]), TuplePattern(cells: [rows * cols - 1, 1, 1])]
         let network = NTupleNetwork(
             rows: rows, cols: cols, patterns: patterns, valueCount: 12, stageThresholds: stages,
-            afterstates: AfterstateTable(rows: rows, cols: cols))
+            afterstates: table ? AfterstateTable(rows: rows, cols: cols) : nil)
         var rng = Xoshiro256StarStar(seed: seed)
         for index in 0..<network.weights.count { network.weights[index] = Float(Int32(truncatingIfNeeded: rng.next() >> 40)) / 4096 }
         return network

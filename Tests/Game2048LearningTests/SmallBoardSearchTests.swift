@@ -16,16 +16,9 @@ struct SmallBoardSearchTests {
     /// A random network on `rows` × `cols` whose table holds the afterstates of about a third of `boards`' moves
     /// (no table past ``AfterstateTable/maxCells``).
     static func network(rows: Int, cols: Int, seed: UInt64, stages: [UInt8], boards: [Board]) throws -> NTupleNetwork {
-        guard AfterstateTable.fits(rows: rows, cols: cols) else {
-            let network = NTupleNetwork(
-                rows: rows, cols: cols, patterns: [TuplePattern(cells: [0, 1, 2, cols]), TuplePattern(cells: [rows * cols - 1, 1, 1])],
-                valueCount: 12, stageThresholds: stages)
-            var rng = Xoshiro256StarStar(seed: seed)
-            for index in 0..<network.weights.count { network.weights[index] = Float(Int32(truncatingIfNeeded: rng.next() >> 40)) / 4096 }
-            return network
-        }
-        let network = AfterstateTableTests.network(rows: rows, cols: cols, seed: seed, stages: stages)
-        let table = try #require(network.afterstates)
+        let network = AfterstateTableTests.network(
+            rows: rows, cols: cols, seed: seed, stages: stages, table: AfterstateTable.fits(rows: rows, cols: cols))
+        guard let table = network.afterstates else { return network }
         var rng = Xoshiro256StarStar(seed: seed &+ 1)
         for board in boards {
             for direction in Direction.allCases where rng.uniform(below: 3) == 0 {
