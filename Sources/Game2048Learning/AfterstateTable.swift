@@ -122,10 +122,20 @@ public final class AfterstateTable: @unchecked Sendable {
         return true
     }
 
-    private func grow() {
+    private func grow() { rehash(capacity: 2 * capacity) }
+
+    /// Makes room for `total` afterstates in all, so that filling the table to that many moves no slot again.
+    func reserve(_ total: Int) {
+        var target = capacity
+        while 10 * min(total, AfterstateTable.maxCount) > 7 * target { target *= 2 }
+        if target > capacity { rehash(capacity: target) }
+    }
+
+    /// Moves every afterstate into `newCapacity` slots, a power of two.
+    private func rehash(capacity newCapacity: Int) {
         let (oldSlots, oldCapacity) = (slots, capacity)
-        capacity *= 2
-        shift -= 1
+        capacity = newCapacity
+        shift = 64 - UInt64(newCapacity.trailingZeroBitCount)
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: Slot(key: 0, value: 0), count: capacity)
         for index in 0..<oldCapacity where oldSlots[index].key != 0 { slots[slot(of: oldSlots[index].key)] = oldSlots[index] }
@@ -143,7 +153,10 @@ public final class AfterstateTable: @unchecked Sendable {
     }
 
     /// The bytes the table takes in a weights file.
-    public var fileBytes: Int { count * NetworkLayout.afterstateSize }
+    public var fileBytes: Int { AfterstateTable.fileBytes(holding: count) }
+
+    /// The bytes a table of `count` afterstates takes in a weights file.
+    public static func fileBytes(holding count: Int) -> Int { count * NetworkLayout.afterstateSize }
 
     /// The bytes the table takes in memory.
     public var memoryBytes: Int { capacity * MemoryLayout<Slot>.stride }

@@ -16,8 +16,12 @@ protocol LayerValuation: Sendable {
 /// states one and two ages older, then its states from its afterstates.
 enum BackwardPass {
     /// Every layer's afterstate values (index = age), and the expectation over the starting boards.
+    ///
+    /// `stop`, asked before each layer, ends the pass early: the layers valued by then (the oldest) keep their
+    /// values, the younger ones have none, and the expectation is incomplete.
     static func run<V: LayerValuation>(
-        game: SolverGame, layers: ReachableLayers, valuation: V, threads: Int, progress: ((Int) -> Void)? = nil
+        game: SolverGame, layers: ReachableLayers, valuation: V, threads: Int, progress: ((Int) -> Void)? = nil,
+        stop: (() -> Bool)? = nil
     ) -> (afterstates: [[V.Value]], start: V.Value) {
         let starts = game.startingBoards()
         var start = valuation.zero
@@ -26,6 +30,7 @@ enum BackwardPass {
         var older: [Int: (index: KeyIndex, values: [V.Value])] = [:]
         let p = game.fourProbability
         for age in stride(from: layers.states.count - 1, through: 0, by: -1) {
+            if stop?() == true { break }
             let afterstates = layers.afterstates[age]
             // An age no game reaches has no afterstate, so these are only read where the layers exist.
             let empty = (index: KeyIndex([]), values: [V.Value]())

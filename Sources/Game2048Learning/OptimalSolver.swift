@@ -78,7 +78,18 @@ public enum OptimalSolver {
     ) throws(Refusal) -> Solution {
         try check(rules, objective: objective)
         let game = SolverGame(rules: rules, objective: objective, symmetric: true)
-        let estimate = estimatedAfterstates(rules: rules)
+        return Solution(game: game, layers: passes(game: game, threads: threads, progress: progress).layers)
+    }
+
+    /// The forward and the backward pass over `game`: every reachable afterstate, one of each symmetric class,
+    /// with its value, by age.
+    ///
+    /// `stop`, asked after each layer of either pass, ends them early, and `complete` is then `false`: the layers
+    /// the backward pass valued (the oldest) hold their afterstates and values, the others none.
+    static func passes(
+        game: SolverGame, threads: Int, progress: ((Progress) -> Void)?, stop: (() -> Bool)? = nil
+    ) -> (layers: [Solution.Layer], complete: Bool) {
+        let estimate = estimatedAfterstates(rules: game.rules)
         var enumerator = LayerEnumerator(game: game, threads: threads)
         while enumerator.nextStates() != nil {
             enumerator.followLegalMoves()
@@ -86,14 +97,23 @@ public enum OptimalSolver {
                 Progress(
                     pass: .enumerate, layers: enumerator.age, totalLayers: 0,
                     afterstates: enumerator.layers.afterstateCount, estimatedAfterstates: estimate))
+            if stop?() == true { return ([], false) }
         }
         let layers = enumerator.layers
         let total = layers.afterstateCount
-        let values = BackwardPass.run(game: game, layers: layers, valuation: OptimalValuation(game: game), threads: threads) {
-            done in
-            progress?(Progress(pass: .value, layers: done, totalLayers: layers.states.count, afterstates: total, estimatedAfterstates: estimate))
+        var valued = 0
+        let values = BackwardPass.run(
+            game: game, layers: layers, valuation: OptimalValuation(game: game), threads: threads,
+            progress: { done in
+                valued = done
+                progress?(Progress(pass: .value, layers: done, totalLayers: layers.states.count, afterstates: total, estimatedAfterstates: estimate))
+            },
+            stop: stop)
+        let complete = valued == layers.states.count
+        let solved = zip(layers.afterstates, values.afterstates).map { keys, values in
+            values.count == keys.count ? Solution.Layer(keys: keys, values: values) : Solution.Layer(keys: [], values: [])
         }
-        return Solution(game: game, layers: zip(layers.afterstates, values.afterstates).map { Solution.Layer(keys: $0, values: $1) })
+        return (solved, complete)
     }
 
     /// Refuses a board larger than ``maxCells`` or rules the solver does not model.

@@ -69,9 +69,13 @@ final class Progress: Sendable {
         return text
     }
 
-    /// Ends the in-place line.
+    /// Ends the in-place line; once, however often it is called.
     func finish() {
-        if isTerminal && state.withLock({ $0.shown }) { Console.write("\n", to: SystemIO.standardError) }
+        let shown = state.withLock { s in
+            defer { s.shown = false }
+            return s.shown
+        }
+        if isTerminal && shown { Console.write("\n", to: SystemIO.standardError) }
     }
 
     /// The longest duration written in hours and minutes; longer ones read "over 100000h".

@@ -47,12 +47,18 @@ struct TrainCommand: Command {
             plot and gives the last games' share of it ('g2048 eval --exact' then measures the player exactly).
 
             On boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller) the network learns for the first part
-            of the run, then an afterstate table over it for the --table-share rest (0.8 by default), on one thread:
+            of the run, then an afterstate table over it, within the --table-share rest (0.8 by default); a board not
+            in the table is worth the network's value, and the weights file keeps the table for every player of the
+            file. --table-learning sweep (the default) values every afterstate the rules reach exactly, by one
+            backward sweep of dynamic programming (the solver's passes, on --threads threads; under a minute and
+            about 2.7 GiB on 3x3), and the run ends there: greedy play of the file is optimal play, and no game would
+            change the table. A sweep cut short (--seconds, a signal) keeps the values of the oldest boards, where
+            games end. --table-learning games learns the table from the player's own games instead, on one thread:
             each game is played greedily, then the afterstate of every legal move of each of its states, last first,
-            takes its exact expected value under the spawns (the solver's equations, a board at a time); a board not
-            in the table is worth the network's value. The weights file keeps the table, and every player of the
-            file reads it. A resumed file with a table learns only the table. Measured against the solved boards,
-            ten minutes reach 98.9 to 99.1 % of optimal play on 2x4, where the network alone reaches 89 % (docs/SOLVER.md).
+            takes its expected value under the spawns (the solver's equations, a board at a time, over the network's
+            values where the table has not been); measured against the solved boards, ten minutes of it reach 98.9
+            to 99.1 % of optimal play on 2x4 and 80 to 87 % on 3x3 (docs/SOLVER.md). A resumed file with a table
+            learns only the table.
 
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
@@ -66,7 +72,8 @@ struct TrainCommand: Command {
         options: [
             Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
             Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
-            Self.coherenceFrom.spec, Self.tableShare.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
+            Self.coherenceFrom.spec, Self.tableShare.spec, Self.tableLearning.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec,
+            Self.checkpointEvery.spec,
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
         ] + RulesFlags.flags.map(\.spec))
 
@@ -111,6 +118,11 @@ struct TrainCommand: Command {
         help: "Boards of up to \(AfterstateTable.maxCells) cells: the fraction of the run that learns the afterstate table, after the network.",
         in: 0...1
     ).shown("0.8 on boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller), else 0; 1 for a --resume file with a table")
+    static let tableLearning = CommandOption.choice(
+        "table_learning", "method",
+        help: "How the afterstate table learns: sweep (every reachable afterstate, exactly) or games (the player's own games).",
+        of: TableLearning.self
+    ).defaulting(to: .sweep)
     static let update = CommandOption.choice(
         "update", "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
@@ -204,6 +216,8 @@ struct TrainCommand: Command {
     var coherenceFrom: Double?
     /// `--table-share`, if given.
     var tableShare: Double?
+    var tableLearning: TableLearning
+    var tableLearningGiven: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         resume = try arguments[Self.resume]
@@ -230,6 +244,8 @@ struct TrainCommand: Command {
             throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
         }
         tableShare = try arguments[Self.tableShare]
+        tableLearning = try arguments[Self.tableLearning]
+        tableLearningGiven = arguments.contains(Self.tableLearning)
         // A resumed file's board and rules are its own: checked when it is read.
         if resume == nil { try TrainCommand.checkTableShare(tableShare, rules: rules) }
         if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
@@ -422,6 +438,13 @@ struct TrainCommand: Command {
         // The network learns first, then the afterstate table over it (on a small board): each part gets its
         // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
         let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
+        if tableLearningGiven && share == 0 {
+            throw UsageError(
+                "--table-learning \(tableLearning.rawValue): this \(rules.sizeLabel) run learns no afterstate table "
+                    + (network.afterstates == nil && !AfterstateTable.fits(rows: rules.rows, cols: rules.cols)
+                        ? "(a table is for boards of up to \(AfterstateTable.maxCells) cells)" : "(--table-share 0)"))
+        }
+        let sweeps = share > 0 && tableLearning == .sweep
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start =
@@ -431,7 +454,11 @@ struct TrainCommand: Command {
             start
                 + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), seed \(seed); "
                 + "saving to \(out)"
-                + (network.afterstates == nil ? "" : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run, on one thread"))
+                + (network.afterstates == nil
+                    ? ""
+                    : sweeps
+                        ? "; then every afterstate of the table is valued exactly, within \(formatFixed(100 * share, digits: 0)) % of the run"
+                        : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run, on one thread"))
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
         }
@@ -467,7 +494,9 @@ struct TrainCommand: Command {
             switchedAt.withLock { $0 = base.games }
             Console.error("switching to TC learning at game \(base.games)")
         }
-        try TrainCommand.checkRoom(for: network, metadata: base, at: out)
+        // A sweep fills the table with every reachable afterstate: the file's size is known before the first game.
+        let sweptAfterstates = sweeps ? Int(OptimalSolver.estimatedAfterstates(rules: rules)) : 0
+        try TrainCommand.checkRoom(for: network, metadata: base, at: out, extraAfterstates: sweptAfterstates)
         let onGame = { @Sendable (result: GameResult, total: Int) -> Bool in
             guard !result.diverged else {
                 // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
@@ -506,14 +535,21 @@ struct TrainCommand: Command {
             played = loop.run(TrainingPlan(games: networkGames, seconds: networkSeconds, threads: threads, lanes: lanes, seed: seed), onGame: onGame)
         }
         let tableFrom = base.games + played
+        var swept: AfterstateSweep.Outcome? = nil
         if share > 0 && failure.withLock({ $0 == nil }) && !learner.stop.isRequested {
             learnsTable.store(true, ordering: .relaxed)
-            let tableLearner = AfterstateLearner(network: network, rules: rules, stop: learner.stop)
-            Console.error(
-                "learning the afterstate table from game \(tableFrom) (\(tableLearner.table.count) afterstates so far; one thread, "
-                    + "the network's weights no longer change)")
             let remaining = seconds.map { max(0.001, $0 - (SystemClock.monotonicSeconds() - runStart)) }
-            tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
+            switch tableLearning {
+            case .games:
+                let tableLearner = AfterstateLearner(network: network, rules: rules, stop: learner.stop)
+                Console.error(
+                    "learning the afterstate table from game \(tableFrom) (\(tableLearner.table.count) afterstates so far; one thread, "
+                        + "the network's weights no longer change)")
+                tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
+            case .sweep:
+                progress.finish()
+                swept = TrainCommand.sweep(network: network, rules: rules, threads: threads, stop: learner.stop, seconds: remaining)
+            }
         }
         progress.finish()
         let runSeconds = report.elapsed
@@ -535,17 +571,25 @@ struct TrainCommand: Command {
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
             let markers =
                 (switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? [])
-                + (learnsTable.load(ordering: .relaxed) && tableFrom > base.games ? [(games: tableFrom, label: "table from here")] : [])
+                + (learnsTable.load(ordering: .relaxed) && tableFrom > base.games
+                    ? [(games: tableFrom, label: swept == nil ? "table from here" : "table swept here")] : [])
             try LearningCurvePlot.writeSVG(
                 rows: rows, title: title, markers: markers, reference: optimal.map { ($0, "optimal play") }, to: plotPath)
         }
         var recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
+        // The games were the network's; the table swept after them makes another player.
+        if swept != nil { recent += ", the network's games before the sweep" }
         if let optimal {
             recent += " (\(formatFixed(100 * report.recentMeanScore / optimal, digits: 1)) % of optimal play's \(formatFixed(optimal, digits: 2)))"
         }
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training"
                 + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.fileBytes)))" } ?? "") + "; \(recent)")
+        if let swept, swept.complete {
+            Console.output(
+                "the table holds the exact value of every afterstate these rules reach: greedy play of \(out) is optimal play"
+                    + (optimal.map { ", an expected score of \(formatFixed($0, digits: 2))" } ?? ""))
+        }
         if let limit = metadata.downgradeLimit {
             Console.output(
                 "eval and play search these weights downgrading from the \(Board.value(ofExponent: limit)) tile, the largest a third of the last games "
@@ -563,8 +607,9 @@ struct TrainCommand: Command {
 extension TrainCommand {
     /// Refuses to start a run whose weights file cannot fit where it goes: its size is known before the first game,
     /// and a run that trains for ten minutes only to fail its save has lost them.
-    static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String) throws {
-        let needed = WeightsFile.fileSize(of: network, metadata: metadata)
+    /// `extraAfterstates`: the afterstates the run will add to the network's table.
+    static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String, extraAfterstates: Int = 0) throws {
+        let needed = WeightsFile.fileSize(of: network, metadata: metadata) + AfterstateTable.fileBytes(holding: extraAfterstates)
         guard let room = FileStatus.writableBytes(inFolder: SystemIO.parentDirectory(of: out)), room < needed else { return }
         throw CommandFailure(
             message: "\(out) needs \(byteSize(needed)) and only \(byteSize(room)) can be written there (the file "
@@ -595,6 +640,37 @@ extension TrainCommand {
                     + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
         }
         throw CommandFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
+    }
+
+    /// Values every afterstate of `network`'s table exactly (`AfterstateSweep`), within `seconds`, with its
+    /// progress on stderr; says on stderr what the sweep did.
+    static func sweep(network: NTupleNetwork, rules: Rules, threads: Int, stop: TrainingStop, seconds: Double?) -> AfterstateSweep.Outcome {
+        let start = SystemClock.monotonicSeconds()
+        let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
+        Console.error(
+            "valuing every afterstate of \(rules.sizeLabel) exactly: one backward sweep of dynamic programming on \(threads) "
+                + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
+                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated); the network's weights no longer change")
+        let progress = LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) {
+            ($0.afterstates, "enumerating, age \(2 * $0.layers)")
+        }
+        stop.setDeadline(secondsFromNow: seconds)
+        defer { stop.setDeadline(secondsFromNow: nil) }
+        let outcome = AfterstateSweep.run(table: network.afterstates!, rules: rules, threads: threads, stop: stop, progress: progress.update)
+        progress.finish()
+        let took = formatFixed(SystemClock.monotonicSeconds() - start, digits: 1)
+        if outcome.complete {
+            Console.error("valued \(outcome.afterstates) afterstates exactly in \(took) s; nothing is left to learn, so the run ends here")
+        } else if outcome.afterstates == 0 {
+            Console.error(
+                "the sweep stopped after \(took) s, before any afterstate was valued; the table keeps what it held, and "
+                    + "'g2048 train --resume' sweeps again")
+        } else {
+            Console.error(
+                "the sweep stopped after \(took) s with the \(outcome.afterstates) afterstates of the oldest boards valued exactly; "
+                    + "younger boards take the network's values, and 'g2048 train --resume' sweeps again")
+        }
+        return outcome
     }
 
     /// Stage thresholds as tiles: "16384,32768".

@@ -199,7 +199,11 @@ struct OutputFilesTests {
         #expect(try String(contentsOfFile: csv, encoding: .utf8) == "my notes\n")
         #expect(!FileManager.default.fileExists(atPath: weights))
 
-        let forced = try G2048Tests.run(["train", "--rows", "2", "--games", "20", "--out", weights, "--metrics", csv, "--metrics-every", "10", "--force"])
+        // The table learned from games, so that every game draws the curve (a sweep ends the run after the network's).
+        let forced = try G2048Tests.run([
+            "train", "--rows", "2", "--games", "20", "--out", weights, "--metrics", csv, "--metrics-every", "10", "--force", "--table-learning",
+            "games",
+        ])
         #expect(forced.status == 0, "\(forced.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: weights))
         let intoWeights = try G2048Tests.run(["train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", weights])
@@ -210,6 +214,7 @@ struct OutputFilesTests {
         // Resuming writes back to the resumed file and continues its curve, without --force.
         let resumed = try G2048Tests.run([
             "train", "--rows", "2", "--games", "40", "--resume", weights, "--out", weights, "--metrics", csv, "--metrics-every", "10",
+            "--table-learning", "games",
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").count == 5)

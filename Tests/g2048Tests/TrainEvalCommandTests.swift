@@ -55,6 +55,7 @@ struct TrainEvalCommandTests {
         (["--lanes", "0"], "--lanes must be between 1 and 64, got 0"),
         (["--lanes", "65"], "--lanes must be between 1 and 64, got 65"),
         (["--table-share", "2"], "--table-share must be between 0.0 and 1.0, got 2"),
+        (["--table-learning", "dp"], "--table-learning must be one of sweep, games, got 'dp'"),
         (
             ["--table-share", "0.5"],
             "--table-share: an afterstate table is for boards of up to 9 cells (2x4, 3x3 and smaller); a 4x4 network learns alone"
@@ -109,12 +110,55 @@ struct TrainEvalCommandTests {
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)", "--optimistic", "5"]).optimism == 5)
     }
 
-    /// On a small board the run learns the network, then its afterstate table; the file keeps the table, eval reads
-    /// it, and a resumed file with a table learns only the table.
+    /// By default a small board's table is swept after the network: every afterstate a game reaches, valued
+    /// exactly, and the run ends there, its greedy player optimal by `g2048 eval --exact`. A resumed file sweeps
+    /// again; a sweep cut short by the clock says so, and the network is saved.
+    @Test func aSmallBoardsTableIsSweptAndItsPlayerIsOptimal() throws {
+        let folder = TemporaryDirectory()
+        let (weights, solution) = (folder.file("w.bin"), folder.file("s.bin"))
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", solution]).status == 0)
+        let first = try G2048Tests.run(["train", "--rows", "2", "--cols", "3", "--games", "1000", "--out", weights, "--solution", solution])
+        #expect(first.status == 0, "\(first.stderr)")
+        for line in [
+            "then every afterstate of the table is valued exactly, within 80 % of the run",
+            "valuing every afterstate of 2x3 exactly: one backward sweep of dynamic programming on 1 thread",
+            "valued 14883 afterstates exactly in", "nothing is left to learn, so the run ends here",
+        ] {
+            #expect(first.stderr.contains(line), "\(first.stderr)")
+        }
+        #expect(first.stdout.contains("wrote \(weights): 200 games"), "\(first.stdout)")
+        #expect(first.stdout.contains("the network's games before the sweep"), "\(first.stdout)")
+        #expect(first.stdout.contains("greedy play of \(weights) is optimal play, an expected score of 480.26"), "\(first.stdout)")
+        #expect(try #require(try WeightsFile.load(from: weights).network.afterstates).count == 14_883)
+        let exact = try G2048Tests.run(["eval", "--exact", "--solution", solution, "--weights", weights, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(exact.stdout.utf8)) as? [String: Any])
+        let fraction = try #require(report["fraction_of_optimal"] as? Double)
+        #expect(fraction > 0.999_999 && report["suboptimal_states"] as? Int == 0, "\(exact.stdout)")
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "2000", "--threads", "2"])
+        #expect(resumed.status == 0 && resumed.stderr.contains("valued 14883 afterstates exactly"), "\(resumed.stderr)")
+        #expect(try #require(try WeightsFile.load(from: weights).network.afterstates).count == 14_883)
+        // 3x3's boards take seconds to enumerate: a run of a fraction of one is cut, and keeps its file.
+        let cut = try G2048Tests.run(["train", "--rows", "3", "--seconds", "0.3", "--out", weights, "--force"])
+        #expect(cut.status == 0 && cut.stderr.contains("the sweep stopped after"), "\(cut.stderr)")
+        #expect(try WeightsFile.load(from: weights).network.rows == 3)
+        let alone = try G2048Tests.run([
+            "train", "--rows", "2", "--games", "10", "--table-share", "0", "--table-learning", "games", "--out", weights, "--force",
+        ])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.contains("--table-learning games: this 2x2 run learns no afterstate table (--table-share 0)"), "\(alone.stderr)")
+        let large = try G2048Tests.run(["train", "--rows", "4", "--games", "10", "--table-learning", "sweep", "--out", weights, "--force"])
+        #expect(large.status == 64)
+        #expect(
+            large.stderr.contains("--table-learning sweep: this 4x4 run learns no afterstate table (a table is for boards of up to 9 cells)"),
+            "\(large.stderr)")
+    }
+
+    /// With `--table-learning games` the run learns the network, then its afterstate table from the player's games;
+    /// the file keeps the table, eval reads it, and a resumed file with a table learns only the table.
     @Test func aSmallBoardLearnsItsAfterstateTableAfterTheNetwork() throws {
         let folder = TemporaryDirectory()
         let weights = folder.file("w.bin")
-        let first = try G2048Tests.run(["train", "--rows", "2", "--games", "400", "--out", weights])
+        let first = try G2048Tests.run(["train", "--rows", "2", "--games", "400", "--table-learning", "games", "--out", weights])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("the afterstate table learns 80 % of the run, on one thread"), "\(first.stderr)")
         #expect(first.stderr.contains("learning the afterstate table from game 80 (0 afterstates so far"), "\(first.stderr)")
@@ -128,7 +172,7 @@ struct TrainEvalCommandTests {
             refused.stderr.contains(
                 "--table-share 0.50: --resume \(weights) holds an afterstate table (\(table.count) afterstates), over which its network "
                     + "no longer learns, so the whole run learns the table; leave --table-share out"), "\(refused.stderr)")
-        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500"])
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500", "--table-learning", "games"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("learning the afterstate table from game 400 (\(table.count) afterstates so far"), "\(resumed.stderr)")
         #expect(try WeightsFile.load(from: weights).metadata.games == 500)
@@ -203,11 +247,12 @@ struct TrainEvalCommandTests {
     @Test func noRoomForTheWeightsIsSaidBeforeTraining() throws {
         let folder = TemporaryDirectory()
         let started = Date()
-        // 5 MB of file size (sh counts 512-byte blocks): one 7-tuple on 3x3, 74 MiB of weights, cannot be written.
+        // 5 MB of file size (sh counts 512-byte blocks): one 7-tuple on 3x3, 74 MiB of weights, and the table its sweep
+        // fills, 360 MiB, cannot be written.
         let (status, stderr) = try G2048Tests.runInShell(
             "ulimit -f 10000; exec \"$0\" train --rows 3 --patterns 0,1,2,3,4,5,6 --seconds 600 --out \"$1\"", [folder.file("w.bin")])
         #expect(status == 1, "\(stderr)")
-        #expect(stderr.contains("w.bin needs 74 MiB and only 4.9 MiB can be written there"), "\(stderr)")
+        #expect(stderr.contains("w.bin needs 434 MiB and only 4.9 MiB can be written there"), "\(stderr)")
         #expect(stderr.contains("Nothing was trained") && Date().timeIntervalSince(started) < 60)
         #expect(!FileManager.default.fileExists(atPath: folder.file("w.bin")))
     }
@@ -222,7 +267,9 @@ struct TrainEvalCommandTests {
         try FileManager.default.createDirectory(atPath: rescue, withIntermediateDirectories: false)
         let process = Process()
         process.executableURL = G2048Tests.executable
-        process.arguments = ["train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "1.5", "--out", target + "/w.bin"]
+        process.arguments = [
+            "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "1.5", "--table-learning", "games", "--out", target + "/w.bin",
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": rescue]) { $1 }
         let err = Pipe()
         process.standardError = err
@@ -293,11 +340,14 @@ struct TrainEvalCommandTests {
         let folder = Folder()
         let weights = folder.path + "/w.bin"
         let stages = size == 4 ? "256,512" : "128,256"
-        let trained = try G2048Tests.run([
-            "train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
-            "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights,
-            "--plot", folder.path + "/curve.svg", "--metrics-every", "50",
-        ])
+        // 3x3's table from games: a sweep takes minutes in a debug build.
+        let table = size == 4 ? [] : ["--table-learning", "games"]
+        let trained = try G2048Tests.run(
+            [
+                "train", "--rows", "\(size)", "--patterns", "0,1,2;3,4,5", "--stages", stages,
+                "--learning", method, "--games", "300", "--tc-from", "0.5", "--out", weights,
+                "--plot", folder.path + "/curve.svg", "--metrics-every", "50",
+            ] + table)
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stderr.contains("in 3 stages from \(stages)"))
         // Two lanes by default where moves prefetch (the packed 4x4 board), one elsewhere.
@@ -320,7 +370,7 @@ struct TrainEvalCommandTests {
         #expect(
             otherMethod.stderr.hasPrefix("error: --learning \(other) differs from --resume \(weights), which learns by \(method); leave it out to continue\n"))
 
-        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "400"])
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "400"] + table)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("TC accumulators start again from zero") == (method != "td"))
         #expect(!resumed.stderr.contains("switching"))
@@ -418,7 +468,9 @@ struct TrainEvalCommandTests {
         #expect(rows.last.map { $0.games <= metadata.games } == true)
         // No lock file or temporary file is left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["curve.csv", "w.bin"])
-        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "\(metadata.games + 10)", "--metrics", csv])
+        let resumed = try G2048Tests.run([
+            "train", "--resume", weights, "--games", "\(metadata.games + 10)", "--metrics", csv, "--table-learning", "games",
+        ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
     }
 
@@ -579,7 +631,7 @@ struct SolveCommandTests {
         #expect(train.stdout.contains("% of optimal play's 480.26)"), "\(train.stdout)")
         let svg = try String(contentsOfFile: folder.file("c.svg"), encoding: .utf8)
         #expect(svg.contains("class=\"reference\"") && svg.contains("optimal play: 480.3; the last point is "))
-        #expect(svg.contains("table from here"), "the plot marks where the afterstate table starts learning")
+        #expect(svg.contains("table swept here"), "the plot marks where the afterstate table was swept")
         // A solution of another board, or of other rules, is refused before any training.
         for other in [["--rows", "3", "--cols", "2"], ["--rows", "2", "--cols", "3", "--spawn-four-probability", "0.5"]] {
             let run = try G2048Tests.run(["train", "--games", "10", "--out", folder.file("x.bin"), "--solution", solution] + other)

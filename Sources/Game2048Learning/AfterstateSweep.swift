@@ -1,0 +1,49 @@
+import Game2048
+
+/// Fills a small board's ``AfterstateTable`` with the exact value of every afterstate its rules reach: the table's
+/// part of `g2048 train --table-learning sweep`, the default on the boards that may have a table.
+///
+///     let outcome = AfterstateSweep.run(table: table, rules: rules, threads: 2, stop: TrainingStop())
+///     outcome.complete    // every reachable afterstate holds its optimal value
+///
+/// This is dynamic programming over the whole table instead of along sampled games: the solver's two passes
+/// (``OptimalSolver``), forward by age to enumerate the boards, backward from the oldest to value them, one sweep
+/// being exact because a board's successors are always older. On boards whose afterstates all fit in memory it
+/// does in a minute what ``AfterstateLearner``'s games do not do in hours: those back up the same equations a
+/// board at a time, but over the network's estimates wherever the table has not been (docs/SOLVER.md measures
+/// both). The network is untouched; it values only the boards no game under these rules reaches.
+///
+/// A stop (a signal, a deadline) is seen after each layer: the layers valued by then, the oldest, are written, so
+/// a cut sweep leaves exact values where the games end and the network's where they begin.
+public enum AfterstateSweep {
+    /// What a sweep wrote.
+    public struct Outcome: Sendable, Hashable {
+        /// The afterstates given their exact value, one of each symmetric class.
+        public var afterstates: Int
+        /// Whether every reachable afterstate has its value: not stopped early, and the table had room.
+        public var complete: Bool
+    }
+
+    /// Values every afterstate `rules` reach and writes each into `table` (replacing what it held for the board).
+    ///
+    /// - Precondition: `table` is for the rules' board; ``AfterstateLearner/unsupportedRule(in:)`` is `nil`.
+    @discardableResult
+    public static func run(
+        table: AfterstateTable, rules: Rules, threads: Int, stop: TrainingStop,
+        progress: ((OptimalSolver.Progress) -> Void)? = nil
+    ) -> Outcome {
+        precondition(table.rows == rules.rows && table.cols == rules.cols, "the table is for another board size")
+        precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
+        let game = SolverGame(rules: rules, objective: .score, symmetric: true)
+        let (layers, complete) = OptimalSolver.passes(game: game, threads: threads, progress: progress) { stop.isDue }
+        table.reserve(table.count + layers.reduce(0) { $0 + $1.keys.count })
+        var written = 0
+        for layer in layers {
+            for (key, value) in zip(layer.keys, layer.values) {
+                guard table.set(canonical: key, to: Float(value)) else { return Outcome(afterstates: written, complete: false) }
+                written += 1
+            }
+        }
+        return Outcome(afterstates: written, complete: complete)
+    }
+}
