@@ -163,7 +163,7 @@ public final class AfterstateTable: @unchecked Sendable {
 
     /// The bytes a table of `count` afterstates takes in memory once filled: its slots, grown by doubling from
     /// 1 024 until at most 70 % are taken.
-    static func memoryBytes(holding count: Int) -> Int {
+    public static func memoryBytes(holding count: Int) -> Int {
         var capacity = 1 << 10
         while 10 * count > 7 * capacity { capacity *= 2 }
         return capacity * MemoryLayout<Slot>.stride

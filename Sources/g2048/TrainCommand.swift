@@ -650,7 +650,8 @@ extension TrainCommand {
         Console.error(
             "valuing every afterstate of \(rules.sizeLabel) exactly: one backward sweep of dynamic programming on \(threads) "
                 + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
-                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated); the network's weights no longer change")
+                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate) + AfterstateTable.memoryBytes(holding: Int(estimate)))) "
+                + "with the table (estimated); the network's weights no longer change")
         let progress = LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) {
             ($0.afterstates, "enumerating, age \(2 * $0.layers)")
         }
