@@ -396,7 +396,8 @@ struct TrainEvalCommandTests {
         ])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("optimistic 10000"))
-        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500"])
+        // The table learned from games: a 3x3 sweep takes minutes in a debug build.
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "500", "--table-learning", "games"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.hasPrefix("wrote \(weights): 500 games"))
         #expect(resumed.stderr.contains("resuming \(weights) (300 games,") && resumed.stderr.contains("3x3"))
