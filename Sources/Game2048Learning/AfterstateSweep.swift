@@ -24,17 +24,20 @@ public enum AfterstateSweep {
         public var complete: Bool
     }
 
-    /// Values every afterstate `rules` reach and writes each into `table` (replacing what it held for the board).
+    /// Values every afterstate `rules` reach and writes each into `table` (replacing what it held for the board),
+    /// until `stop` or `seconds` from now, as ``AfterstateLearner/run(_:gamesBefore:onGame:)`` keeps its plan's.
     ///
     /// - Precondition: `table` is for the rules' board; ``AfterstateLearner/unsupportedRule(in:)`` is `nil`.
     @discardableResult
     public static func run(
-        table: AfterstateTable, rules: Rules, threads: Int, stop: TrainingStop,
+        table: AfterstateTable, rules: Rules, threads: Int, seconds: Double? = nil, stop: TrainingStop,
         progress: ((OptimalSolver.Progress) -> Void)? = nil
     ) -> Outcome {
         precondition(table.rows == rules.rows && table.cols == rules.cols, "the table is for another board size")
         precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
         let game = SolverGame(rules: rules, objective: .score, symmetric: true)
+        stop.setDeadline(secondsFromNow: seconds)
+        defer { stop.setDeadline(secondsFromNow: nil) }
         let (layers, complete) = OptimalSolver.passes(game: game, threads: threads, progress: progress) { stop.isDue }
         table.reserve(table.count + layers.reduce(0) { $0 + $1.keys.count })
         var written = 0

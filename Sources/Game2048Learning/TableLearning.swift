@@ -12,8 +12,8 @@ public enum TableLearning: String, Sendable, CaseIterable {
     /// What it does, in a few words, for help texts.
     public var summary: String {
         switch self {
-        case .sweep: "every reachable afterstate valued exactly by one backward sweep (the solver's dynamic programming)"
-        case .games: "the afterstates of the player's own greedy games, each backed up over its spawns"
+        case .sweep: "every reachable afterstate, exactly"
+        case .games: "the player's own games"
         }
     }
 }

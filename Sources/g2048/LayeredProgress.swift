@@ -14,6 +14,12 @@ final class LayeredProgress {
         forwardDone = done
     }
 
+    /// The progress of the solver's passes over a board of about `estimate` afterstates (`g2048 solve`, and the
+    /// sweep of `g2048 train`): the afterstates enumerated against the estimate, then the layers valued.
+    static func solving(estimate: Double) -> LayeredProgress {
+        LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) { ($0.afterstates, "enumerating, age \(2 * $0.layers)") }
+    }
+
     func update(_ step: OptimalSolver.Progress) {
         switch step.pass {
         case .enumerate:

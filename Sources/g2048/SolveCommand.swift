@@ -66,9 +66,7 @@ struct SolveCommand: Command {
         Console.error(
             "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) threads: about \(formatEstimate(estimate)) afterstates, "
                 + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated)")
-        let progress = LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) {
-            ($0.afterstates, "enumerating, age \(2 * $0.layers)")
-        }
+        let progress = LayeredProgress.solving(estimate: estimate)
         let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update)
         progress.finish()
         try solution.save(to: outPath)

@@ -120,7 +120,8 @@ struct TrainCommand: Command {
     ).shown("0.8 on boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller), else 0; 1 for a --resume file with a table")
     static let tableLearning = CommandOption.choice(
         "table_learning", "method",
-        help: "How the afterstate table learns: sweep (every reachable afterstate, exactly) or games (the player's own games).",
+        help: "How the afterstate table learns: "
+            + TableLearning.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: " or ") + ".",
         of: TableLearning.self
     ).defaulting(to: .sweep)
     static let update = CommandOption.choice(
@@ -652,12 +653,9 @@ extension TrainCommand {
                 + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
                 + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate) + AfterstateTable.memoryBytes(holding: Int(estimate)))) "
                 + "with the table (estimated); the network's weights no longer change")
-        let progress = LayeredProgress(forward: Progress(total: Int(estimate), unit: "afterstates")) {
-            ($0.afterstates, "enumerating, age \(2 * $0.layers)")
-        }
-        stop.setDeadline(secondsFromNow: seconds)
-        defer { stop.setDeadline(secondsFromNow: nil) }
-        let outcome = AfterstateSweep.run(table: network.afterstates!, rules: rules, threads: threads, stop: stop, progress: progress.update)
+        let progress = LayeredProgress.solving(estimate: estimate)
+        let outcome = AfterstateSweep.run(
+            table: network.afterstates!, rules: rules, threads: threads, seconds: seconds, stop: stop, progress: progress.update)
         progress.finish()
         let took = formatFixed(SystemClock.monotonicSeconds() - start, digits: 1)
         if outcome.complete {
