@@ -549,7 +549,8 @@ struct TrainCommand: Command {
                 tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
             case .sweep:
                 progress.finish()
-                swept = TrainCommand.sweep(network: network, rules: rules, threads: threads, stop: learner.stop, seconds: remaining)
+                swept = TrainCommand.sweep(
+                    network: network, rules: rules, threads: threads, stop: learner.stop, seconds: remaining, out: out)
             }
         }
         progress.finish()
@@ -644,8 +645,10 @@ extension TrainCommand {
     }
 
     /// Values every afterstate of `network`'s table exactly (`AfterstateSweep`), within `seconds`, with its
-    /// progress on stderr; says on stderr what the sweep did.
-    static func sweep(network: NTupleNetwork, rules: Rules, threads: Int, stop: TrainingStop, seconds: Double?) -> AfterstateSweep.Outcome {
+    /// progress on stderr; says on stderr what the sweep did, and how to finish a cut one (resuming `out`).
+    static func sweep(
+        network: NTupleNetwork, rules: Rules, threads: Int, stop: TrainingStop, seconds: Double?, out: String
+    ) -> AfterstateSweep.Outcome {
         let start = SystemClock.monotonicSeconds()
         let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
         Console.error(
@@ -663,11 +666,11 @@ extension TrainCommand {
         } else if outcome.afterstates == 0 {
             Console.error(
                 "the sweep stopped after \(took) s, before any afterstate was valued; the table keeps what it held, and "
-                    + "'g2048 train --resume' sweeps again")
+                    + "'g2048 train --resume \(out)' sweeps again")
         } else {
             Console.error(
                 "the sweep stopped after \(took) s with the \(outcome.afterstates) afterstates of the oldest boards valued exactly; "
-                    + "younger boards take the network's values, and 'g2048 train --resume' sweeps again")
+                    + "younger boards take the network's values, and 'g2048 train --resume \(out)' sweeps again")
         }
         return outcome
     }
