@@ -24,6 +24,17 @@ public enum AfterstateSweep {
         public var complete: Bool
     }
 
+    /// The time a sweep takes per afterstate valued (one of each symmetric class), about, on one core: 3×3's
+    /// 31 431 374 took 36.5 to 37.8 s and 2×4's 3 406 686 two to three seconds (2026-11-28, a 2-core AMD EPYC
+    /// virtual machine, the other core busy). Two threads gain a tenth: the gathering of each layer is serial.
+    public static let secondsPerAfterstate = 1.2e-6
+
+    /// The time a sweep of `rules`'s board takes, about: ``secondsPerAfterstate`` for each afterstate
+    /// ``OptimalSolver/estimatedAfterstates(rules:)`` expects. It decides ``TableLearning/default(rules:seconds:)``.
+    public static func expectedSeconds(rules: Rules) -> Double {
+        OptimalSolver.estimatedAfterstates(rules: rules) * secondsPerAfterstate
+    }
+
     /// Values every afterstate `rules` reach and writes each into `table` (replacing what it held for the board),
     /// until `stop` or `seconds` from now, as ``AfterstateLearner/run(_:gamesBefore:onGame:)`` keeps its plan's.
     ///

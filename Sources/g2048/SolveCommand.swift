@@ -64,7 +64,7 @@ struct SolveCommand: Command {
         let start = SystemClock.monotonicSeconds()
         let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
         Console.error(
-            "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) threads: about \(formatEstimate(estimate)) afterstates, "
+            "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) thread\(threads == 1 ? "" : "s"): about \(formatEstimate(estimate)) afterstates, "
                 + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated)")
         let progress = LayeredProgress.solving(estimate: estimate)
         let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update)

@@ -53,7 +53,8 @@ struct TrainCommand: Command {
             backward sweep of dynamic programming (the solver's passes, on --threads threads; under a minute and
             about 2.7 GiB on 3x3), and the run ends there: greedy play of the file is optimal play, and no game would
             change the table. A sweep cut short (--seconds, a signal) keeps the values of the oldest boards, where
-            games end. --table-learning games learns the table from the player's own games instead, on one thread:
+            games end; so when the table's part of --seconds is shorter than a sweep of the board takes, the default
+            is the games instead (--table-learning sweep still asks for a sweep). --table-learning games learns the table from the player's own games instead, on one thread:
             each game is played greedily, then the afterstate of every legal move of each of its states, last first,
             takes its expected value under the spawns (the solver's equations, a board at a time, over the network's
             values where the table has not been); measured against the solved boards, ten minutes of it reach 98.9
@@ -123,7 +124,7 @@ struct TrainCommand: Command {
         help: "How the afterstate table learns: "
             + TableLearning.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: " or ") + ".",
         of: TableLearning.self
-    ).defaulting(to: .sweep)
+    ).shown("sweep, or games when the table's part of --seconds is shorter than a sweep of the board takes")
     static let update = CommandOption.choice(
         "update", "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
@@ -217,8 +218,8 @@ struct TrainCommand: Command {
     var coherenceFrom: Double?
     /// `--table-share`, if given.
     var tableShare: Double?
-    var tableLearning: TableLearning
-    var tableLearningGiven: Bool
+    /// `--table-learning`, if given (else ``TableLearning/default(rules:seconds:)``, once the table's seconds are known).
+    var tableLearning: TableLearning?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         resume = try arguments[Self.resume]
@@ -246,7 +247,6 @@ struct TrainCommand: Command {
         }
         tableShare = try arguments[Self.tableShare]
         tableLearning = try arguments[Self.tableLearning]
-        tableLearningGiven = arguments.contains(Self.tableLearning)
         // A resumed file's board and rules are its own: checked when it is read.
         if resume == nil { try TrainCommand.checkTableShare(tableShare, rules: rules) }
         if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
@@ -439,13 +439,21 @@ struct TrainCommand: Command {
         // The network learns first, then the afterstate table over it (on a small board): each part gets its
         // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
         let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
-        if tableLearningGiven && share == 0 {
+        if let tableLearning, share == 0 {
             throw UsageError(
                 "--table-learning \(tableLearning.rawValue): this \(rules.sizeLabel) run learns no afterstate table "
                     + (network.afterstates == nil && !AfterstateTable.fits(rows: rules.rows, cols: rules.cols)
                         ? "(a table is for boards of up to \(AfterstateTable.maxCells) cells)" : "(--table-share 0)"))
         }
+        // Unless asked, a sweep that the clock would cut before its first value gives way to the games.
+        let tableSeconds = seconds.map { $0 * share }
+        let tableLearning = self.tableLearning ?? TableLearning.default(rules: rules, seconds: tableSeconds)
         let sweeps = share > 0 && tableLearning == .sweep
+        let sweepTooLong =
+            share > 0 && self.tableLearning == nil && tableLearning == .games
+            ? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
+                + "more than the table's \(formatFixed(tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
+            : ""
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start =
@@ -459,7 +467,8 @@ struct TrainCommand: Command {
                     ? ""
                     : sweeps
                         ? "; then every afterstate of the table is valued exactly, within \(formatFixed(100 * share, digits: 0)) % of the run"
-                        : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run, on one thread"))
+                        : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run from games, on one thread"
+                            + sweepTooLong))
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
             try MetricsCSVWriter(path: path, truncating: resume == nil)
         }

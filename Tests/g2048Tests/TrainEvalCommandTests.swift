@@ -113,6 +113,28 @@ struct TrainEvalCommandTests {
     /// By default a small board's table is swept after the network: every afterstate a game reaches, valued
     /// exactly, and the run ends there, its greedy player optimal by `g2048 eval --exact`. A resumed file sweeps
     /// again; a sweep cut short by the clock says so, and the network is saved.
+    /// Unless asked for, a sweep is not begun when the run's clock leaves the table less time than a sweep of
+    /// the board takes: it would be cut before its first value, where games teach the table something. The run
+    /// says so, and how to ask for the sweep anyway.
+    @Test func aRunTooShortForTheSweepLearnsItsTableFromGames() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let short = try G2048Tests.run(["train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "1", "--out", weights])
+        #expect(short.status == 0, "\(short.stderr)")
+        let expected = String(format: "%.0f", AfterstateSweep.expectedSeconds(rules: try Rules(rows: 3, cols: 3)))
+        #expect(
+            short.stderr.contains(
+                "the afterstate table learns 80 % of the run from games, on one thread (a sweep of 3x3 takes about \(expected) s, more "
+                    + "than the table's 0.8 s: --table-learning sweep asks for it)"), "\(short.stderr)")
+        #expect(short.stderr.contains("learning the afterstate table from game") && !short.stderr.contains("valuing every afterstate"))
+        // A run with time enough for the sweep, or with no clock, sweeps.
+        let rules = try Rules(rows: 3, cols: 3)
+        #expect(TableLearning.default(rules: rules, seconds: nil) == .sweep)
+        #expect(TableLearning.default(rules: rules, seconds: 480) == .sweep)
+        #expect(TableLearning.default(rules: rules, seconds: 8) == .games)
+        #expect(TableLearning.default(rules: try Rules(rows: 2, cols: 4), seconds: 8) == .sweep)
+    }
+
     @Test func aSmallBoardsTableIsSweptAndItsPlayerIsOptimal() throws {
         let folder = TemporaryDirectory()
         let (weights, solution) = (folder.file("w.bin"), folder.file("s.bin"))
@@ -137,8 +159,8 @@ struct TrainEvalCommandTests {
         let resumed = try G2048Tests.run(["train", "--resume", weights, "--games", "2000", "--threads", "2"])
         #expect(resumed.status == 0 && resumed.stderr.contains("valued 14883 afterstates exactly"), "\(resumed.stderr)")
         #expect(try #require(try WeightsFile.load(from: weights).network.afterstates).count == 14_883)
-        // 3x3's boards take seconds to enumerate: a run of a fraction of one is cut, and keeps its file.
-        let cut = try G2048Tests.run(["train", "--rows", "3", "--seconds", "0.3", "--out", weights, "--force"])
+        // 3x3's boards take seconds to enumerate: a sweep asked of a run of a fraction of one is cut, and keeps its file.
+        let cut = try G2048Tests.run(["train", "--rows", "3", "--seconds", "0.3", "--table-learning", "sweep", "--out", weights, "--force"])
         #expect(cut.status == 0 && cut.stderr.contains("the sweep stopped after"), "\(cut.stderr)")
         #expect(cut.stderr.contains("'g2048 train --resume \(weights)' sweeps again"), "\(cut.stderr)")
         #expect(try WeightsFile.load(from: weights).network.rows == 3)
@@ -596,8 +618,9 @@ struct SolveCommandTests {
     @Test func solveWritesASolutionThatEvalAndPlayPlay() throws {
         let folder = TemporaryDirectory()
         let path = folder.file("s2x3.bin")
-        let solve = try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--out", path])
+        let solve = try G2048Tests.run(["solve", "--rows", "2", "--cols", "3", "--threads", "1", "--out", path])
         #expect(solve.status == 0, "\(solve.stderr)")
+        #expect(solve.stderr.hasPrefix("solving 2x3 for the expected score (the sum of the merged tiles) on 1 thread: about 1.5e+04 afterstates"), "\(solve.stderr)")
         #expect(solve.stdout.contains("optimal score    480.26 (expected, from the starting boards)"), "\(solve.stdout)")
         let eval = try G2048Tests.run(["eval", "--solution", path, "--games", "4000", "--json"])
         #expect(eval.status == 0, "\(eval.stderr)")
