@@ -14,7 +14,7 @@ public enum TableLearning: String, Sendable, CaseIterable {
     /// The way a run learns its table when none is asked for: a sweep, unless the run's clock leaves the table
     /// less time than a sweep takes (``AfterstateSweep/expectedSeconds(rules:)``). A sweep cut before its first
     /// value leaves the network alone, where the games would have taught the table for the same seconds (on
-    /// 3×3, 10 s: 23.6 % of optimal play against 45.0 %, docs/SOLVER.md).
+    /// 3×3, 10 s: 23.6 % of optimal play against 50.4 %, docs/SOLVER.md).
     ///
     /// - Parameter seconds: the seconds the table has, or `nil` when the run has no clock (only a number of games).
     public static func `default`(rules: Rules, seconds: Double?) -> TableLearning {
