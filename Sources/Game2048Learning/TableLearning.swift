@@ -16,7 +16,9 @@ public enum TableLearning: String, Sendable, CaseIterable {
     /// value leaves the network alone, where the games would have taught the table for the same seconds (on
     /// 3×3, 10 s: 23.6 % of optimal play against 50.4 %, docs/SOLVER.md).
     ///
-    /// - Parameter seconds: the seconds the table has, or `nil` when the run has no clock (only a number of games).
+    /// - Parameters:
+    ///   - rules: the rules of the run, whose board says how long a sweep takes.
+    ///   - seconds: the seconds the table has, or `nil` when the run has no clock (only a number of games).
     public static func `default`(rules: Rules, seconds: Double?) -> TableLearning {
         guard let seconds else { return .sweep }
         return seconds < AfterstateSweep.expectedSeconds(rules: rules) ? .games : .sweep

@@ -218,7 +218,7 @@ struct TrainCommand: Command {
     var coherenceFrom: Double?
     /// `--table-share`, if given.
     var tableShare: Double?
-    /// `--table-learning`, if given (else ``TableLearning/default(rules:seconds:)``, once the table's seconds are known).
+    /// `--table-learning`, if given (else `TableLearning.default(rules:seconds:)`, once the table's seconds are known).
     var tableLearning: TableLearning?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
