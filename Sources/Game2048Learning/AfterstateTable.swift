@@ -54,8 +54,8 @@ public final class AfterstateTable: @unchecked Sendable {
         self.rows = rows
         self.cols = cols
         symmetry = PackedSymmetry(rows: rows, cols: cols)
-        capacity = 1 << 10
-        shift = 64 - 10
+        capacity = AfterstateTable.initialCapacity
+        shift = 64 - UInt64(AfterstateTable.initialCapacity.trailingZeroBitCount)
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: Slot(key: 0, value: 0), count: capacity)
     }
@@ -117,17 +117,26 @@ public final class AfterstateTable: @unchecked Sendable {
         guard count < AfterstateTable.maxCount else { return false }
         slots[slot] = Slot(key: key, value: value)
         count += 1
-        // At most 70 % full, so a probe stays short (``memoryBytes(holding:)`` follows this rule).
-        if 10 * count > 7 * capacity { grow() }
+        if AfterstateTable.isCrowded(count, capacity: capacity) { rehash(capacity: 2 * capacity) }
         return true
     }
 
-    private func grow() { rehash(capacity: 2 * capacity) }
+    /// The slots a new table starts with.
+    private static let initialCapacity = 1 << 10
+
+    /// Whether `count` afterstates crowd `capacity` slots: more than 70 % full, where probes would grow long.
+    private static func isCrowded(_ count: Int, capacity: Int) -> Bool { 10 * count > 7 * capacity }
+
+    /// The slots `count` afterstates take, `capacity` doubled until they do not crowd it: the growth of ``set(canonical:to:)``.
+    private static func capacity(holding count: Int, from capacity: Int) -> Int {
+        var capacity = capacity
+        while isCrowded(count, capacity: capacity) { capacity *= 2 }
+        return capacity
+    }
 
     /// Makes room for `total` afterstates in all, so that filling the table to that many moves no slot again.
     func reserve(_ total: Int) {
-        var target = capacity
-        while 10 * min(total, AfterstateTable.maxCount) > 7 * target { target *= 2 }
+        let target = AfterstateTable.capacity(holding: min(total, AfterstateTable.maxCount), from: capacity)
         if target > capacity { rehash(capacity: target) }
     }
 
@@ -164,9 +173,7 @@ public final class AfterstateTable: @unchecked Sendable {
     /// The bytes a table of `count` afterstates takes in memory once filled: its slots, grown by doubling from
     /// 1 024 until at most 70 % are taken.
     public static func memoryBytes(holding count: Int) -> Int {
-        var capacity = 1 << 10
-        while 10 * count > 7 * capacity { capacity *= 2 }
-        return capacity * MemoryLayout<Slot>.stride
+        capacity(holding: count, from: initialCapacity) * MemoryLayout<Slot>.stride
     }
 
     /// Why `key` cannot be a stored afterstate of this table's board under `rules`, or `nil`: it must hold a tile,
