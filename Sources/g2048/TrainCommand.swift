@@ -46,20 +46,20 @@ struct TrainCommand: Command {
             On a small board solved by 'g2048 solve', --solution FILE draws optimal play's expected score on the
             plot and gives the last games' share of it ('g2048 eval --exact' then measures the player exactly).
 
-            On boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller) the network learns for the first part
-            of the run, then an afterstate table over it, within the --table-share rest (0.8 by default); a board not
-            in the table is worth the network's value, and the weights file keeps the table for every player of the
-            file. --table-learning sweep (the default) values every afterstate the rules reach exactly, by one
-            backward sweep of dynamic programming (the solver's passes, on --threads threads; under a minute and
-            about 2.7 GiB on 3x3), and the run ends there: greedy play of the file is optimal play, and no game would
-            change the table. A sweep cut short (--seconds, a signal) keeps the values of the oldest boards, where
-            games end; so when the table's part of --seconds is shorter than a sweep of the board takes, the default
-            is the games instead (--table-learning sweep still asks for a sweep). --table-learning games learns the table from the player's own games instead, on one thread:
-            each game is played greedily, then the afterstate of every legal move of each of its states, last first,
-            takes its expected value under the spawns (the solver's equations, a board at a time, over the network's
-            values where the table has not been); measured against the solved boards, ten minutes of it reach 98.9
-            to 99.1 % of optimal play on 2x4 and 80 to 87 % on 3x3 (docs/SOLVER.md). A resumed file with a table
-            learns only the table.
+            On boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller) the network learns for the
+            first part of the run, then an afterstate table over it, within the --table-share rest (0.8 by default); a
+            board not in the table is worth the network's value, and the weights file keeps the table for every player
+            of the file. --table-learning sweep (the default) values every afterstate the rules reach exactly, by one
+            backward sweep of dynamic programming (the solver's passes, on --threads threads; under a minute and about
+            2.7 GiB on 3x3), and the run ends there: greedy play of the file is optimal play, and no game would change
+            the table. A sweep cut short (--seconds, a signal) keeps the values of the oldest boards, where games end;
+            so when the table's part of --seconds is shorter than a sweep of the board takes, the default is the games
+            instead (--table-learning sweep still asks for a sweep). --table-learning games learns the table from the
+            player's own games instead, on one thread: each game is played greedily, then the afterstate of every
+            legal move of each of its states, last first, takes its expected value under the spawns (the solver's
+            equations, a board at a time, over the network's values where the table has not been); measured against
+            the solved boards, ten minutes of it reach 98.9 to 99.1 % of optimal play on 2x4 and 80 to 87 % on 3x3
+            (docs/SOLVER.md). A resumed file with a table learns only the table.
 
             --network picks a 4x4 network by name: 4x6 (four 6-tuples, Wu, Yeh et al. 2014, 256 MiB), 8x6 (the
             eight 6-tuples of Matsuzaki 2016, used by the OTD+TC papers, 512 MiB) or 5x6 (the first five of those).
