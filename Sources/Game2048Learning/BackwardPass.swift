@@ -15,14 +15,15 @@ protocol LayerValuation: Sendable {
 /// The backward pass over ``ReachableLayers``, from the oldest layer down: each layer's afterstates from the
 /// states one and two ages older, then its states from its afterstates.
 enum BackwardPass {
-    /// Every layer's afterstate values (index = age), and the expectation over the starting boards.
+    /// Every layer's afterstate values (index = age), the expectation over the starting boards, and whether every
+    /// layer was valued.
     ///
     /// `stop`, asked before each layer, ends the pass early: the layers valued by then (the oldest) keep their
-    /// values, the younger ones have none, and the expectation is incomplete.
+    /// values, the younger ones have none, the expectation is incomplete, and `complete` is `false`.
     static func run<V: LayerValuation>(
         game: SolverGame, layers: ReachableLayers, valuation: V, threads: Int, progress: ((Int) -> Void)? = nil,
         stop: (() -> Bool)? = nil
-    ) -> (afterstates: [[V.Value]], start: V.Value) {
+    ) -> (afterstates: [[V.Value]], start: V.Value, complete: Bool) {
         let starts = game.startingBoards()
         var start = valuation.zero
         var afterstateValues = [[V.Value]](repeating: [], count: layers.states.count)
@@ -30,7 +31,7 @@ enum BackwardPass {
         var older: [Int: (index: KeyIndex, values: [V.Value])] = [:]
         let p = game.fourProbability
         for age in stride(from: layers.states.count - 1, through: 0, by: -1) {
-            if stop?() == true { break }
+            if stop?() == true { return (afterstateValues, start, false) }
             let afterstates = layers.afterstates[age]
             // An age no game reaches has no afterstate, so these are only read where the layers exist.
             let empty = (index: KeyIndex([]), values: [V.Value]())
@@ -69,7 +70,7 @@ enum BackwardPass {
             older[age] = (stateIndex, stateValues)
             progress?(layers.states.count - age)
         }
-        return (afterstateValues, start)
+        return (afterstateValues, start, true)
     }
 }
 

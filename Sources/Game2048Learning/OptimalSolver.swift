@@ -101,19 +101,16 @@ public enum OptimalSolver {
         }
         let layers = enumerator.layers
         let total = layers.afterstateCount
-        var valued = 0
         let values = BackwardPass.run(
             game: game, layers: layers, valuation: OptimalValuation(game: game), threads: threads,
             progress: { done in
-                valued = done
                 progress?(Progress(pass: .value, layers: done, totalLayers: layers.states.count, afterstates: total, estimatedAfterstates: estimate))
             },
             stop: stop)
-        let complete = valued == layers.states.count
         let solved = zip(layers.afterstates, values.afterstates).map { keys, values in
             values.count == keys.count ? Solution.Layer(keys: keys, values: values) : Solution.Layer(keys: [], values: [])
         }
-        return (solved, complete)
+        return (solved, values.complete)
     }
 
     /// Refuses a board larger than ``maxCells`` or rules the solver does not model.
