@@ -55,7 +55,7 @@ public final class AfterstateLearner: @unchecked Sendable {
     public init(network: NTupleNetwork, rules: Rules, stop: TrainingStop = TrainingStop()) {
         guard let table = network.afterstates else { preconditionFailure("the network carries no afterstate table") }
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
-        precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
+        if let rule = AfterstateLearner.unsupportedRule(in: rules) { preconditionFailure(rule) }
         self.network = network
         self.table = table
         self.rules = rules

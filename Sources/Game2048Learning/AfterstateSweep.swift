@@ -45,7 +45,7 @@ public enum AfterstateSweep {
         progress: ((OptimalSolver.Progress) -> Void)? = nil
     ) -> Outcome {
         precondition(table.rows == rules.rows && table.cols == rules.cols, "the table is for another board size")
-        precondition(AfterstateLearner.unsupportedRule(in: rules) == nil, AfterstateLearner.unsupportedRule(in: rules) ?? "")
+        if let rule = AfterstateLearner.unsupportedRule(in: rules) { preconditionFailure(rule) }
         let game = SolverGame(rules: rules, objective: .score, symmetric: true)
         stop.setDeadline(secondsFromNow: seconds)
         defer { stop.setDeadline(secondsFromNow: nil) }
