@@ -110,9 +110,6 @@ struct TrainEvalCommandTests {
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)", "--optimistic", "5"]).optimism == 5)
     }
 
-    /// By default a small board's table is swept after the network: every afterstate a game reaches, valued
-    /// exactly, and the run ends there, its greedy player optimal by `g2048 eval --exact`. A resumed file sweeps
-    /// again; a sweep cut short by the clock says so, and the network is saved.
     /// Unless asked for, a sweep is not begun when the run's clock leaves the table less time than a sweep of
     /// the board takes: it would be cut before its first value, where games teach the table something. The run
     /// says so, and how to ask for the sweep anyway.
@@ -135,6 +132,9 @@ struct TrainEvalCommandTests {
         #expect(TableLearning.default(rules: try Rules(rows: 2, cols: 4), seconds: 8) == .sweep)
     }
 
+    /// By default a small board's table is swept after the network: every afterstate a game reaches, valued
+    /// exactly, and the run ends there, its greedy player optimal by `g2048 eval --exact`. A resumed file sweeps
+    /// again; a sweep cut short by the clock says so, and the network is saved.
     @Test func aSmallBoardsTableIsSweptAndItsPlayerIsOptimal() throws {
         let folder = TemporaryDirectory()
         let (weights, solution) = (folder.file("w.bin"), folder.file("s.bin"))
