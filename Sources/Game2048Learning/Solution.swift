@@ -111,7 +111,9 @@ public struct Solution: Sendable {
     /// for an afterstate no game reaches (a board no game reaches, or of another size, gives all `nil`; a board
     /// that holds the win tile has no legal action).
     public func actionValues(on board: Board) -> [Double?] {
-        guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board) else {
+        // A board no game reaches is unknown to the solution as a whole, even where a move from it happens to
+        // lead to an afterstate that games do reach.
+        guard board.rows == rules.rows, board.cols == rules.cols, let key = PackedGrid.key(of: board), isReachable(key) else {
             return [nil, nil, nil, nil]
         }
         return actionValues(ofKey: key)

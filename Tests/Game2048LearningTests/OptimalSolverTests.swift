@@ -132,7 +132,7 @@ struct OptimalSolverTests {
 
     /// Which boards a game reaches, by an oracle of its own: every board of 2x2 with tiles up to 64 (7^4 of
     /// them) has a value exactly when a breadth-first search from the starting boards, by `Board.moved` and every
-    /// spawn, meets it.
+    /// spawn, meets it; a board it does not meet has no action value and no optimal move.
     @Test func theBoardsWithAValueAreTheBoardsAGameReaches() throws {
         let rules = try Rules(rows: 2, cols: 2)
         let solution = try OptimalSolver.solve(rules: rules, threads: 1)
@@ -160,6 +160,11 @@ struct OptimalSolverTests {
             let board = try Board(rows: 2, cols: 2, exponents: exponents)
             #expect((solution.value(of: board) != nil) == reached.contains(board), "\(board.values)")
             if solution.value(of: board) != nil { valued += 1 }
+            // A board no game reaches has no action value and no optimal move either, though some of its moves
+            // lead to afterstates a game does reach.
+            if solution.value(of: board) == nil {
+                #expect(solution.actionValues(on: board) == [nil, nil, nil, nil] && solution.optimalMove(on: board) == nil, "\(board.values)")
+            }
         }
         #expect(valued == reached.filter { $0.maxExponent < 7 }.count && valued > 100)
     }

@@ -65,6 +65,8 @@ def test_g2048_query_answers_as_python_does(solved: str, tmp_path: Any) -> None:
         assert answer["optimal_action"] == (None if moves[i] < 0 else int(moves[i]))
         reached += answer["reachable"]
     assert 3 <= reached < len(boards)  # both kinds are among them
+    # A board no game reaches has no action value either, hence no move, whatever its afterstates are.
+    assert np.isnan(q[np.isnan(values)]).all() and (moves[np.isnan(values)] == -1).all()
     # The optimal move is the first of the largest action values, -1 where none has a value.
     valued = ~np.isnan(q).all(axis=1)
     assert (moves[~valued] == -1).all()
