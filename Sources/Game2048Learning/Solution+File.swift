@@ -174,8 +174,10 @@ struct SolutionReader {
         guard size >= countsEnd + 8 else { throw .wrongLength(file: path, expected: countsEnd + 8, found: size) }
         let counts: [UInt64] = try words(layerCount, zero: 0)
         var expected = countsEnd + 8
-        for count in counts {
-            guard count <= UInt64(size / 16) else { throw .wrongLength(file: path, expected: Int.max, found: size) }
+        for (age, count) in counts.enumerated() {
+            guard count <= UInt64(size / 16) else {
+                throw .invalid(file: path, reason: "its header says layer \(age) holds \(count) afterstates, more than its \(size) bytes can hold")
+            }
             expected += 16 * Int(count)
         }
         guard expected == size else { throw .wrongLength(file: path, expected: expected, found: size) }

@@ -79,5 +79,11 @@ struct SolutionFileTests {
         var winless = body
         winless[15] = 1  // the win objective, without a win tile
         #expect(refusal(sealed(winless)) == "\(path) is not a valid solution file: the win objective needs a win tile (win_tile)")
+        // A layer's count larger than the whole file: named as the header's count, not as Int.max bytes.
+        let huge = replacing(1 << 40, at: Solution.headerSize, in: body)
+        #expect(
+            refusal(sealed(huge))
+                == "\(path) is not a valid solution file: its header says layer 0 holds 1099511627776 afterstates, "
+                + "more than its \(good.count) bytes can hold")
     }
 }
