@@ -18,14 +18,14 @@ public struct EvaluationReport: Sendable {
         self.seconds = seconds
     }
 
-    /// Mean score.
-    public var meanScore: Double { games.isEmpty ? 0 : Double(games.reduce(0) { $0 + $1.score }) / Double(games.count) }
+    /// Mean score (summed wide: scores near 2^63 do not overflow).
+    public var meanScore: Double { games.isEmpty ? 0 : Double(games.reduce(Int128(0)) { $0 + Int128($1.score) }) / Double(games.count) }
     /// Median score.
     public var medianScore: Double {
         let sorted = games.map(\.score).sorted()
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+        return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(Int128(sorted[middle - 1]) + Int128(sorted[middle])) / 2
     }
     /// Highest score.
     public var maxScore: Int64 { games.map(\.score).max() ?? 0 }
@@ -41,7 +41,7 @@ public struct EvaluationReport: Sendable {
         games.isEmpty ? 0 : Double(games.count { $0.maxTile >= tile }) / Double(games.count)
     }
     /// Moves played per wall-clock second.
-    public var movesPerSecond: Double { seconds > 0 ? Double(games.reduce(0) { $0 + $1.moves }) / seconds : 0 }
+    public var movesPerSecond: Double { seconds > 0 ? Double(games.reduce(Int128(0)) { $0 + Int128($1.moves) }) / seconds : 0 }
     /// The tiles whose reach rates are reported: the largest tile any game reached and the four below it
     /// (2048 … 32768 for a strong 4×4 player, 32 … 512 on 3×3), so the rates say something on every board.
     public var milestones: [Int] {
