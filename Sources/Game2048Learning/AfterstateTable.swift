@@ -176,6 +176,12 @@ public final class AfterstateTable: @unchecked Sendable {
         capacity(holding: count, from: initialCapacity) * MemoryLayout<Slot>.stride
     }
 
+    /// The most bytes a new table holds at once while ``reserve(_:)`` makes room for `count` afterstates: its
+    /// first slots and the reserved ones, both held while the first move over.
+    static func reservingBytes(holding count: Int) -> Int {
+        memoryBytes(holding: 0) + memoryBytes(holding: min(count, maxCount))
+    }
+
     /// Why `key` cannot be a stored afterstate of this table's board under `rules`, or `nil`: it must hold a tile,
     /// only on the board's cells, none above the rules' ceiling, and be its class's canonical form.
     func problem(ofKey key: UInt64, largestExponent: UInt8) -> String? {

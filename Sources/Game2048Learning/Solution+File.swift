@@ -15,6 +15,8 @@ public enum SolutionFileError: Error, Hashable, Sendable, CustomStringConvertibl
     case checksumMismatch(file: String)
     /// A field out of range, or keys out of order: the file was not written by `g2048 solve`.
     case invalid(file: String, reason: String)
+    /// Its afterstates would take `bytes` beyond what this process can hold, or the file is sparse.
+    case tooLarge(file: String, afterstates: Int, bytes: Int, shortfall: MemoryShortfall)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum SolutionFileError: Error, Hashable, Sendable, CustomStringConvertibl
             "\(file) is \(found) bytes, and its header says \(expected): it was cut short or added to"
         case .checksumMismatch(let file): "\(file) is damaged: its checksum does not match its contents"
         case .invalid(let file, let reason): "\(file) is not a valid solution file: \(reason)"
+        case .tooLarge(let file, let afterstates, let bytes, let shortfall):
+            "\(file) holds \(afterstates) afterstates by its header, \(byteSize(bytes)) to load; \(shortfall)"
         }
     }
 }
@@ -93,15 +97,14 @@ extension Solution {
     /// a board of its layer's age, its class's smallest, in ascending order, with a finite value of 0 or more
     /// (at most 1 for the win). It is read a layer at a time, into the solution's own arrays.
     public static func load(from path: String) throws(SolutionFileError) -> Solution {
-        let descriptor: Int32, size: Int
+        let descriptor: Int32, status: FileStatus
         do throws(FileError) {
-            let (opened, status) = try openRegularFile(path)
-            (descriptor, size) = (opened, status.size)
+            (descriptor, status) = try openRegularFile(path)
         } catch {
             throw .file(error.description)
         }
         defer { SystemIO.closeFile(descriptor) }
-        var reader = SolutionReader(descriptor: descriptor, path: path, size: size)
+        var reader = SolutionReader(descriptor: descriptor, path: path, status: status)
         return try reader.read()
     }
 }
@@ -110,7 +113,9 @@ extension Solution {
 struct SolutionReader {
     let descriptor: Int32
     let path: String
-    let size: Int
+    /// The file's status: its size, and its blocks on disk.
+    let status: FileStatus
+    var size: Int { status.size }
     var checksum = Checksum64()
 
     /// Fills `buffer` from the file, and the checksum with it.
@@ -181,6 +186,12 @@ struct SolutionReader {
             expected += 16 * Int(count)
         }
         guard expected == size else { throw .wrongLength(file: path, expected: expected, found: size) }
+        // Every layer's keys and values at once, checked before any of them is allocated.
+        let afterstates = counts.reduce(0) { $0 + Int($1) }
+        let bytes = 16 * afterstates + 8 * layerCount
+        if let shortfall = MemoryShortfall.of(holding: bytes, contentBytes: 16 * afterstates, file: status) {
+            throw .tooLarge(file: path, afterstates: afterstates, bytes: bytes, shortfall: shortfall)
+        }
         var layers: [Solution.Layer] = []
         layers.reserveCapacity(layerCount)
         for (age, count) in counts.enumerated() {

@@ -24,11 +24,20 @@ public final class WeightStorage: @unchecked Sendable {
     /// The bytes mapped for the weights (their size rounded up to the alignment).
     let mappedBytes: Int
 
+    /// The alignment of the weights: a huge page.
+    static let alignment = 2 << 20
+
+    /// The most address space an allocation of `count` weights takes at once: their bytes rounded up to the
+    /// alignment, and one alignment more, mapped to find an aligned start and then given back.
+    static func addressSpace(holding count: Int) -> Int {
+        (max(count, 1) * MemoryLayout<Float>.stride + alignment - 1) / alignment * alignment + alignment
+    }
+
     /// Allocates `count` weights, all set to `initialValue`.
     public init(count: Int, initialValue: Float = 0) {
         self.count = count
         let bytes = max(count, 1) * MemoryLayout<Float>.stride
-        let alignment = 2 << 20
+        let alignment = WeightStorage.alignment
         guard let memory = AlignedMemory.allocate(byteCount: bytes, alignment: alignment) else {
             fatalError("out of memory: cannot allocate \((bytes + alignment - 1) / alignment * 2) MiB of network weights")
         }

@@ -225,29 +225,17 @@ public enum WeightsFile {
             throw .truncated(file: path, shape: layout.shapeDescription, expected: expectedSize, found: size)
         }
         guard size == expectedSize else { throw .trailingBytes(file: path, expected: expectedSize, found: size) }
-        // A sparse file can have the size its header claims without the disk space; the
-        // allocation would still be real. Refuse what this machine could not hold.
-        let memoryBytes = weightBytes + (layout.afterstateCount > 0 ? AfterstateTable.memoryBytes(holding: layout.afterstateCount) : 0)
-        guard memoryBytes <= memoryLimit else {
-            throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: memoryBytes, limit: memoryLimit)
-        }
-        // A forged sparse file (a valid header claiming gigabytes, the rest a hole) would be allocated and read in
-        // full before its checksum failed. A save writes every byte; a file system that compresses may show
-        // fewer blocks than bytes, but not a sixty-fourth of them for weights of any size worth checking.
-        if weightBytes >= sparseCheckThreshold && opened.status.allocatedBytes < weightBytes / 64 {
-            throw .sparse(file: path, shape: layout.shapeDescription, bytes: weightBytes, allocated: opened.status.allocatedBytes)
-        }
-        // Under `ulimit -v` an allocation beyond the limit would stop the process, not fail.
-        if let available = SystemInfo.addressSpaceAvailable, memoryBytes + (4 << 20) > available {
-            throw .beyondAddressSpace(file: path, shape: layout.shapeDescription, bytes: memoryBytes, available: available)
-        }
-
         // A file of the default network written with its cells in another order (an earlier release's
         // ascending one) becomes today's default, whose index order is the fast one.
         let defaults = TuplePattern.defaults(rows: layout.rows, cols: layout.cols)
         let reordering =
             layout.valueCount == defaults.valueCount && layout.patterns != defaults.patterns
             ? NTupleNetwork.digitOrders(from: layout.patterns, to: defaults.patterns, rows: layout.rows, cols: layout.cols) : nil
+        // Everything the load holds at once, checked before any of it is allocated.
+        let loadBytes = WeightsFile.loadBytes(layout, reordering: reordering != nil)
+        if let shortfall = MemoryShortfall.of(holding: loadBytes, contentBytes: weightBytes + layout.tableBytes, file: opened.status) {
+            throw .tooLarge(file: path, shape: layout.shapeDescription, bytes: loadBytes, shortfall: shortfall)
+        }
         let network = NTupleNetwork(
             rows: layout.rows, cols: layout.cols, patterns: reordering == nil ? layout.patterns : defaults.patterns,
             valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, promoted: layout.promoted,
@@ -301,9 +289,19 @@ public enum WeightsFile {
         }
         if let reordering { network.reindexTables(reordering) }
         if let table = network.afterstates {
+            // Room for every entry first: grown by doubling, the table would hold its old slots beside the new.
+            table.reserve(layout.afterstateCount)
             try decodeTable(tableBytes, into: table, largestExponent: metadata.rules(rows: layout.rows, cols: layout.cols).largestExponent, file: path)
         }
         return (network, metadata)
+    }
+
+    /// The most bytes a load of `layout` holds at once: the weights as mapped, the table's bytes as read and the
+    /// table reserved to hold them, and, to reorder a default network's cells, a scratch copy of its largest table.
+    static func loadBytes(_ layout: NetworkLayout, reordering: Bool) -> Int {
+        let scratch = reordering ? layout.patterns.map { $0.tableSize(valueCount: layout.valueCount) }.max() ?? 0 : 0
+        let table = layout.afterstateCount > 0 ? layout.tableBytes + AfterstateTable.reservingBytes(holding: layout.afterstateCount) : 0
+        return WeightStorage.addressSpace(holding: layout.weightCount) + table + scratch * MemoryLayout<Float>.stride
     }
 
     /// The table's entries as the file stores them: key (`UInt64`) and value (`Float32`), keys ascending.
@@ -353,12 +351,6 @@ public enum WeightsFile {
             do throws(FileError) { try SystemIO.read(descriptor, into: buffer, path: path) } catch { throw WeightsFileError(error) }
         }
     }
-
-    /// The weights' size from which a load checks that the file is not sparse (64 MiB).
-    static let sparseCheckThreshold = 64 << 20
-
-    /// The most bytes of weights a load allocates: this machine's physical memory.
-    static var memoryLimit: Int { SystemInfo.physicalMemory }
 
     /// The largest magnitude a weight may have: the sum of the most features a
     /// network reads (65 535 patterns × 8 symmetries) stays far from overflowing a Float.

@@ -25,17 +25,11 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// The file is longer than its header implies:
     /// "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004".
     case trailingBytes(file: String, expected: Int, found: Int)
-    /// The header describes more weights and afterstates than this machine has memory:
-    /// "x.bin: the header says 16000 patterns of 6 cells, 1 TiB to load; this machine has 8 GiB of memory".
-    case tooLarge(file: String, shape: String, bytes: Int, limit: Int)
-    /// The header describes more weights and afterstates than this process may still map (its address-space
-    /// limit, `ulimit -v`): "x.bin: the header says …, 21 GiB to load; this process may map only 5 GiB more
-    /// (its address-space limit, ulimit -v)".
-    case beyondAddressSpace(file: String, shape: String, bytes: Int, available: Int)
-    /// The file has the size its header claims but not the disk blocks (a sparse file: a forgery,
-    /// since a save writes every byte): "x.bin: the header says …, 21 GiB of weights, but only 4 KiB of the
-    /// file is on disk (a sparse file); a saved weights file is never sparse".
-    case sparse(file: String, shape: String, bytes: Int, allocated: Int)
+    /// The load would hold `bytes` (weights, afterstate table and what reading them takes) beyond what this
+    /// process can have, or the file is sparse: "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB to
+    /// load; this machine has 8 GiB of memory" (or "this process may map only 5 GiB more (its address-space
+    /// limit, ulimit -v)", …: ``MemoryShortfall``).
+    case tooLarge(file: String, shape: String, bytes: Int, shortfall: MemoryShortfall)
     /// A header value this build cannot use: "x.bin: invalid header: the board has 99 rows; boards have 2 to 8".
     case invalidHeader(file: String, reason: String)
     /// A weight that is not a finite number within ±``WeightsFile/maxWeightMagnitude``:
@@ -59,8 +53,7 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .cannotOpen(let file, _), .cannotRead(let file, _), .notAWeightsFile(let file),
             .unsupportedVersion(let file, _), .truncatedHeader(let file, _, _), .truncated(let file, _, _, _),
-            .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .beyondAddressSpace(let file, _, _, _),
-            .sparse(let file, _, _, _), .invalidHeader(let file, _),
+            .trailingBytes(let file, _, _), .tooLarge(let file, _, _, _), .invalidHeader(let file, _),
             .invalidWeight(let file, _, _), .invalidAfterstate(let file, _, _), .checksumMismatch(let file),
             .unsupportedNetwork(let file, _), .unsupportedContents(let file, _), .cannotWrite(let file, _):
             file
@@ -82,14 +75,8 @@ public enum WeightsFileError: Error, Hashable, Sendable, CustomStringConvertible
                 + "the file has \(found) bytes (\(byteSize(found)))"
         case .trailingBytes(let file, let expected, let found):
             "\(file): \(found - expected) bytes after the checksum: the header says \(expected) bytes, the file has \(found)"
-        case .tooLarge(let file, let shape, let bytes, let limit):
-            "\(file): the header says \(shape), \(byteSize(bytes)) to load; this machine has \(byteSize(limit)) of memory"
-        case .beyondAddressSpace(let file, let shape, let bytes, let available):
-            "\(file): the header says \(shape), \(byteSize(bytes)) to load; this process may map only "
-                + "\(byteSize(available)) more (its address-space limit, ulimit -v)"
-        case .sparse(let file, let shape, let bytes, let allocated):
-            "\(file): the header says \(shape), \(byteSize(bytes)) of weights, but only \(byteSize(allocated)) of the file is on "
-                + "disk (a sparse file); a saved weights file is never sparse"
+        case .tooLarge(let file, let shape, let bytes, let shortfall):
+            "\(file): the header says \(shape), \(byteSize(bytes)) to load; \(shortfall)"
         case .invalidHeader(let file, let reason): "\(file): invalid header: \(reason)"
         case .invalidWeight(let file, let index, let value):
             "\(file): weight \(index) is \(value); weights must be finite numbers within ±\(WeightsFile.maxWeightMagnitude)"

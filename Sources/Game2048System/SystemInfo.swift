@@ -46,7 +46,14 @@ package enum SystemInfo {
 
     /// How many more bytes this process's cgroup may use before its memory limit (cgroup v2 `memory.max` less
     /// `memory.current`, or v1 `memory.limit_in_bytes` less `memory.usage_in_bytes`), or `nil` without a limit.
-    package static var cgroupMemoryAvailable: Int? {
+    package static var cgroupMemoryAvailable: Int? { cgroupMemory.map { max(0, $0.limit - $0.used) } }
+
+    /// The memory limit of this process's cgroup (cgroup v2 `memory.max`, or v1 `memory.limit_in_bytes`), or
+    /// `nil` without one: what the group may hold at most, page cache it could drop included.
+    package static var cgroupMemoryLimit: Int? { cgroupMemory?.limit }
+
+    /// This process's cgroup's memory limit and what the group uses now, or `nil` without a limit.
+    private static var cgroupMemory: (limit: Int, used: Int)? {
         func number(_ path: String) -> Int? {
             guard let bytes = try? SystemIO.readFile(path, limit: 4096) else { return nil }
             return Int(String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }, as: UTF8.self))
@@ -56,12 +63,10 @@ package enum SystemInfo {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
         if let line = lines.first(where: { $0.hasPrefix("0::") }) {
             let folder = "/sys/fs/cgroup" + line.dropFirst(3)
-            if let limit = number(folder + "/memory.max") {
-                return max(0, limit - (number(folder + "/memory.current") ?? 0))
-            }
+            if let limit = number(folder + "/memory.max") { return (limit, number(folder + "/memory.current") ?? 0) }
         }
         if let limit = number("/sys/fs/cgroup/memory/memory.limit_in_bytes"), limit < Int.max / 2 {
-            return max(0, limit - (number("/sys/fs/cgroup/memory/memory.usage_in_bytes") ?? 0))
+            return (limit, number("/sys/fs/cgroup/memory/memory.usage_in_bytes") ?? 0)
         }
         return nil
     }

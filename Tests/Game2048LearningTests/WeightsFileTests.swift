@@ -812,10 +812,10 @@ struct WeightsFileTests {
         let path = directory.file("x.bin")
         writeBytes(header, to: path)
         try #require(truncate(path, off_t(size)) == 0, "this file system has no sparse files")
+        let bytes = 16_000 << 26 + 2 << 20  // the weights as mapped: and 2 MiB to align them
         #expect(
             throws: WeightsFileError.tooLarge(
-                file: path, shape: "16000 patterns of 6 cells", bytes: 16_000 << 26,
-                limit: WeightsFile.memoryLimit)
+                file: path, shape: "16000 patterns of 6 cells", bytes: bytes, shortfall: .machine(bytes: SystemInfo.physicalMemory))
         ) {
             try WeightsFile.load(from: path)
         }
@@ -835,11 +835,11 @@ struct WeightsFileTests {
         let allocated = try #require(FileStatus(path: path)).allocatedBytes
         try #require(allocated < 1 << 20, "this file system allocated the hole")
         let error = #expect(throws: WeightsFileError.self) { try WeightsFile.load(from: path) }
-        if weightBytes <= WeightsFile.memoryLimit {
-            #expect(error == .sparse(file: path, shape: "60 patterns of 6 cells", bytes: weightBytes, allocated: allocated))
+        if weightBytes < SystemInfo.physicalMemory && weightBytes < SystemInfo.cgroupMemoryLimit ?? .max {
+            #expect(error == .tooLarge(file: path, shape: "60 patterns of 6 cells", bytes: weightBytes + 2 << 20, shortfall: .sparse(allocated: allocated)))
             #expect(
-                error?.description.hasSuffix("but only \(byteSize(allocated)) of the file is on disk (a sparse file); a saved weights file is never sparse")
-                    == true)
+                error?.description.hasSuffix(
+                    "only \(byteSize(allocated)) of the file is on disk (a sparse file), and a saved file is never sparse") == true)
         }
     }
 
@@ -991,7 +991,7 @@ struct WeightsFileTests {
         ),
         (.trailingBytes(file: "x.bin", expected: 1000, found: 1004), "x.bin: 4 bytes after the checksum: the header says 1000 bytes, the file has 1004"),
         (
-            .tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, limit: 8 << 30),
+            .tooLarge(file: "x.bin", shape: "16000 patterns of 6 cells", bytes: 16000 << 26, shortfall: .machine(bytes: 8 << 30)),
             "x.bin: the header says 16000 patterns of 6 cells, 1000 GiB to load; this machine has 8 GiB of memory"
         ),
         (

@@ -3,9 +3,9 @@ import Foundation
 import Glibc
 #endif
 import Game2048
-import Game2048Learning
 import Game2048Play
 import Testing
+@testable import Game2048Learning
 @testable import g2048
 import TestSupport
 
@@ -321,8 +321,49 @@ struct TrainEvalCommandTests {
         // 58 MiB of address space: room for the program, not for its weights.
         let (status, stderr) = try G2048Tests.runInShell("ulimit -v 60000; exec \"$0\" eval --weights \"$1\" --games 1", [weights])
         #expect(status == 1, "\(stderr)")
-        #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 74 MiB to load; this process may map only "))
+        #expect(stderr.hasPrefix("error: \(weights): the header says 1 pattern of 7 cells, 78 MiB to load; this process may map only "))
         #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v)\n"), "\(stderr)")
+    }
+
+    /// Weights carrying a table hold more while they load than the weights and the filled table: the table's
+    /// bytes as read, and the table's slots as they grow. Counted short, a limit between the two stopped the
+    /// process (`failed to allocate`, SIGABRT). Under limits from below the count to above it, each run now
+    /// loads or is refused with the limit named; none stops.
+    @Test func weightsWithATableUnderAnyAddressSpaceLimitLoadOrAreRefused() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("table.bin")
+        // A million afterstates of 2x4 (tiles up to 128, each its class's smallest), on two small tuples.
+        let network = NTupleNetwork(
+            rows: 2, cols: 4, patterns: [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [4, 5, 6, 7])],
+            afterstates: AfterstateTable(rows: 2, cols: 4))
+        let table = try #require(network.afterstates)
+        var code: UInt64 = 1
+        while table.count < 1_000_000 {
+            var key: UInt64 = 0
+            for cell: UInt64 in 0..<8 { key |= ((code >> (3 * cell)) & 7) << (4 * cell) }
+            if table.canonical(key) == key { table.set(canonical: key, to: 1) }
+            code += 1
+        }
+        try WeightsFile.save(network, metadata: TrainingMetadata(games: 1), to: weights)
+        let eval = "exec \"$0\" eval --weights \"$1\" --games 1 --threads 1"
+        // What the program maps before it loads: the limit less what the refusal says is left.
+        let probe = try G2048Tests.runInShell("ulimit -v 30000; " + eval, [weights])
+        let left = try #require(
+            probe.stderr.split(separator: " may map only ").last?.split(separator: " ").first.flatMap { Double($0) }, "\(probe.stderr)")
+        #expect(probe.status == 1 && probe.stderr.contains(" MiB more (its address-space limit"), "\(probe.stderr)")
+        let base = 30000 / 1024 - left
+        // The weights and a full table of 2^21 slots (32 MiB) were all the count knew; the load held 28 MB more.
+        let counted = Double(network.weights.count * 4 >> 20) + 32
+        var loaded = false
+        for extra in stride(from: 0.0, through: 40, by: 10) {
+            let limit = Int((base + counted + 4 + extra) * 1024)
+            let run = try G2048Tests.runInShell("ulimit -v \(limit); " + eval, [weights])
+            #expect(
+                run.status == 0 || (run.status == 1 && run.stderr.hasSuffix(" more (its address-space limit, ulimit -v)\n")),
+                "ulimit -v \(limit): \(run.status) \(run.stderr.prefix(300))")
+            loaded = loaded || run.status == 0
+        }
+        #expect(loaded)
     }
 
     /// `train --resume /dev/zero` once said "--out /dev/zero is …" though no --out was typed.
@@ -663,6 +704,29 @@ struct SolveCommandTests {
             let run = try G2048Tests.run(["train", "--games", "10", "--out", folder.file("x.bin"), "--solution", solution] + other)
             #expect(run.status == 64 && run.stderr.contains("under other rules than this run's"), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.file("x.bin")))
+        }
+    }
+
+    /// A solution file whose header claims 2^31 afterstates, with the length to match but no disk blocks (a
+    /// sparse file): `query` and `eval` stopped (`failed to allocate 17179869216 bytes`, SIGABRT); they now refuse
+    /// it from its header with the limit it passes, as a weights file is. (Under `ulimit -v`, so that the
+    /// allocation fails at once where it is still tried.)
+    @Test func aSparseSolutionBeyondMemoryIsRefusedFromItsHeader() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("s.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "2", "--out", path]).status == 0)
+        let solved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let layers = Int(solved[Solution.headerSize - 4])
+        var forged = Array(solved[..<(Solution.headerSize + 8 * layers)])
+        for layer in 0..<layers {
+            for byte in 0..<8 { forged[Solution.headerSize + 8 * layer + byte] = layer == 1 && byte == 3 ? 0x80 : 0 }
+        }
+        try Data(forged).write(to: URL(fileURLWithPath: path))
+        try #require(truncate(path, off_t(forged.count + 16 << 31 + 8)) == 0, "this file system has no sparse files")
+        for command in ["exec \"$0\" query --solution \"$1\" --board '[[2,2],[0,0]]'", "exec \"$0\" eval --solution \"$1\" --games 1"] {
+            let run = try G2048Tests.runInShell("ulimit -v 8000000; " + command, [path])
+            #expect(run.status == 1, "\(command): \(run.stderr.prefix(300))")
+            #expect(run.stderr.hasPrefix("error: \(path) holds 2147483648 afterstates by its header, 32 GiB to load; "), "\(run.stderr.prefix(300))")
         }
     }
 

@@ -1,0 +1,58 @@
+import Game2048System
+
+/// Why this process cannot hold what loading a file would allocate, found from the file's header before anything
+/// is allocated: the one memory check of every file a user hands the program (weights with their afterstate
+/// tables, solutions). A load past any of these limits would not fail but stop the process (the runtime cannot
+/// report a failed allocation), or read a forged file in full before its checksum failed.
+public enum MemoryShortfall: Hashable, Sendable, CustomStringConvertible {
+    /// More than this machine's physical memory (its bytes).
+    case machine(bytes: Int)
+    /// More than this process's cgroup may hold (its memory limit, in bytes).
+    case cgroup(bytes: Int)
+    /// More than this process may still map under its address-space limit (`ulimit -v`): the bytes left.
+    case addressSpace(available: Int)
+    /// The file has the length its header claims but only `allocated` bytes on disk (a sparse file): a
+    /// forgery, since a save writes every byte.
+    case sparse(allocated: Int)
+
+    /// What falls short, to follow "… to load; ": "this machine has 8 GiB of memory".
+    public var description: String {
+        switch self {
+        case .machine(let bytes): "this machine has \(byteSize(bytes)) of memory"
+        case .cgroup(let bytes): "this process's cgroup may hold only \(byteSize(bytes)) of memory"
+        case .addressSpace(let available):
+            "this process may map only \(byteSize(available)) more (its address-space limit, ulimit -v)"
+        case .sparse(let allocated):
+            "only \(byteSize(allocated)) of the file is on disk (a sparse file), and a saved file is never sparse"
+        }
+    }
+
+    /// The contents' size from which a load checks that its file is not sparse (64 MiB).
+    static let sparseCheckThreshold = 64 << 20
+
+    /// What a load may take beside what it counts under an address-space limit (the reads' buffers, the
+    /// allocator's own maps): 4 MiB.
+    static let addressSpaceSlack = 4 << 20
+
+    /// The shortfall of a load that holds `bytes` at once, of a file whose contents (past its header) are
+    /// `contentBytes`, as `status` describes it; `nil` when this process can hold it.
+    static func of(holding bytes: Int, contentBytes: Int, file status: FileStatus) -> MemoryShortfall? {
+        of(
+            holding: bytes, contentBytes: contentBytes, allocatedBytes: status.allocatedBytes, machine: SystemInfo.physicalMemory,
+            cgroup: SystemInfo.cgroupMemoryLimit, addressSpace: SystemInfo.addressSpaceAvailable)
+    }
+
+    /// ``of(holding:contentBytes:file:)`` against the limits given: the machine's memory, the cgroup's limit (the
+    /// limit, not what the group has left: page cache it would drop counts there), and what the address space
+    /// has left.
+    static func of(
+        holding bytes: Int, contentBytes: Int, allocatedBytes: Int, machine: Int, cgroup: Int?, addressSpace: Int?
+    ) -> MemoryShortfall? {
+        if bytes > machine { return .machine(bytes: machine) }
+        if let cgroup, bytes > cgroup { return .cgroup(bytes: cgroup) }
+        // A file system that compresses may show fewer blocks than bytes, but not a sixty-fourth of them.
+        if contentBytes >= sparseCheckThreshold && allocatedBytes < contentBytes / 64 { return .sparse(allocated: allocatedBytes) }
+        if let addressSpace, bytes > addressSpace - addressSpaceSlack { return .addressSpace(available: addressSpace) }
+        return nil
+    }
+}
