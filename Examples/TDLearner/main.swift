@@ -57,6 +57,6 @@ for game in 0..<games {
 }
 
 // Compare with a random player on the same rules.
-let learned = Evaluation.run(rules: rules, games: 500, seed: 99, threads: 1) { _ in SearchPlayer(network: network, depth: 0) }
-let random = Evaluation.run(rules: rules, games: 500, seed: 99, threads: 1) { RandomPlayer(seed: UInt64($0)) }
+let learned = try Evaluation.run(rules: rules, games: 500, seed: 99, threads: 1) { _ in SearchPlayer(network: network, depth: 0) }
+let random = try Evaluation.run(rules: rules, games: 500, seed: 99, threads: 1) { RandomPlayer(seed: UInt64($0)) }
 print("after \(games) games: learned player \(learned.meanScore), random player \(random.meanScore) (mean score over 500 games)")

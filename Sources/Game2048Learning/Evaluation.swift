@@ -87,9 +87,10 @@ public enum Evaluation {
         makePlayer: @escaping @Sendable (Int) -> any Player,
         progressEveryMove: Bool = false, movesPerReport: Int = 1 << 16,
         progress: (@Sendable (EvaluationProgress) -> Void)? = nil
-    ) -> EvaluationReport {
+    ) throws(PlayerStall) -> EvaluationReport {
         let seeds = VectorEnvironment.seeds(from: seed, count: games)
-        let state = Mutex<(next: Int, done: Int, results: [GameResult?])>((0, 0, Array(repeating: nil, count: games)))
+        let state = Mutex<(next: Int, done: Int, results: [GameResult?], stall: PlayerStall?)>(
+            (0, 0, Array(repeating: nil, count: games), nil))
         let counters = Counters()
         // A power of two, so that a game tests its move count with a mask.
         let batch = progressEveryMove || movesPerReport <= 1 ? 1 : 1 << (Int.bitWidth - (movesPerReport - 1).leadingZeroBitCount)
@@ -112,7 +113,17 @@ public enum Evaluation {
                 }
                 guard let index else { return }
                 var player = makePlayer(index)
-                let result = play(rules: rules, seed: seeds[index], player: &player, onMove: onMove, movesPerCall: batch)
+                let result: GameResult
+                do throws(PlayerStall) {
+                    result = try play(rules: rules, seed: seeds[index], player: &player, onMove: onMove, movesPerCall: batch)
+                } catch {
+                    // The first stall in game order is the one reported; no game starts after one.
+                    state.withLock { s in
+                        s.next = games
+                        if s.stall.map({ $0.game > index }) ?? true { s.stall = PlayerStall(player: error.player, game: index, board: error.board) }
+                    }
+                    return
+                }
                 let done = state.withLock { s -> Int in
                     s.results[index] = result
                     s.done += 1
@@ -127,6 +138,7 @@ public enum Evaluation {
         }
         let elapsed = start.duration(to: clock.now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        if let stall = state.withLock({ $0.stall }) { throw stall }
         let results = state.withLock { $0.results.compactMap { $0 } }
         return EvaluationReport(player: makePlayer(0).name, games: results, seconds: seconds)
     }
@@ -141,18 +153,24 @@ public enum Evaluation {
     ///
     /// A greedy n-tuple player on a 4×4 board plays on the packed board instead, without the
     /// environment (see `playPacked(network:rules:seed:start:downgradeLimit:onMove:movesPerCall:)`): the same game, faster.
-    public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) -> GameResult {
-        play(rules: rules, seed: seed, player: &player, onMove: onMove, movesPerCall: 1)
+    ///
+    /// - Throws: ``PlayerStall`` (game 0) when the player gives no move on a board where one is legal.
+    public static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)? = nil) throws(PlayerStall)
+        -> GameResult
+    {
+        try play(rules: rules, seed: seed, player: &player, onMove: onMove, movesPerCall: 1)
     }
 
     /// ``play(rules:seed:player:onMove:)`` calling `onMove` after every `movesPerCall`-th move only
     /// (a power of two): a closure call per move costs a fast player about 3 %.
-    static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)?, movesPerCall: Int) -> GameResult {
+    static func play(rules: Rules, seed: UInt64, player: inout some Player, onMove: (() -> Void)?, movesPerCall: Int) throws(PlayerStall)
+        -> GameResult
+    {
         if let (network, downgradeLimit) = packedGreedyNetwork(of: player, rules: rules) {
             return playPacked(
                 network: network, rules: rules, seed: seed, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
         }
-        return playThroughEnvironment(rules: rules, seed: seed, player: &player, onMove: onMove, movesPerCall: movesPerCall)
+        return try playThroughEnvironment(rules: rules, seed: seed, player: &player, onMove: onMove, movesPerCall: movesPerCall)
     }
 
     /// One game of `player` through the public `Environment` API: the reference the fast paths are tested against.
@@ -167,13 +185,16 @@ public enum Evaluation {
     static func playThroughEnvironment(
         rules: Rules, seed: UInt64, start: Board? = nil, player: inout some Player,
         onMove: (() -> Void)? = nil, movesPerCall: Int = 1
-    ) -> GameResult {
+    ) throws(PlayerStall) -> GameResult {
         var env = Environment(rules: rules)
         var state = env.reset(seed: seed)
         if let start, let reset = try? env.reset(seed: seed, board: start) { state = reset }
         var moves = 0
         while !env.isOver {
-            guard let action = player.action(on: state.observation, rules: rules) else { break }
+            // The environment is not over, so a move is legal: a player without one cannot be scored.
+            guard let action = player.action(on: state.observation, rules: rules) else {
+                throw PlayerStall(player: player.name, game: 0, board: state.observation)
+            }
             // A player never picks an illegal move, so even `.reject` cannot throw here.
             guard let step = try? env.step(action) else { break }
             state = Reset(observation: step.observation, info: step.info)

@@ -151,10 +151,11 @@ struct SolutionReader {
         var fields = ByteReader(start + (try words(Solution.headerSize - start.count, zero: UInt8(0))), from: start.count)
         let rows = Int(fields.uint8()!), cols = Int(fields.uint8()!), initialTiles = Int(fields.uint8()!)
         let objectiveCode = Int(fields.uint8()!), winExponent = Int(fields.uint8()!), symmetries = Int(fields.uint8()!)
-        _ = fields.uint16()
+        let reserved = fields.uint16()!
         let probability = Double(bitPattern: fields.uint64()!)
         let layerCount = Int(fields.uint32()!)
         let objectives = OptimalSolver.Objective.allCases
+        guard reserved == 0 else { throw .invalid(file: path, reason: "its header's reserved bytes 18 and 19 are \(reserved), not 0") }
         guard objectiveCode < objectives.count else { throw .invalid(file: path, reason: "objective \(objectiveCode) is not one this build knows") }
         let objective = objectives[objectiveCode]
         let rules: Rules
@@ -203,7 +204,18 @@ struct SolutionReader {
         let computed = checksum.finalize()
         let stored: [UInt64] = try words(1, zero: 0)
         guard stored[0] == computed else { throw .checksumMismatch(file: path) }
-        return Solution(game: game, layers: layers)
+        let solution = Solution(game: game, layers: layers)
+        // A solve values every afterstate a game reaches, the first moves' among them: a file without them (none
+        // at all, say) would give no move and value every game at 0.
+        for (key, _) in game.startingBoards() {
+            for direction in Direction.allCases where game.legalMoves(key) & (1 << UInt8(direction.rawValue)) != 0 {
+                let afterstate = game.grid.move(key, direction).afterstate
+                guard solution.afterstateValue(ofKey: afterstate) != nil else {
+                    throw .invalid(file: path, reason: "it lacks afterstate \(game.symmetry.canonical(afterstate)), a move from a starting board")
+                }
+            }
+        }
+        return solution
     }
 
     /// Every key a board of the layer's age, in range, its class's smallest, ascending; every value finite, of

@@ -213,7 +213,7 @@ struct EvalCommand: Command {
         let progress = Progress(total: games, unit: "games")
         // Moves are counted one by one only where a move is slow enough for it to cost nothing.
         let slowMoves = agent == .montecarlo || depth > 0
-        let report = Evaluation.run(
+        let report = try Evaluation.run(
             rules: rules, games: games, seed: seed, threads: threads, makePlayer: makePlayer,
             progressEveryMove: slowMoves
         ) { done in

@@ -28,7 +28,7 @@ struct EvaluationPackedTests {
         for seed in UInt64(0)..<40 {
             var moves = 0
             let fast = Evaluation.playPacked(network: network, rules: rules, seed: seed, downgradeLimit: limit) { moves += 1 }
-            let reference = Evaluation.playThroughEnvironment(rules: rules, seed: seed, player: &player)
+            let reference = try Evaluation.playThroughEnvironment(rules: rules, seed: seed, player: &player)
             #expect(fast == reference, "seed \(seed)")
             #expect(moves == fast.moves)
         }
@@ -48,18 +48,18 @@ struct EvaluationPackedTests {
             let fast = Evaluation.playPacked(
                 network: Self.network, rules: Rules(), seed: seed, start: Bitboard(start),
                 downgradeLimit: downgradeLimit)
-            let reference = Evaluation.playThroughEnvironment(rules: Rules(), seed: seed, start: start, player: &player)
+            let reference = try Evaluation.playThroughEnvironment(rules: Rules(), seed: seed, start: start, player: &player)
             #expect(fast == reference, "seed \(seed)")
             #expect(fast.maxTile >= 32768)
         }
     }
 
     @Test("Evaluation.run gives the environment's figures for a greedy network player")
-    func runMatchesEnvironment() {
-        let report = Evaluation.run(rules: Rules(), games: 12, seed: 4, threads: 2) { _ in SearchPlayer(network: Self.network, depth: 0) }
+    func runMatchesEnvironment() throws {
+        let report = try Evaluation.run(rules: Rules(), games: 12, seed: 4, threads: 2) { _ in SearchPlayer(network: Self.network, depth: 0) }
         let seeds = VectorEnvironment.seeds(from: 4, count: 12)
         var player = SearchPlayer(network: Self.network, depth: 0)
-        let reference = seeds.map { Evaluation.playThroughEnvironment(rules: Rules(), seed: $0, player: &player) }
+        let reference = try seeds.map { try Evaluation.playThroughEnvironment(rules: Rules(), seed: $0, player: &player) }
         #expect(report.games == reference)
     }
 

@@ -189,11 +189,11 @@ struct OptimalSolverTests {
         let win = try OptimalSolver.solve(rules: rules, objective: .win)
         #expect(win.expectedScore > 0.05 && win.expectedScore < 0.2)
         // Played: the win-seeking optimal player reaches 32 as often as the solution says, within 3 standard errors.
-        let report = Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: win) }
+        let report = try Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: win) }
         let rate = report.reachRate(32)
         let error = (win.expectedScore * (1 - win.expectedScore) / 20_000).squareRoot()
         #expect(abs(rate - win.expectedScore) < 3 * error)
-        let played = Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: score) }
+        let played = try Evaluation.run(rules: rules, games: 20_000, seed: 5, threads: 2) { _ in OptimalPlayer(solution: score) }
         #expect(abs(played.meanScore - score.expectedScore) < 3 * played.standardError)
     }
 
@@ -218,10 +218,10 @@ struct OptimalSolverTests {
     @Test func playingTheOptimalPolicyScoresItsValue() throws {
         let rules = try Rules(rows: 2, cols: 3)
         let solution = try OptimalSolver.solve(rules: rules)
-        let report = Evaluation.run(rules: rules, games: 20_000, seed: 7, threads: 2) { _ in OptimalPlayer(solution: solution) }
+        let report = try Evaluation.run(rules: rules, games: 20_000, seed: 7, threads: 2) { _ in OptimalPlayer(solution: solution) }
         #expect(abs(report.meanScore - solution.expectedScore) < 3 * report.standardError)
         // And no other player does better: the greedy one scores less.
-        let greedy = Evaluation.run(rules: rules, games: 5_000, seed: 7, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
+        let greedy = try Evaluation.run(rules: rules, games: 5_000, seed: 7, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
         #expect(greedy.meanScore < solution.expectedScore)
     }
 
@@ -268,8 +268,8 @@ struct PolicyEvaluationTests {
             #expect(abs(reduced.expectedSuboptimalMoves - full.expectedSuboptimalMoves) < 1e-9 * full.expectedMoves)
             #expect(reduced.reachableStates < full.reachableStates)
         }
-        let playedRandom = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
-        let playedGreedy = Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
+        let playedRandom = try Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        let playedGreedy = try Evaluation.run(rules: rules, games: 20_000, seed: 3, threads: 2) { GreedyPlayer(seed: UInt64($0)) }
         #expect(abs(random.expectedScore - playedRandom.meanScore) < 3 * playedRandom.standardError)
         #expect(abs(greedy.expectedScore - playedGreedy.meanScore) < 3 * playedGreedy.standardError)
         let meanMoves = Double(playedRandom.games.reduce(0) { $0 + $1.moves }) / 20_000

@@ -34,9 +34,9 @@ struct PlayerTests {
         #expect(action == .left || action == .right)
     }
 
-    @Test func evaluationIsTheSameOnAnyNumberOfThreads() {
-        let one = Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 1) { RandomPlayer(seed: UInt64($0)) }
-        let two = Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+    @Test func evaluationIsTheSameOnAnyNumberOfThreads() throws {
+        let one = try Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 1) { RandomPlayer(seed: UInt64($0)) }
+        let two = try Evaluation.run(rules: Self.rules, games: 40, seed: 3, threads: 2) { RandomPlayer(seed: UInt64($0)) }
         #expect(one.games == two.games)
         #expect(one.games.count == 40)
     }
@@ -44,10 +44,10 @@ struct PlayerTests {
     /// `eval --agent greedy --rows 8` played one 76 M-move game for 81 s without a progress line:
     /// progress now also comes every `movesPerReport` moves within a game, and the counts add up.
     @Test(arguments: [1, 2])
-    func progressComesWithinLongGamesAndAddsUp(threads: Int) {
+    func progressComesWithinLongGamesAndAddsUp(threads: Int) throws {
         let reports = Mutex<[EvaluationProgress]>([])
         let record: @Sendable (EvaluationProgress) -> Void = { progress in reports.withLock { $0.append(progress) } }
-        let report = Evaluation.run(
+        let report = try Evaluation.run(
             rules: try! Rules(rows: 5, cols: 5), games: 3, seed: 2, threads: threads, makePlayer: { RandomPlayer(seed: UInt64($0)) },
             movesPerReport: 64, progress: record)
         let seen = reports.withLock { $0 }
@@ -61,17 +61,17 @@ struct PlayerTests {
     }
 
     /// Search players keep per-game caches; threads must still give one game per seed, whatever the schedule.
-    @Test func searchEvaluationIsTheSameOnAnyNumberOfThreads() {
+    @Test func searchEvaluationIsTheSameOnAnyNumberOfThreads() throws {
         let rules = try! Rules(rows: 3, cols: 3)
         let network = NTupleNetwork(rows: 3, cols: 3)
         let learner = TDLearner(network: network, rules: rules, alpha: 0.1)
         var rng = Xoshiro256StarStar(seed: 5)
         for _ in 0..<100 { learner.trainGame(using: &rng) }
         for depth in [1, 2] {
-            let one = Evaluation.run(rules: rules, games: 4, seed: 4, threads: 1) { _ in
+            let one = try Evaluation.run(rules: rules, games: 4, seed: 4, threads: 1) { _ in
                 SearchPlayer(network: network, depth: depth, nodeBudget: 500)
             }
-            let two = Evaluation.run(rules: rules, games: 4, seed: 4, threads: 2) { _ in
+            let two = try Evaluation.run(rules: rules, games: 4, seed: 4, threads: 2) { _ in
                 SearchPlayer(network: network, depth: depth, nodeBudget: 500)
             }
             #expect(one.games == two.games, "depth \(depth)")
@@ -81,11 +81,11 @@ struct PlayerTests {
 
     /// The packed 4×4 search keeps a transposition table per player: games must not depend on the threads either.
     @Test(arguments: [1, 2])
-    func packedSearchEvaluationIsTheSameOnAnyNumberOfThreads(depth: Int) {
+    func packedSearchEvaluationIsTheSameOnAnyNumberOfThreads(depth: Int) throws {
         let network = EvaluationPackedTests.network
         let make: @Sendable (Int) -> any Player = { _ in SearchPlayer(network: network, depth: depth, nodeBudget: 2_000) }
-        let one = Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 1, makePlayer: make)
-        let two = Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 2, makePlayer: make)
+        let one = try Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 1, makePlayer: make)
+        let two = try Evaluation.run(rules: Self.rules, games: 3, seed: 4, threads: 2, makePlayer: make)
         #expect(one.games == two.games)
         #expect(one.games.allSatisfy { $0.moves > 0 })
     }
@@ -111,9 +111,9 @@ struct PlayerTests {
         #expect(small.milestones == [2, 4, 8, 16, 32])
     }
 
-    @Test func searchBeatsRandomOnFourByFour() {
-        let search = Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { _ in SearchPlayer(heuristicDepth: 1) }
-        let random = Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+    @Test func searchBeatsRandomOnFourByFour() throws {
+        let search = try Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { _ in SearchPlayer(heuristicDepth: 1) }
+        let random = try Evaluation.run(rules: Self.rules, games: 6, seed: 9, threads: 2) { RandomPlayer(seed: UInt64($0)) }
         #expect(search.meanScore > 2 * random.meanScore)
     }
 }

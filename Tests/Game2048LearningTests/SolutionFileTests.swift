@@ -79,6 +79,15 @@ struct SolutionFileTests {
         var winless = body
         winless[15] = 1  // the win objective, without a win tile
         #expect(refusal(sealed(winless)) == "\(path) is not a valid solution file: the win objective needs a win tile (win_tile)")
+        // The header's reserved bytes are 0.
+        var reserved = body
+        reserved[18] = 1
+        #expect(refusal(sealed(reserved)) == "\(path) is not a valid solution file: its header's reserved bytes 18 and 19 are 1, not 0")
+        // No afterstate at all, or none of a starting board's moves: nothing a game could be played or valued by.
+        var empty = Array(body[..<Solution.headerSize])
+        for byte in 0..<4 { empty[Solution.headerSize - 4 + byte] = 0 }
+        #expect(refusal(sealed(empty))?.hasPrefix("\(path) is not a valid solution file: it lacks afterstate ") == true)
+        #expect(refusal(sealed(empty))?.hasSuffix(", a move from a starting board") == true)
         // A layer's count larger than the whole file: named as the header's count, not as Int.max bytes.
         let huge = replacing(1 << 40, at: Solution.headerSize, in: body)
         #expect(

@@ -112,8 +112,8 @@ struct TDLearnerTests {
         let network = NTupleNetwork(rows: 3, cols: 3)
         let loop = TrainingLoop(learner: TDLearner(network: network, rules: rules), gamesBefore: 0)
         #expect(loop.run(TrainingPlan(games: 2_000, threads: 1, seed: 1)) { _, _ in true } == 2_000)
-        let learned = Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { _ in SearchPlayer(network: network, depth: 0) }
-        let random = Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { RandomPlayer(seed: UInt64($0)) }
+        let learned = try Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { _ in SearchPlayer(network: network, depth: 0) }
+        let random = try Evaluation.run(rules: rules, games: 300, seed: 5, threads: 2) { RandomPlayer(seed: UInt64($0)) }
         #expect(learned.meanScore > 3 * random.meanScore, "learned \(learned.meanScore) vs random \(random.meanScore)")
     }
 

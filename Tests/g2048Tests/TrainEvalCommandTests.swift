@@ -707,16 +707,43 @@ struct SolveCommandTests {
         }
     }
 
+    /// A 2x2 solution solved into `folder`: its path, its bytes and its layer count, for a test to forge from.
+    static func solve2x2(in folder: TemporaryDirectory) throws -> (path: String, bytes: [UInt8], layers: Int) {
+        let path = folder.file("s.bin")
+        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "2", "--out", path]).status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return (path, bytes, Int(bytes[Solution.headerSize - 4]))
+    }
+
+    /// A solution holding only its youngest layers (sealed with a valid checksum) gave the optimal player no move
+    /// once a game passed them: `eval` ended those games there without a word, and reported their scores with exit
+    /// 0. A player that gives no move where one is legal now stops the evaluation with an error naming the board.
+    @Test func aPlayerWithoutAMoveWhereOneIsLegalStopsTheEvaluation() throws {
+        let folder = TemporaryDirectory()
+        let (path, solved, layers) = try Self.solve2x2(in: folder)
+        func count(_ layer: Int) -> Int { (0..<8).reduce(0) { $0 | Int(solved[Solution.headerSize + 8 * layer + $1]) << (8 * $1) } }
+        // The layers of ages 0 to 7: the starting boards' moves and a few more.
+        let kept = 8
+        var partial = Array(solved[..<(Solution.headerSize - 4)]) + [UInt8(kept), 0, 0, 0]
+        partial += solved[Solution.headerSize..<(Solution.headerSize + 8 * kept)]
+        let start = Solution.headerSize + 8 * layers
+        partial += solved[start..<(start + (0..<kept).reduce(0) { $0 + 16 * count($1) })]
+        var sum = WeightsFile.checksum(of: partial)
+        partial += withUnsafeBytes(of: &sum) { Array($0) }
+        try Data(partial).write(to: URL(fileURLWithPath: path))
+        let run = try G2048Tests.run(["eval", "--solution", path, "--games", "3", "--threads", "1"])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("error: game 1: the optimal player gave no move on a board with legal moves: "), "\(run.stderr)")
+    }
+
     /// A solution file whose header claims 2^31 afterstates, with the length to match but no disk blocks (a
     /// sparse file): `query` and `eval` stopped (`failed to allocate 17179869216 bytes`, SIGABRT); they now refuse
     /// it from its header with the limit it passes, as a weights file is. (Under `ulimit -v`, so that the
     /// allocation fails at once where it is still tried.)
     @Test func aSparseSolutionBeyondMemoryIsRefusedFromItsHeader() throws {
         let folder = TemporaryDirectory()
-        let path = folder.file("s.bin")
-        #expect(try G2048Tests.run(["solve", "--rows", "2", "--cols", "2", "--out", path]).status == 0)
-        let solved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let layers = Int(solved[Solution.headerSize - 4])
+        let (path, solved, layers) = try Self.solve2x2(in: folder)
         var forged = Array(solved[..<(Solution.headerSize + 8 * layers)])
         for layer in 0..<layers {
             for byte in 0..<8 { forged[Solution.headerSize + 8 * layer + byte] = layer == 1 && byte == 3 ? 0x80 : 0 }
