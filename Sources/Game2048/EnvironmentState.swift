@@ -27,6 +27,21 @@ public struct EnvironmentState: Sendable, Hashable {
         self.phase = phase
         self.generator = generator
     }
+
+    /// The largest score a state on `board` may hold under `rules`: 2^63 − 1 less the most that play from `board`
+    /// could still add, so that no step overflows it, and every state play reaches from it is within its own
+    /// ceiling again (a state ``Environment/state`` gives is always restored).
+    ///
+    /// A merge into a tile 2^k adds 2^k to the score and as much to the board's worth Φ, the sum over its tiles of
+    /// (k − 1) · 2^k (the score its merges made); a spawn adds to Φ alone. So the score less Φ never grows, and
+    /// Φ is at most every cell at the rules' largest tile 2^L: the score can reach at most
+    /// score − Φ(board) + cells · (L − 1) · 2^L. On 4×4 the ceiling is 2^63 − 1 less about 3.4 × 10^7; on 8×8,
+    /// less about 3.5 × 10^18. Natural play stays far below it.
+    public static func scoreCeiling(of board: Board, rules: Rules) -> Int64 {
+        func worth(_ exponent: UInt8) -> Int64 { exponent < 2 ? 0 : Int64(exponent - 1) << Int64(exponent) }
+        let most = Int64(rules.cellCount) * worth(rules.largestExponent)
+        return Int64.max - most + board.exponents.reduce(0) { $0 + worth($1) }
+    }
 }
 
 /// Why a state cannot be restored: it contradicts the rules, or itself.
@@ -35,6 +50,8 @@ public enum StateError: Error, Hashable, Sendable {
     case board(RulesError)
     /// A negative score or step count.
     case negative(field: String, value: Int64)
+    /// A score above its board's ceiling (``EnvironmentState/scoreCeiling(of:rules:)``): play could overflow it.
+    case scoreAboveCeiling(score: Int64, ceiling: Int64)
     /// A running episode on a board with no legal move: stepping it could never end.
     case runningWithoutMoves
     /// A running episode that has already reached the win tile, or its step limit.
@@ -48,6 +65,8 @@ extension StateError: CustomStringConvertible {
         switch self {
         case .board(let error): "board \(error.rule)"
         case .negative(let field, let value): "\(field) must be 0 or more, got \(value)"
+        case .scoreAboveCeiling(let score, let ceiling):
+            "score must be at most \(ceiling) on this board (play from it could add more than the rest up to 2^63 - 1), got \(score)"
         case .runningWithoutMoves: "phase is \"running\", but the board has no legal move (an over episode says \"over\")"
         case .runningPastItsEnd(let reason): "phase is \"running\", but \(reason) (an over episode says \"over\")"
         case .unstarted: "phase must be \"running\" or \"over\": restore a state saved after a reset"
@@ -76,6 +95,8 @@ extension Environment {
     static func episode(of state: EnvironmentState, limits: EpisodeRules, rules: Rules) throws(StateError) -> Episode {
         do { try Environment.validate(state.board, for: rules) } catch { throw .board(error) }
         if state.score < 0 { throw .negative(field: "score", value: state.score) }
+        let ceiling = EnvironmentState.scoreCeiling(of: state.board, rules: rules)
+        if state.score > ceiling { throw .scoreAboveCeiling(score: state.score, ceiling: ceiling) }
         if state.steps < 0 { throw .negative(field: "steps", value: Int64(state.steps)) }
         let started = Episode(starting: state.board, limits: limits)
         switch state.phase {

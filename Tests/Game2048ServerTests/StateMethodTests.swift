@@ -65,6 +65,12 @@ struct StateMethodTests {
                 #"invalid params: state[1]: phase must be "running" or "over": restore a state saved after a reset"#
             ),
             (#"{"state":[\#(good)],"extra":1}"#, "invalid params: unknown parameter 'extra' for set_state; parameters are state"),
+            // A score no play from the board can carry past 2^63 - 1, so that get_state's own answer is always restored.
+            (
+                #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""score":4"#, with: #""score":9223372036854775807"#))]}"#,
+                "invalid params: state[1]: score must be at most 9223372036821221375 on this board (play from it could add more "
+                    + "than the rest up to 2^63 - 1), got 9223372036854775807"
+            ),
         ]
         for (id, (params, message)) in cases.enumerated() {
             let got = try D.error(dispatcher.handle(D.request(10 + id, "set_state", params))).message

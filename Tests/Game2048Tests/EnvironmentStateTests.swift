@@ -86,6 +86,39 @@ struct EnvironmentStateTests {
         #expect(env.state == before)
     }
 
+    /// A score of 2^63 - 1 was restored, the next merge wrapped it negative, and the environment's own state was
+    /// then refused (so a pickled environment could not be unpickled). A state's score is now at most what no play
+    /// from its board can carry past 2^63 - 1, and every state play reaches from there is restored again.
+    @Test(arguments: [(2, 2), (4, 4), (8, 8)])
+    func aScoreIsAtMostWhatNoPlayCanOverflow(rows: Int, cols: Int) throws {
+        let rules = try Rules(rows: rows, cols: cols)
+        var env = Environment(rules: rules)
+        env.reset(seed: 5)
+        var state = env.state
+        state.score = .max
+        let ceiling = EnvironmentState.scoreCeiling(of: state.board, rules: rules)
+        #expect(ceiling < .max && ceiling > .max / 2)
+        do throws(StateError) {
+            try env.restore(state)
+            Issue.record("a score of 2^63 - 1 was restored")
+        } catch {
+            #expect(
+                error.description
+                    == "score must be at most \(ceiling) on this board (play from it could add more than the rest up to 2^63 - 1), got 9223372036854775807")
+        }
+        state.score = ceiling
+        try env.restore(state)
+        var rng = Xoshiro256StarStar(seed: 1)
+        var copy = Environment(rules: rules)
+        // The first 300 steps at most: enough merges to try the ceiling, few enough for 8x8 in a debug build.
+        for _ in 0..<300 where !env.isOver {
+            let mask = env.actionMask
+            _ = try env.step(mask.direction(at: rng.uniform(below: mask.count)))
+            #expect(env.score >= ceiling)
+            try copy.restore(env.state)
+        }
+    }
+
     @Test func generatorWordsRoundTripAndRefuseTheZeroState() {
         var rng = Xoshiro256StarStar(seed: 42)
         _ = rng.next()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from typing import Any
 
 import gymnasium
@@ -128,6 +129,34 @@ def test_forged_states_are_refused_and_change_nothing(backend: str) -> None:
     assert env.get_state() == saved
     with pytest.raises(G2048ParamsError, match="state.score must be a finite number, got nan"):
         env.set_state({**saved, "score": float("nan")})
+    env.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_score_play_could_overflow_is_refused_and_the_ceiling_pickles(backend: str) -> None:
+    """A score of 2^63 - 1 was accepted, the next merge wrapped it negative, and the environment's own state was
+    then refused, so pickling it failed. A state's score is at most what no play from its board can carry past
+    2^63 - 1; from that ceiling, every state play reaches pickles again."""
+    env = Gym2048Env(backend=backend)
+    env.reset(seed=2)
+    saved = env.get_state()
+    with pytest.raises(G2048ParamsError, match=r"score must be at most \d+ on this board") as refused:
+        env.set_state({**saved, "score": 2**63 - 1})
+    found = re.search(r"at most (\d+)", str(refused.value))
+    assert found is not None
+    ceiling = int(found.group(1))
+    assert 2**62 < ceiling < 2**63 - 1
+    _, info = env.set_state({**saved, "score": ceiling})
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        # Every state play reaches round-trips through pickle.
+        clone = pickle.loads(pickle.dumps(env))
+        assert clone.get_state() == env.get_state()
+        clone.close()
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert info["score"] >= ceiling
+        if terminated:
+            break
     env.close()
 
 
