@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 from gym2048 import native
 from gym2048.native import InProcessSession, _Buffers, _InfoBuffers, library
@@ -169,3 +170,142 @@ def test_forks_at_random_moments_and_threads_that_exit_after_errors() -> None:
         for handle in handles:
             lib.g2048_destroy(handle)
     assert min(calls) > 100, calls  # the callers really were inside calls while the forks happened
+
+
+def _answer_checks(q: npt.NDArray[np.float64], values: npt.NDArray[np.float64], moves: npt.NDArray[np.int8]) -> None:
+    """A solution's three answers on the same boards agree: a board with no value has no action value and no move;
+    the move is the first of the largest action values, -1 where none has one; a valued board with action values
+    is worth the largest of them."""
+    for i in range(len(values)):
+        valued = ~np.isnan(q[i])
+        if np.isnan(values[i]):
+            assert not valued.any() and moves[i] == -1, (q[i], values[i], moves[i])
+        if valued.any():
+            assert moves[i] == int(np.nanargmax(q[i])) and values[i] == np.nanmax(q[i]), (q[i], values[i], moves[i])
+        else:
+            assert moves[i] == -1
+
+
+def test_random_player_solution_and_report_calls_never_crash_and_agree(tmp_path: Any) -> None:
+    """The players, the solutions and the evaluation report, fuzzed: loads of good, wrong-kind, damaged and missing
+    files; calls on live, destroyed, invented and other-kind handles; boards with tiles past the ceiling, counts out
+    of range and NULL buffers; reports of any scores up to 2^63 - 1 (whose sums pass it), bad tiles and seconds.
+    Each call answers with a status and, on failure, a message; each success is checked (a solution's three
+    answers agree, a report's figures are the games' own)."""
+    import json
+    import subprocess
+
+    from gym2048 import find_binary
+    solution_path, weights_path = str(tmp_path / "s.bin"), str(tmp_path / "w.bin")
+    subprocess.run([find_binary(), "solve", "--rows", "2", "--cols", "3", "--out", solution_path], check=True,
+                   capture_output=True)
+    subprocess.run([find_binary(), "train", "--rows", "2", "--cols", "3", "--games", "30", "--table-share", "0",
+                    "--out", weights_path], check=True, capture_output=True)
+    damaged = tmp_path / "damaged.bin"
+    data = bytearray((tmp_path / "s.bin").read_bytes())
+    data[len(data) // 2] ^= 0x10
+    damaged.write_bytes(bytes(data))
+    paths = [solution_path, weights_path, str(damaged), str(tmp_path / "missing.bin"), str(tmp_path), None]
+    lib, rng = library(), np.random.default_rng(SEED + 2)
+    session = ctypes.c_int64()
+    assert lib.g2048_make(b'{"rows": 2, "cols": 3}', ctypes.byref(session)) == 0
+    players: list[int] = []
+    solutions: list[int] = []
+    # Invented, of another kind (a session), and destroyed ones as they come.
+    others = [0, -5, 1 << 40, session.value]
+    statuses: set[int] = set()
+    reports = 0
+
+    def pick(live: list[int]) -> int:
+        """Mostly a live handle of the kind called, else any: of the other kind, destroyed or invented."""
+        return int(rng.choice(live)) if live and rng.random() < 0.8 else int(rng.choice(players + solutions + others))
+
+    for _ in range(max(200, CALLS // 10)):
+        # Calls on the handles four times as often as destroys.
+        kind = int(rng.choice([0, 1, 2, 2, 3, 3, 4, 4, 5, 6]))
+        n = int(rng.choice([0, 1, 5, 64]))
+        count = int(rng.choice([n, n, n, -1, (1 << 24) + 1]))
+        boards = rng.integers(0, 6 if rng.random() < 0.9 else 60, size=(max(n, 1), 6)).astype(np.uint8)
+        board_pointer = None if rng.random() < 0.05 else boards.ctypes.data
+        if kind == 0 or kind == 1:
+            out = ctypes.c_int64()
+            right = weights_path if kind == 0 else solution_path
+            path = right if rng.random() < 0.5 else paths[int(rng.integers(len(paths)))]
+            load = lib.g2048_player_load if kind == 0 else lib.g2048_solution_load
+            status = load(None if path is None else path.encode(), ctypes.byref(out) if rng.random() < 0.95 else None)
+            if status == 0:
+                (players if kind == 0 else solutions).append(out.value)
+                assert path == (weights_path if kind == 0 else solution_path)
+        elif kind == 2:
+            handle = pick(players)
+            values = np.zeros(max(n, 1), np.float32)
+            if rng.random() < 0.5:
+                status = lib.g2048_player_values(handle, board_pointer, count, values.ctypes.data)
+                if status == 0:
+                    assert np.isfinite(values[:count]).all()
+            else:
+                moves = np.zeros(max(n, 1), np.int8)
+                depth = int(rng.choice([0, 1, 2, -1, 99]))
+                status = lib.g2048_player_moves(handle, board_pointer, count, depth, moves.ctypes.data)
+                if status == 0:
+                    assert ((moves[:count] >= -1) & (moves[:count] <= 3)).all()
+        elif kind == 3:
+            handle = pick(solutions)
+            q, worth = np.zeros((max(n, 1), 4)), np.zeros(max(n, 1))
+            chosen = np.zeros(max(n, 1), np.int8)
+            status = lib.g2048_solution_action_values(handle, board_pointer, count, q.ctypes.data)
+            if status == 0:
+                assert lib.g2048_solution_values(handle, board_pointer, count, worth.ctypes.data) == 0
+                assert lib.g2048_solution_moves(handle, board_pointer, count, chosen.ctypes.data) == 0
+                _answer_checks(q[:count], worth[:count], chosen[:count])
+        elif kind == 4:
+            games = int(rng.choice([n, n, 0, -1]))
+            size = max(n, 1)
+            scores = rng.integers(0, 2**63 - 1 if rng.random() < 0.3 else 100_000, size=size, dtype=np.int64)
+            scores[rng.random(size) < 0.1] = 2**63 - 1
+            tiles = (1 << rng.integers(1, 51 if rng.random() < 0.9 else 63, size=size)).astype(np.int64)
+            if rng.random() < 0.1:
+                tiles[0] = 3
+            moves64 = rng.integers(0, 2**63 - 1 if rng.random() < 0.2 else 10_000, size=size, dtype=np.int64)
+            if rng.random() < 0.05:
+                scores[0] = -1
+            seconds = float(rng.choice([1.5, 0.0])) if rng.random() < 0.9 else float(rng.choice([-1.0, np.nan, np.inf]))
+            report = ctypes.c_char_p()
+            rows, cols = (2, 3) if rng.random() < 0.9 else (9, 1)
+            status = lib.g2048_evaluation_report(b"fuzz" if rng.random() < 0.95 else None, rows, cols,
+                                                 scores.ctypes.data if rng.random() < 0.95 else None,
+                                                 tiles.ctypes.data, moves64.ctypes.data, games, seconds,
+                                                 ctypes.byref(report))
+            if status == 0:
+                assert report.value is not None
+                figures = json.loads(report.value)
+                played = [int(s) for s in scores[:games]]
+                assert figures["games"] == games and figures["max_score"] == max(played)
+                assert figures["mean_score"] == pytest.approx(sum(played) / games, rel=1e-12)
+                reports += 1
+        elif kind == 5:
+            text = ctypes.c_char_p()
+            kept = players if rng.random() < 0.5 else solutions
+            info = lib.g2048_player_info if kept is players else lib.g2048_solution_info
+            status = info(pick(kept), ctypes.byref(text) if rng.random() < 0.95 else None)
+            if status == 0:
+                assert text.value is not None
+                described = json.loads(text.value)
+                assert (described["rows"], described["cols"]) == (2, 3)
+        else:
+            kept = players if rng.random() < 0.5 else solutions
+            handle = pick(kept)
+            status = (lib.g2048_player_destroy if kept is players else lib.g2048_solution_destroy)(handle)
+            if status == 0:
+                assert handle in kept  # a handle of the other kind, or of none, is refused
+                kept.remove(handle)
+                others.append(handle)
+        statuses.add(status)
+        if status != 0:
+            assert lib.g2048_last_error().decode(), f"status {status} without a message"
+    for handle in players:
+        lib.g2048_player_destroy(handle)
+    for handle in solutions:
+        lib.g2048_solution_destroy(handle)
+    lib.g2048_destroy(session.value)
+    assert {0, 1, 2}.issubset(statuses) and reports > 0
