@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import subprocess
 from typing import Any
 
@@ -214,6 +215,18 @@ def test_bad_input_is_refused(solved: str, tmp_path: Any) -> None:
         Solution(str(damaged))
     with pytest.raises(G2048Error, match="not a solution file"):
         Solution(__file__)
+    # A header claiming 2^31 afterstates of layer 1, with the length to match but no disk blocks (a sparse file):
+    # refused from its header, where the load stopped the process trying to allocate 16 GiB.
+    header_size = 8 + 4 + 4 + 4 + 8 + 4
+    layers = data[header_size - 4]
+    forged = bytearray(data[:header_size + 8 * layers])
+    forged[header_size:] = bytes(8 * layers)
+    forged[header_size + 8 + 3] = 0x80
+    sparse = tmp_path / "sparse.bin"
+    sparse.write_bytes(bytes(forged))
+    os.truncate(sparse, len(forged) + (16 << 31) + 8)
+    with pytest.raises(G2048Error, match=r"holds 2147483648 afterstates by its header, 32 GiB to load; "):
+        Solution(str(sparse))
     solution = Solution(solved)
     with pytest.raises(ValueError, match=r"boards must have shape \(n, 2, 3\) \(the solution's size\)"):
         solution.action_values(np.zeros((1, 3, 3), np.uint8))
