@@ -93,9 +93,11 @@ extension Solution {
         if let failure { throw failure }
     }
 
-    /// Reads a solution file, checking everything: magic, version, rules, length, checksum, and that every key is
-    /// a board of its layer's age, its class's smallest, in ascending order, with a finite value of 0 or more
-    /// (at most 1 for the win). It is read a layer at a time, into the solution's own arrays.
+    /// Reads a solution file, checking everything: magic, version, rules, reserved bytes, length, that its
+    /// afterstates fit in what this process can hold (``MemoryShortfall``, before any is allocated), checksum,
+    /// that every key is a board of its layer's age, its class's smallest, in ascending order, with a finite value
+    /// of 0 or more (at most 1 for the win), and that every move from a starting board leads to an afterstate it
+    /// holds. It is read a layer at a time, into the solution's own arrays.
     public static func load(from path: String) throws(SolutionFileError) -> Solution {
         let descriptor: Int32, status: FileStatus
         do throws(FileError) {
