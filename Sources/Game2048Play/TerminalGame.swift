@@ -214,10 +214,15 @@ package struct TerminalGame {
                 let action = player.action(on: environment.board, rules: environment.rules)
                 agent = player
                 nextAgentMove = SystemClock.monotonicMilliseconds() + delay
-                if let action {
-                    guard apply(session.handle(.move(action))) else { break loop }
-                    draw()
+                guard let action else {
+                    // A player without a move on a board with one (a solution that lacks the board) would be asked
+                    // again for ever: the game cannot go on, as in an evaluation.
+                    let stall = PlayerStall(player: player.name, game: max(0, session.gamesStarted - 1), board: environment.board)
+                    outcome = .failed(stall.description)
+                    break loop
                 }
+                guard apply(session.handle(.move(action))) else { break loop }
+                draw()
             }
         }
 

@@ -286,6 +286,19 @@ struct PlayCommandTests {
         #expect(try String(contentsOfFile: scratch.scriptedBestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
     }
 
+    /// Watching the optimal player of a solution that lacks the boards a game reaches spun for ever: the agent gave
+    /// no move, the game never ended and the command never returned. It now ends the game with the error `eval`
+    /// gives, naming the board, and exit 1.
+    @Test func anAgentWithoutAMoveWhereOneIsLegalEndsPlay() throws {
+        let folder = TemporaryDirectory()
+        let path = try SolveCommandTests.partialSolution2x2(in: folder)
+        let run = try G2048Tests.runInShell(
+            "XDG_DATA_HOME=\"$2\" timeout 30 \"$0\" play --agent optimal --solution \"$1\" --rows 2 --cols 2 --seed 1 </dev/null",
+            [path, folder.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("error: game 1: the optimal player gave no move on a board with legal moves: [["), "\(run.stderr)")
+    }
+
     @Test func winTileShowsAMessageAndPlayGoesOn() throws {
         let scratch = Scratch()
         let result = try Self.run(["play", "--agent", "greedy", "--seed", "1", "--win-tile", "32"], scratch: scratch)

@@ -715,14 +715,11 @@ struct SolveCommandTests {
         return (path, bytes, Int(bytes[Solution.headerSize - 4]))
     }
 
-    /// A solution holding only its youngest layers (sealed with a valid checksum) gave the optimal player no move
-    /// once a game passed them: `eval` ended those games there without a word, and reported their scores with exit
-    /// 0. A player that gives no move where one is legal now stops the evaluation with an error naming the board.
-    @Test func aPlayerWithoutAMoveWhereOneIsLegalStopsTheEvaluation() throws {
-        let folder = TemporaryDirectory()
+    /// A 2x2 solution holding only its youngest layers, ages 0 to 7 (the starting boards' moves and a few more),
+    /// sealed with a valid checksum: it loads, and its optimal player has no move once a game passes them.
+    static func partialSolution2x2(in folder: TemporaryDirectory) throws -> String {
         let (path, solved, layers) = try Self.solve2x2(in: folder)
         func count(_ layer: Int) -> Int { (0..<8).reduce(0) { $0 | Int(solved[Solution.headerSize + 8 * layer + $1]) << (8 * $1) } }
-        // The layers of ages 0 to 7: the starting boards' moves and a few more.
         let kept = 8
         var partial = Array(solved[..<(Solution.headerSize - 4)]) + [UInt8(kept), 0, 0, 0]
         partial += solved[Solution.headerSize..<(Solution.headerSize + 8 * kept)]
@@ -731,6 +728,15 @@ struct SolveCommandTests {
         var sum = WeightsFile.checksum(of: partial)
         partial += withUnsafeBytes(of: &sum) { Array($0) }
         try Data(partial).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A solution holding only its youngest layers (sealed with a valid checksum) gave the optimal player no move
+    /// once a game passed them: `eval` ended those games there without a word, and reported their scores with exit
+    /// 0. A player that gives no move where one is legal now stops the evaluation with an error naming the board.
+    @Test func aPlayerWithoutAMoveWhereOneIsLegalStopsTheEvaluation() throws {
+        let folder = TemporaryDirectory()
+        let path = try Self.partialSolution2x2(in: folder)
         let run = try G2048Tests.run(["eval", "--solution", path, "--games", "3", "--threads", "1"])
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.stdout.isEmpty)
