@@ -25,12 +25,14 @@ struct ServeCommand: Command {
     static let serverOptions = ServerOption.all.map { option in
         CommandOption.parsed(option.flag, option.valueName, help: option.help) { option.value(ofFlag: $0) }.shown(option.helpDefault)
     }
+    /// By default the longest line this process can parse: a client may send any valid request (65 536 seeds, the
+    /// states of thousands of boards run to megabytes), as the in-process engine takes it.
     static let maxLineBytes = CommandOption.integer(
         "max_line_bytes",
         help: "Longest request line accepted, in bytes without the newline; longer ones get an error. At most 1/64 of "
             + "the memory this process can use (ulimit -v and cgroup limits count; a line's parse holds about 24 bytes per byte), and 1 GiB.",
         in: 64...(1 << 30)
-    ).defaulting(to: 1 << 20)
+    ).shown("the most this process can parse")
 
     var config: ServerConfig
     var maxLineBytes: Int
@@ -41,9 +43,9 @@ struct ServeCommand: Command {
     static var parsableLineBytes: Int { min(1 << 30, max(1 << 20, SystemInfo.usableMemory / 64)) }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        maxLineBytes = try arguments[Self.maxLineBytes]
         // Read once: what the process can use moves a little, and the message must name the bound that refused.
         let parsable = ServeCommand.parsableLineBytes
+        maxLineBytes = try arguments[Self.maxLineBytes] ?? parsable
         guard maxLineBytes <= parsable else {
             throw UsageError(
                 "--max-line-bytes \(maxLineBytes) is more than this process can parse: a line's parse holds about 24 bytes of "

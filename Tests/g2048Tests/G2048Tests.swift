@@ -109,6 +109,17 @@ struct G2048Tests {
         #expect(refused.stderr.contains("(1/64 of the memory it can use: the machine's, ulimit -v's and its cgroup's limit)\n"))
     }
 
+    /// `serve` skipped every request line over 1 MiB by default, so a client could not send 65 536 seeds or the
+    /// states of 8 192 boards, which the in-process engine takes; by default it now takes any line it can parse.
+    @Test func serveTakesLinesOverAMebibyteByDefault() throws {
+        let seeds = (0..<65_536).map { String(UInt64.max - UInt64($0)) }.joined(separator: ",")
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"reset","params":{"seeds":["# + seeds + "]}}"
+        #expect(line.utf8.count > 1 << 20)
+        let result = try Self.run(["serve", "--envs", "65536"], input: line + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":"#), "\(result.stdout.prefix(200))")
+    }
+
     @Test func outOfRangeRowsPrintsOneLineReasonAndExits64() throws {
         let result = try Self.run(["bench", "--rows", "99"])
         #expect(result.status == 64)

@@ -345,14 +345,18 @@ class G2048:
         except ValueError as error:  # JSONDecodeError, or invalid UTF-8
             raise self._fail(f"the g2048 server answered request {request_id} with a line that is not JSON "
                              f"({error}): {_shown(raw)}; the client is closed") from None
+        if isinstance(response, dict) and "id" in response and response["id"] is None and _error_of(response):
+            # The server could not read this request (a line over its --max-line-bytes) and answered its line with
+            # id null, having skipped it: one line, one answer, so the stream is in step and nothing changed.
+            raise G2048ParamsError(response["error"]["code"], f"{response['error']['message']}; this request is "
+                                   f"{len(line.encode())} bytes, and nothing was changed")
         if not isinstance(response, dict) or response.get("id") != request_id:
             got = response.get("id") if isinstance(response, dict) else type(response).__name__
             raise self._fail(f"the g2048 server answered request {request_id} with id {got!r}: the stream is out of "
                              "step; the client is closed")
         if "error" in response:
             failure = response["error"]
-            if not (isinstance(failure, dict) and isinstance(failure.get("code"), int)
-                    and isinstance(failure.get("message"), str)):
+            if not _error_of(response):
                 raise self._fail(f"the g2048 server answered request {request_id} with a malformed error: "
                                  f"{_shown(raw)}; the client is closed")
             raise error_from(failure)
@@ -476,6 +480,12 @@ class G2048:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _error_of(response: dict[str, Any]) -> bool:
+    """True when `response` holds a well-formed JSON-RPC error object (an int code and a message)."""
+    failure = response.get("error")
+    return isinstance(failure, dict) and isinstance(failure.get("code"), int) and isinstance(failure.get("message"), str)
 
 
 def _shown(raw: bytes) -> str:

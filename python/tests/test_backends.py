@@ -121,3 +121,43 @@ def test_the_mask_of_an_ended_board_is_its_legal_moves(backend: str) -> None:
     _, infos = envs.reset(seed=1, options={"board": dead})
     assert not infos["action_mask"].any()
     envs.close()
+
+
+def test_the_server_backend_takes_every_request_the_in_process_one_takes(tmp_path: Any) -> None:
+    """Requests over a mebibyte (65 536 seeds; the states of 8 192 boards through set_state, deepcopy and pickle)
+    are served as in-process; one over the server's line limit (a serve started with a small limit) is an error
+    that says so, and the environment goes on, in step."""
+    import copy
+    import pickle
+    import stat
+    from gym2048 import Gym2048VectorEnv, find_binary
+    from gym2048.client import splitmix64
+    seeds = splitmix64(5, 65536)
+    results = []
+    for backend in ("inprocess", "server"):
+        envs = Gym2048VectorEnv(65536, rows=2, cols=2, backend=backend, observation="exponents")
+        results.append(envs.reset(seed=seeds)[0])
+        envs.close()
+    assert same(results[0], results[1])
+    states = []
+    for backend in ("inprocess", "server"):
+        envs = Gym2048VectorEnv(8192, backend=backend)
+        envs.reset(seed=3)
+        envs.step(np.arange(8192) % 4)
+        state = envs.get_state()
+        for twin in (copy.deepcopy(envs), pickle.loads(pickle.dumps(envs))):
+            assert twin.get_state() == state
+            twin.close()
+        envs.set_state(state)
+        states.append(envs.get_state())
+        envs.close()
+    assert states[0] == states[1]
+    wrapper = tmp_path / "g2048"
+    wrapper.write_text(f"#!/bin/sh\nexec {find_binary()} \"$@\" --max-line-bytes 4096\n")
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    envs = Gym2048VectorEnv(1000, backend="server", binary=str(wrapper))
+    with pytest.raises(ValueError, match=r"line longer than 4096 bytes.*this request is \d+ bytes"):
+        envs.reset(seed=splitmix64(9, 1000))
+    observations, _ = envs.reset(seed=7)  # the environment is open and in step
+    assert same(observations, Gym2048VectorEnv(1000).reset(seed=7)[0])
+    envs.close()

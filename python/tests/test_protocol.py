@@ -72,10 +72,11 @@ def test_server_survives_bad_input_and_keeps_serving() -> None:
         b"[" * 100000 + b"]" * 100000,
         b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"reset\",\"params\":{\"seed\":" + b"9" * 5000 + b"}}",
         b"\"\xc3\x28\"",
-        b"x" * (3 << 20),  # over the 1 MiB default limit
+        b"x" * (3 << 20),  # over the 1 MiB limit given below
         b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"spec\"}",
     ]
-    process = subprocess.run([binary, "serve"], input=b"\n".join(garbage) + b"\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"reset\"",
+    process = subprocess.run([binary, "serve", "--max-line-bytes", str(1 << 20)],
+                             input=b"\n".join(garbage) + b"\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"reset\"",
                              capture_output=True, timeout=60)
     assert process.returncode == 0
     lines = [json.loads(line) for line in process.stdout.splitlines()]
