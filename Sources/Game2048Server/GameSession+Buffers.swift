@@ -31,7 +31,7 @@ extension GameSession {
         for index in actions.indices where actions[index] > 3 {
             _ = try Self.parseAction(.integer(Int128(actions[index])), name: name(index))
         }
-        guard isReset else { throw .notReset }
+        guard isReset else { throw .notReset() }
         try Self.step(&environments, actions, into: buffers)
     }
 

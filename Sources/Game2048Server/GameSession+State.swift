@@ -13,7 +13,7 @@ extension GameSession {
     static let stateMembers = ["board", "score", "steps", "phase", "generator"]
 
     func getState() throws(RPCError) -> JSONValue {
-        guard isReset else { throw .notReset }
+        guard isReset else { throw .notReset() }
         return .object([("state", environments.states(encode: Self.json(of:)))])
     }
 

@@ -266,16 +266,19 @@ public struct GameSession: Sendable {
     // MARK: afterstates and render
 
     func afterstates() throws(RPCError) -> JSONValue {
-        guard isReset else { throw .notReset }
+        guard isReset else { throw .notReset() }
         return .object([("afterstates", environments.afterstates(encoder: ResultEncoder(config: config)))])
     }
 
     func render(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        var ansi = false
-        if let value = members.first?.1 {
-            ansi = try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "ansi").bool() }
-        }
-        guard isReset else { throw .notReset }
+        let ansi = try Self.ansi(members)
+        guard isReset else { throw .notReset() }
         return .object([("text", environments.render(encoder: ResultEncoder(config: config), colored: ansi))])
+    }
+
+    /// `render`'s `ansi` (false when absent), read alike for every game: true or false, nothing else.
+    static func ansi(_ members: [(String, JSONValue)]) throws(RPCError) -> Bool {
+        guard let value = members.first(where: { $0.0 == "ansi" })?.1 else { return false }
+        return try Params.reading { () throws(JSONReadError) in try JSONReader(value, path: "ansi").bool() }
     }
 }

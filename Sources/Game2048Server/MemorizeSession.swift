@@ -105,6 +105,9 @@ struct MemorizeSession: Sendable {
         ])
     }
 
+    /// Before the first reset: what to call, before Memorize's own methods (it has no `set_state`).
+    static let notReset = RPCError.notReset("call reset before step or render")
+
     /// Runs `method`; the methods 2048 alone has are refused by name.
     mutating func call(_ method: String, _ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
         switch method {
@@ -115,7 +118,8 @@ struct MemorizeSession: Sendable {
         case "step": return try step(members)
         case "render":
             try GameSession.allowOnly(members, ["ansi"], method)
-            guard isReset else { throw .notReset }
+            _ = try GameSession.ansi(members)  // read as 2048's is, though Memorize's text has no colours
+            guard isReset else { throw Self.notReset }
             return .string(texts.joined(separator: "\n\n"))
         case "close":
             try GameSession.allowOnly(members, [], method)
@@ -221,7 +225,7 @@ struct MemorizeSession: Sendable {
     /// - Throws: ``RPCError`` before the first reset, after a single game's end, or for a card that is not face
     ///   down; nothing changes then.
     mutating func stepEnvironments(_ cards: [Int]) throws(RPCError) -> MemorizeStep? {
-        guard isReset else { throw .notReset }
+        guard isReset else { throw Self.notReset }
         switch environments {
         case .single(var env):
             guard !env.isOver else { throw .episodeOver() }

@@ -21,8 +21,9 @@ public enum RPCError: Error, Hashable, Sendable {
     case unknownOption(String)
     /// A bug in the server; the state is unchanged.
     case internalError(String)
-    /// `step`, `afterstates` or `render` before the first `reset` (or after `make`).
-    case notReset
+    /// `step`, `afterstates`, `get_state` or `render` before the first `reset` (or after `make`): what to call
+    /// first, before what (a game names only its own methods).
+    case notReset(String = "call reset (or set_state) before step, afterstates, get_state or render")
     /// `step` on an environment whose episode has ended: a single environment, or
     /// environments of a vector under `autoreset_mode: "disabled"` (the message names them).
     case episodeOver(String = "the episode has ended; call reset")
@@ -60,7 +61,7 @@ public enum RPCError: Error, Hashable, Sendable {
         case .unknownOption(let option):
             "invalid params: unknown option '\(option)'; options are \(ServerOption.names.joined(separator: ", "))"
         case .internalError(let reason): "internal error: \(reason)"
-        case .notReset: "not reset: call reset (or set_state) before step, afterstates, get_state or render"
+        case .notReset(let reason): "not reset: \(reason)"
         case .episodeOver(let reason): "episode over: \(reason)"
         case .illegalAction(let reason): "illegal action: \(reason)"
         case .invalidHandle(let handle):

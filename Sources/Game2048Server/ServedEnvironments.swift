@@ -58,7 +58,7 @@ extension ServedEnvironments {
         try GameSession.allowOnly(members, [Self.actionParameter], "step")
         guard let value = members.first?.1 else { throw .invalidParams(missingActions) }
         let actions = try parseActions(value)
-        guard isReset else { throw .notReset }
+        guard isReset else { throw .notReset() }
         return try step(actions, encoder: encoder)
     }
 }

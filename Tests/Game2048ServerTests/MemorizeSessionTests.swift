@@ -58,6 +58,27 @@ struct MemorizeSessionTests {
         #expect(try Self.call(&session, "spec") == before)
     }
 
+    /// Memorize's errors name only what Memorize has: its "not reset" names no method of 2048's alone, and its
+    /// render reads `ansi` as 2048's does (true or false), with 2048's message.
+    @Test func notResetAndRenderSpeakOfMemorizesOwnMethods() throws {
+        var session = GameSession(config: ServerConfig())
+        _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4)])
+        for method in ["step", "render"] {
+            let params: [(String, JSONValue)] = method == "step" ? [("action", 0)] : []
+            let refused = Self.message { () throws(RPCError) in _ = try Self.call(&session, method, params) } ?? "accepted"
+            #expect(refused == "not reset: call reset before step or render", "\(refused)")
+        }
+        _ = try Self.call(&session, "reset", [("seed", 3)])
+        var twentyFortyEight = GameSession(config: ServerConfig())
+        _ = try Self.call(&twentyFortyEight, "reset", [("seed", 3)])
+        for value: JSONValue in ["yes", 1, .null] {
+            let theirs = Self.message { () throws(RPCError) in _ = try Self.call(&twentyFortyEight, "render", [("ansi", value)]) }
+            let ours = Self.message { () throws(RPCError) in _ = try Self.call(&session, "render", [("ansi", value)]) }
+            #expect(theirs != nil && ours == theirs, "\(ours ?? "accepted") vs \(theirs ?? "accepted")")
+        }
+        #expect(try Self.call(&session, "render", [("ansi", true)]) == Self.call(&session, "render"))
+    }
+
     @Test func stepsAreRefusedWithTheirReasonAndChangeNothing() throws {
         var session = GameSession(config: ServerConfig())
         _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4)])
