@@ -17,23 +17,47 @@ RECORD_VERSION = 2
 
 class _Lines:
     """One game's lines in a record: the members of each kind of line, what a header must give, the member a step
-    and the end line must agree on (2048's score, Memorize's pairs) and the outcomes an end line may state."""
+    and the end line must agree on (2048's score, Memorize's pairs), the outcomes an end line may state, and the
+    JSON type of each member whose type is fixed (`kinds`: "integer", "number", "string" or "bool"; an integer is
+    never a bool or a float, as `g2048 replay` reads them)."""
 
     def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: str,
-                 outcomes: tuple[str, ...], min_version: int) -> None:
+                 outcomes: tuple[str, ...], min_version: int, kinds: dict[str, str]) -> None:
         self.header, self.required, self.step, self.end = header, required, step, end
-        self.tally, self.outcomes, self.min_version = tally, outcomes, min_version
+        self.tally, self.outcomes, self.min_version, self.kinds = tally, outcomes, min_version, kinds
+
+
+#: The JSON types of members, by the name `_Lines.kinds` gives them, and how a message words them.
+_KINDS = {"integer": ((int,), "an integer"), "number": ((int, float), "a number"), "string": ((str,), "a string"),
+          "bool": ((bool,), "true or false")}
+
+
+def _typed(path: str, number: int, line: dict[str, Any], kinds: dict[str, str]) -> None:
+    """Refuse a member of a fixed type given another (a bool is neither an integer nor a number), naming it."""
+    for name, value in line.items():
+        kind = kinds.get(name)
+        if kind is None:
+            continue
+        types, words = _KINDS[kind]
+        if not isinstance(value, types) or (isinstance(value, bool) and kind != "bool"):
+            raise ValueError(f"{path}: line {number}: \"{name}\" must be {words}, got {json.dumps(value)[:40]}")
 
 
 #: The games a record may hold, by the header's "game" member (2048 when it is left out).
 _GAMES = {
     "2048": _Lines({"type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player",
                     "board"}, ("seed", "config", "board"), {"type", "step", "action", "reward", "spawn", "score"},
-                   {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1),
+                   {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1,
+                   {"seed": "integer", "rules_version": "integer", "player": "string", "step": "integer",
+                    "reward": "integer", "score": "integer", "steps": "integer", "outcome": "string",
+                    "last_episode": "bool"}),
     "memorize": _Lines({"type", "format", "version", "game", "seed", "config", "player", "deck"},
-                       ("seed", "config", "deck"), {"type", "step", "card", "content", "reward", "pairs"},
+                       ("seed", "config", "player", "deck"), {"type", "step", "card", "content", "reward", "pairs"},
                        {"type", "steps", "moves", "pairs", "outcome", "last_episode"}, "pairs",
-                       ("finished", "truncated", "stopped"), 2),
+                       ("finished", "truncated", "stopped"), 2,
+                       {"seed": "integer", "player": "string", "step": "integer", "card": "integer",
+                        "content": "integer", "reward": "number", "pairs": "integer", "steps": "integer",
+                        "moves": "integer", "outcome": "string", "last_episode": "bool"}),
 }
 _SPAWN_MEMBERS = {"cell", "value"}
 
@@ -138,13 +162,14 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                     raise ValueError(f"{path}: line {number}: a header after the end line of episode {episodes}, "
                                      "which says it is the last")
                 named = line.get("game", "2048")
-                if named not in _GAMES:
+                if not isinstance(named, str) or named not in _GAMES:
                     raise ValueError(f"{path}: line {number}: \"game\" must be {' or '.join(_GAMES)}, got {named!r}")
                 if game is not None and named != game:
                     raise ValueError(f"{path}: line {number}: a {named} episode in a record of {game}: a record holds "
                                      "one game")
                 game, lines = named, _GAMES[named]
                 _only(path, number, line, lines.header)
+                _typed(path, number, line, lines.kinds)
                 if line.get("format") != RECORD_FORMAT:
                     raise ValueError(f"{path}: line {number}: \"format\" must be \"{RECORD_FORMAT}\"")
                 found = line.get("version")
@@ -169,6 +194,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if end is not None:
                     raise ValueError(f"{path}: line {number}: a step after the end line of episode {episodes}")
                 _only(path, number, line, lines.step)
+                _typed(path, number, line, lines.kinds)
                 if line.get("step") != steps + 1:
                     raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {steps + 1} was "
                                      "expected")
@@ -185,6 +211,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if version == 1:
                     raise ValueError(f"{path}: line {number}: an end line in a version 1 record")
                 _only(path, number, line, lines.end)
+                _typed(path, number, line, lines.kinds)
                 if line.get("steps") != steps:
                     raise ValueError(f"{path}: line {number}: the end line counts {line.get('steps')!r} steps, "
                                      f"but the episode has {steps}")

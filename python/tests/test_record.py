@@ -245,3 +245,58 @@ def test_memorize_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(RecordMismatch, match=r"step 2: card \d+: recorded reward 5"):
         rewrite(record, lambda lines: lines[2].update(reward=5))
         replay_record(record)
+
+
+def mutations(lines: list[dict[str, Any]], seed: int, count: int) -> list[list[dict[str, Any]]]:
+    """`count` seeded damaged copies of a record's lines: a member removed, or its value replaced by another type
+    or an out-of-range number (a header's config and deal too)."""
+    import copy
+    import random
+    rng = random.Random(seed)
+    values: list[Any] = [None, "x", -1, 0, 1, 2**64, 1.5, True, [], {}, [[0]], [[]], [[0, 0], [1]], [["a"]]]
+    out = []
+    for _ in range(count):
+        damaged = copy.deepcopy(lines)
+        line = rng.choice(damaged)
+        target = line
+        if line["type"] == "header" and rng.random() < 0.4:
+            target = line["config"] if rng.random() < 0.5 else line
+            if target is line and "deck" in line and rng.random() < 0.5:
+                line["deck"] = rng.choice([[[1, 0]], [[0, 0], [1, 1]], [[0, 1, 0]], [[0, 1], [1, 0], [2, 2]], [[-1, 0], [0, 1]],
+                                           [[0, 1], [0, 1]], [[5, 5], [6, 6]], [[0, 0], [1]]])
+                out.append(damaged)
+                continue
+        name = rng.choice(sorted(target))
+        if rng.random() < 0.2:
+            del target[name]
+        else:
+            target[name] = rng.choice(values)
+        out.append(damaged)
+    return out
+
+
+def test_memorize_records_are_judged_as_g2048_replay_judges_them(tmp_path: Path) -> None:
+    """Seeded damage to a Memorize record: the Python replay accepts exactly what `g2048 replay --check` accepts,
+    and refuses the rest with a ValueError or RecordMismatch (never a bare TypeError, IndexError or KeyError)."""
+    record = play_memorize(tmp_path, "--agent", "random", "--seed", "4", "--rows", "2", "--cols", "2")
+    with open(record) as file:
+        lines = [json.loads(line) for line in file]
+    damaged = str(tmp_path / "damaged.jsonl")
+    differ = []
+    count = int(os.environ.get("G2048_FUZZ_RECORDS", "150"))
+    for index, mutated in enumerate(mutations(lines, int(os.environ.get("G2048_FUZZ_SEED", "7")), count)):
+        with open(damaged, "w") as file:
+            file.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in mutated))
+        swift = subprocess.run([find_binary(), "replay", "--check", damaged], capture_output=True, text=True,
+                               timeout=60)
+        try:
+            replay_record(damaged)
+            python = "accepted"
+        except (ValueError, RecordMismatch) as error:
+            python = f"refused: {error}"
+        except Exception as error:  # noqa: BLE001
+            python = f"crashed: {type(error).__name__}: {error}"
+        if python.startswith("crashed") or (python == "accepted") != (swift.returncode == 0):
+            differ.append(f"mutation {index}: python {python}; g2048 replay {swift.returncode}: "
+                          f"{swift.stderr.strip()[:200]}")
+    assert not differ, "\n".join(differ[:20]) + f"\n({len(differ)} differ)"
