@@ -28,6 +28,8 @@ import time
 import weakref
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
+from .handles import HandleOwner
+
 ACTIONS = ("up", "right", "down", "left")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -200,7 +202,7 @@ def _stop(process: "subprocess.Popen[bytes]", owner: int) -> None:
 _DIGITS = {0: "0", 1: "1", 2: "2", 3: "3"}
 
 
-class G2048:
+class G2048(HandleOwner):
     """One `g2048 serve` child process and the protocol's methods.
 
     Keyword options are the protocol's `make` options (see `spec()["config"]` for their names); the server
@@ -212,15 +214,18 @@ class G2048:
     time (stopped, hung, gone) is a G2048Error naming its state, and the client is closed, since a late answer
     would be taken for the next request's. Requests from several threads take turns (a lock), every reply's id
     is checked against its request's, and a client used after a fork in the child is refused (the pipe is the
-    parent's). close() always returns, from any thread.
+    parent's), as is a copy (it would share the pipe). close() always returns, from any thread.
     """
+
+    _what = "this client's server"
+    _after_fork = "after a fork, make a new environment in the child (the parent's pipe cannot be shared)"
 
     def __init__(self, binary: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> None:
         if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0):
             raise ValueError(f"timeout must be a number of seconds above 0, got {timeout!r}")
         self.timeout = float(timeout)
         self._lock = threading.Lock()
-        self._owner = os.getpid()
+        self._claim()
         self._process = subprocess.Popen(
             [binary or find_binary(), "serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
@@ -251,12 +256,12 @@ class G2048:
         return not self._finalizer.alive
 
     # -- transport -----------------------------------------------------------------
+    def _copy_advice(self) -> str:
+        return "start another G2048 with the same options (each client has a server of its own)"
+
     def _usable(self) -> None:
         if not self._finalizer.alive:
             raise G2048Error(None, "the g2048 server is closed")
-        if os.getpid() != self._owner:
-            raise G2048Error(None, f"this client's server belongs to process {self._owner}; after a fork, make a new "
-                                   "environment in the child (the parent's pipe cannot be shared)")
 
     def _fail(self, message: str) -> G2048Error:
         """The client cannot go on (the stream is out of step): stop the server at once and say why."""
@@ -330,6 +335,7 @@ class G2048:
 
     def request_line(self, line: str) -> bytes:
         """Send one raw request line (without newline) and return the raw response line."""
+        self._not_forked()  # before the lock, which a thread of the parent may have held at a fork
         with self._lock:
             self._usable()
             deadline = time.monotonic() + self.timeout
@@ -366,6 +372,7 @@ class G2048:
         return response["result"]
 
     def _take_id(self) -> int:
+        self._not_forked()
         with self._lock:
             self._next_id += 1
             return self._next_id
@@ -460,7 +467,7 @@ class G2048:
         Calling it again does nothing."""
         if not self._finalizer.alive:
             return
-        if os.getpid() != self._owner:  # a forked child: the server is the parent's to stop
+        if self._forked():  # a forked child: the server is the parent's to stop
             self._finalizer.detach()
             return
         # Politely only when no other thread's request is in flight (its lock is free).

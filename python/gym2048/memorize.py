@@ -24,6 +24,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .backend import BACKENDS
 from .client import G2048
 from .env import discrete_action, observation_space
+from .handles import HandleOwner
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -59,7 +60,16 @@ def _info(info: dict[str, Any]) -> dict[str, Any]:
     return {**info, "action_mask": np.asarray(info["action_mask"], dtype=np.int8)}
 
 
-class MemorizeEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
+class _Uncopied(HandleOwner):
+    """Memorize's environments own their session, and the engine cannot save a Memorize state (the deal is hidden):
+    a copy or a pickle is refused, saying to make another."""
+
+    def _copy_advice(self) -> str:
+        return (f"make another {type(self).__name__} with the same options (the engine saves no Memorize state, "
+                "whose deal is hidden)")
+
+
+class MemorizeEnv(_Uncopied, gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One game of Memorize: observation `(rows, cols)` uint8 codes (0 face down, 1 matched, 2 + c face up with
     content c, 2 + pairs + c seen with `reveal_seen`), action a card `Discrete(rows·cols)`, reward 1 for a pair
     and `-mismatch_penalty` for a mismatch, terminated when every pair is matched, truncated at `max_steps`.
@@ -120,7 +130,7 @@ class MemorizeEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
             self._door = None
 
 
-class MemorizeVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
+class MemorizeVectorEnv(_Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]):
     """`num_envs` games of Memorize stepped together by the engine, with Gymnasium's autoreset modes
     (`autoreset_mode`: "next_step", "same_step" or "disabled"). Infos are Gymnasium's vector form: each key an
     array over the environments with its `_key` mask; `infos["action_mask"]` is (num_envs, cards) int8."""

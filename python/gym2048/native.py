@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .client import G2048Error, error_from, find_repository, to_json
+from .handles import HandleOwner
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
@@ -133,14 +134,17 @@ def _output(given: dict[str, npt.NDArray[Any]], name: str, shape: tuple[int, ...
     return array
 
 
-class CallSession:
+class CallSession(HandleOwner):
     """A protocol session in this process answered in JSON (`g2048_call`): the door of every game, and the base of
     `InProcessSession`, which adds 2048's caller-owned buffers. Calls take turns (a lock); a session inherited by a
-    forked child is refused there (its lock is the parent's)."""
+    forked child is refused there (its lock is the parent's), and a copy is refused (it would share the handle)."""
+
+    _what = "this in-process environment"
+    _after_fork = ("after a fork, make a new environment in the child (the parent's state cannot be shared)")
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.handle: Optional[int] = None
-        self._owner = os.getpid()
+        self._claim()
         self._lock = threading.RLock()
         handle = ctypes.c_int64()
         if library().g2048_make(to_json(options).encode(), ctypes.byref(handle)) != _OK:
@@ -153,12 +157,8 @@ class CallSession:
             raise G2048Error(None, "the in-process environment is closed")
         return self.handle
 
-    def _not_forked(self) -> None:
-        """Refuse a call in a forked child, before the lock: a thread of the parent may have held it at the fork,
-        and no thread of the child will ever release it."""
-        if os.getpid() != self._owner:
-            raise G2048Error(None, f"this in-process environment belongs to process {self._owner}; after a fork, "
-                                   "make a new environment in the child (the parent's state cannot be shared)")
+    def _copy_advice(self) -> str:
+        return f"make another {type(self).__name__} with the same options"
 
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Any protocol method, as `G2048.call` calls it through the pipe: its result, or the engine's error."""
@@ -171,7 +171,7 @@ class CallSession:
             return json.loads(result.value or b"null")
 
     def close(self) -> None:
-        if os.getpid() != self._owner:  # a forked child: the handle is the parent's, and so may be the lock
+        if self._forked():  # a forked child: the handle is the parent's, and so may be the lock
             self.handle = None
             return
         with self._lock:

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .client import G2048Error, splitmix64
+from .handles import HandleOwner
 from .native import _raise_last, library
 
 #: A policy for `evaluate`: (observations, action masks as (n, 4) bool) of the boards still playing → n actions.
@@ -39,17 +40,20 @@ def _check_batch(batch: Any) -> None:
         raise ValueError(f"batch must be a positive integer, got {batch!r}")
 
 
-class _Loaded:
+class _Loaded(HandleOwner):
     """A file loaded into the engine behind a handle (a trained network, a solution): its `info`, the board checks
-    and the handle's life, once for every kind."""
+    and the handle's life, once for every kind. It is not copied (a copy would share the handle): load the file
+    again."""
 
     _kind = "file"  # what it is, for messages: "player", "solution"
     _load = _info = _destroy = ""  # the C functions of its kind
+    _after_fork = "after a fork, load it again"
 
     def __init__(self, path: str) -> None:
         import json
         self._handle: Optional[int] = None
-        self._owner = os.getpid()
+        self._what = f"this {self._kind}"
+        self._claim()
         self._lock = threading.Lock()
         lib = library()
         handle = ctypes.c_int64()
@@ -64,9 +68,11 @@ class _Loaded:
         self.rows, self.cols = int(self.info["rows"]), int(self.info["cols"])
         self.rules: dict[str, Any] = dict(self.info["rules"])
 
+    def _copy_advice(self) -> str:
+        return f"load the file again, {type(self).__name__}(path), in the process that needs it"
+
     def _live(self) -> int:
-        if os.getpid() != self._owner:
-            raise G2048Error(None, f"this {self._kind} belongs to process {self._owner}; after a fork, load it again")
+        self._not_forked()
         if self._handle is None:
             raise G2048Error(None, f"the {self._kind} is closed")
         return self._handle
@@ -90,6 +96,7 @@ class _Loaded:
         count and the output; under the lock when `locked` (a player's calls share its search state)."""
         array = self._boards(boards)
         out = np.zeros((len(array), *columns), dtype)
+        self._not_forked()  # before the lock, which a thread of the parent may have held at a fork
         with self._lock if locked else contextlib.nullcontext():
             if getattr(library(), call)(self._live(), array.ctypes.data, len(array), *args, out.ctypes.data) != _OK:
                 _raise_last()
@@ -107,7 +114,7 @@ class _Loaded:
 
     def close(self) -> None:
         """Release it. Calling it again does nothing."""
-        if self._handle is not None and os.getpid() == self._owner:
+        if self._handle is not None and not self._forked():
             getattr(library(), self._destroy)(self._handle)
         self._handle = None
 

@@ -18,6 +18,7 @@ observation is `"onehot_flat"`, a float32 vector a `MlpPolicy` takes as it is.
 
 from __future__ import annotations
 
+import copy
 import functools
 import time
 from typing import Any, Iterable, Optional, Sequence, Union
@@ -65,6 +66,11 @@ class Gym2048SB3VecEnv(VecEnv):  # type: ignore[misc]
         masks = infos["action_mask"]
         self.reset_infos = [{"action_mask": masks[index]} for index in range(self.num_envs)]
         return observations
+
+    def __copy__(self) -> "Gym2048SB3VecEnv":
+        """A real copy, as `copy.deepcopy` makes it: the boards are copied (a shallow copy would share the engine,
+        and closing either would close both's)."""
+        return copy.deepcopy(self)
 
     def step_async(self, actions: npt.NDArray[Any]) -> None:
         self._actions = actions

@@ -251,36 +251,10 @@ def test_threads_sharing_an_in_process_environment_get_whole_results() -> None:
 def test_a_forked_child_is_refused_even_while_a_thread_holds_the_lock() -> None:
     """fork() while another thread is inside a call: the child's call on the inherited environment is an error
     naming the cause, at once; never a hang on the lock that thread held, never a crash."""
-    import signal
-    import time
-    from gym2048 import G2048Error
+    from conftest import fork_during_calls
     env = Gym2048VectorEnv(256, backend="inprocess")
     env.reset(seed=1)
-    stop = threading.Event()
-
-    def stepper() -> None:
-        actions = np.zeros(256, dtype=np.int64)
-        while not stop.is_set():
-            env.step(actions)
-
-    thread = threading.Thread(target=stepper)
-    thread.start()
-    try:
-        for _ in range(5):
-            time.sleep(0.01)
-            pid = os.fork()
-            if pid == 0:  # the child: one thread, maybe a held lock
-                signal.alarm(5)  # a hang would be a failure, not a stuck test
-                try:
-                    env.step(np.zeros(256, dtype=np.int64))
-                    os._exit(2)
-                except G2048Error as error:
-                    os._exit(0 if "after a fork, make a new environment in the child" in str(error) else 3)
-                except BaseException:  # noqa: BLE001
-                    os._exit(4)
-            _, status = os.waitpid(pid, 0)
-            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
-    finally:
-        stop.set()
-        thread.join()
-        env.close()
+    actions = np.zeros(256, dtype=np.int64)
+    fork_during_calls(lambda: env.step(actions), lambda: env.step(actions),
+                      "after a fork, make a new environment in the child")
+    env.close()
