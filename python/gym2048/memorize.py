@@ -25,6 +25,7 @@ from .backend import BACKENDS
 from .client import G2048
 from .env import discrete_action, observation_space
 from .handles import HandleOwner
+from .integers import vector_seeds
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -178,13 +179,16 @@ class MemorizeVectorEnv(_Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray[Any],
 
     def reset(self, *, seed: Optional[int | list[Optional[int]]] = None, options: Optional[dict[str, Any]] = None
               ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Reset every game. `seed`, as 2048's vector takes it: an int (game i gets the i+1-th SplitMix64 output of
+        it), a sequence of `num_envs` ints or None (None keeps that game's stream) or None."""
         if options:
             raise ValueError(f"Memorize's reset takes no options, got {sorted(options)}")
+        base, seeds = vector_seeds(seed, self.num_envs)
         params: dict[str, Any] = {}
-        if isinstance(seed, list):
-            params["seeds"] = seed
-        elif seed is not None:
-            params["seed"] = seed
+        if seeds is not None:
+            params["seeds"] = seeds
+        elif base is not None:
+            params["seed"] = base
         result = self._live().call("reset", params)
         self._over[:] = False
         observations = np.asarray(self._batch(result, "observation"), dtype=np.uint8)

@@ -16,8 +16,9 @@ uint8 (rows, cols), and `observation="onehot_flat"` gives a float32 vector for a
 Every `log_interval` steps, `step` returns one info dict for PufferLib's logger: the mean `score`, `max_tile`
 and `episode_length` of the episodes that ended since the last one, and their count `n`.
 
-Needs `pufferlib-core` (or `pufferlib`): `pip install --no-deps pufferlib-core psutil` is enough for the environment
-and its vectorization (torch is needed only by PufferLib's trainer).
+Needs `pufferlib-core` (or `pufferlib`) and torch, which `import pufferlib` imports (any build: the CPU one is
+enough): install torch, then `pip install --no-deps pufferlib-core psutil rich` (docs/PYTHON.md); without them
+this module's import is a ModuleNotFoundError that says so.
 """
 
 from __future__ import annotations
@@ -25,23 +26,37 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-import pufferlib
 from gymnasium import spaces
 
 from .env import observation_space
+from .handles import HandleOwner
+from .integers import action_array, integer
 from .native import InProcessSession
+from .optional import missing
+
+try:
+    import pufferlib
+except ModuleNotFoundError as error:
+    raise missing("gym2048.puffer", "PufferLib and torch (import pufferlib imports torch)",
+                  "`pip install --no-deps pufferlib-core psutil rich`", error) from None
 
 #: The info the engine records for the log: what ended episodes reached.
 _LOGGED = ("score", "max_tile", "steps")
 
 
-class Gym2048Puffer(pufferlib.PufferEnv):  # type: ignore[misc]
-    """`num_envs` 2048 boards as PufferLib agents, stepped by one engine call into PufferLib's buffers."""
+class Gym2048Puffer(HandleOwner, pufferlib.PufferEnv):  # type: ignore[misc]
+    """`num_envs` 2048 boards as PufferLib agents, stepped by one engine call into PufferLib's buffers. Seeds and
+    actions are integers exactly: a float, bool or text seed, and actions of another dtype or shape or out of
+    0..3, are a TypeError or ValueError (nothing is cast, rounded or broadcast)."""
+
+    def _copy_advice(self) -> str:
+        return "make another Gym2048Puffer with the same arguments (PufferLib's vectorization makes one per worker)"
 
     def __init__(self, num_envs: int = 1, log_interval: int = 128, buf: Optional[dict[str, Any]] = None,
                  seed: int = 0, **options: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if integer(num_envs, "num_envs") < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        seed = integer(seed, "seed")
         settings = {"observation": "exponents", **options, "num_envs": int(num_envs), "autoreset_mode": "same_step",
                     "info": list(_LOGGED)}
         # The spec first (a session of the same options), so that PufferLib allocates buffers of the right shape.
@@ -72,7 +87,7 @@ class Gym2048Puffer(pufferlib.PufferEnv):  # type: ignore[misc]
         """Reset every board: `seed` (default: the `seed` PufferLib gave this environment) seeds board i as the
         vector environment's `reset(seed=seed)` does."""
         engine = self._engine()
-        engine.reset({"seed": int(self._seed if seed is None else seed)}, lambda: None)
+        engine.reset({"seed": self._seed if seed is None else integer(seed, "seed")}, lambda: None)
         self.rewards[:] = 0
         self._tick = 0
         self._ended = []
@@ -82,7 +97,7 @@ class Gym2048Puffer(pufferlib.PufferEnv):  # type: ignore[misc]
                                                   list[dict[str, Any]]]:
         """Step every board with its action (0 up, 1 right, 2 down, 3 left) into the shared buffers."""
         engine = self._engine()
-        engine.step(actions, lambda: None)
+        engine.step(action_array(actions, self.num_agents, 3, "up, right, down, left"), lambda: None)
         np.copyto(self.rewards, engine.rewards, casting="unsafe")
         if self._single is not None and (self.terminals[0] or self.truncations[0]):
             self._record(np.array([True]), self._single.columns)

@@ -25,9 +25,16 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from .integers import optional_integer
+from .optional import missing
 from .vector import Gym2048VectorEnv
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ModuleNotFoundError as error:
+    raise missing("gym2048.sb3", "Stable-Baselines3 and torch", "`pip install sb3-contrib` (Stable-Baselines3 and "
+                  "MaskablePPO)", error) from None
 
 Indices = Union[None, int, Iterable[int]]
 
@@ -66,6 +73,12 @@ class Gym2048SB3VecEnv(VecEnv):  # type: ignore[misc]
         masks = infos["action_mask"]
         self.reset_infos = [{"action_mask": masks[index]} for index in range(self.num_envs)]
         return observations
+
+    def seed(self, seed: Optional[int] = None) -> Sequence[Optional[int]]:
+        """SB3's `seed`: the next reset seeds board i with `seed + i` (a random `seed` when None). The seed is an
+        integer exactly: a float, bool or text is a TypeError."""
+        result: Sequence[Optional[int]] = super().seed(optional_integer(seed, "seed"))
+        return result
 
     def __copy__(self) -> "Gym2048SB3VecEnv":
         """A real copy, as `copy.deepcopy` makes it: the boards are copied (a shallow copy would share the engine,

@@ -13,6 +13,7 @@ from gymnasium.vector.utils import batch_space
 from .backend import Backend, make_backend, reset_params
 from .client import splitmix64
 from .env import BackendOwner, observation_space
+from .integers import action_array, vector_seeds
 from .render import parse_text, render_board
 
 # What a vector step reports by default: the masks an agent needs, and the scores a logger wants. Every
@@ -102,19 +103,11 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
         """Reset every environment. `seed`: an int (environment i gets the i+1-th SplitMix64 output of it), a
         list of `num_envs` ints or None (environment i starts as `Gym2048Env.reset(seed=seed[i])`; None keeps
         its stream) or None. `options={"board": rows×cols tile values}` starts every environment there."""
-        seeds: Optional[list[Optional[int]]] = None
-        base: Optional[int] = None
-        if isinstance(seed, (int, np.integer)):
-            base = int(seed)
+        base, seeds = vector_seeds(seed, self.num_envs)
+        if base is not None:
             super().reset(seed=base)
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = [None if s is None else int(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"seed is a list of {len(seeds)} seeds, but there are {self.num_envs} environments")
+        elif seeds is not None:
             super().reset(seed=None)
-        elif seed is not None:
-            raise TypeError(f"seed must be an int, a list of {self.num_envs} ints or None, or None; "
-                            f"got {type(seed).__name__}")
         elif not self._reset_once:
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.
             base = int(self.np_random.integers(0, 2**63))
@@ -149,20 +142,8 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
 
     def _checked(self, actions: Any) -> npt.NDArray[Any]:
         """`actions` as an integer array of num_envs entries 0..3 (any integer dtype, or a list of ints); anything
-        else is a TypeError or ValueError naming what it got and the action space."""
-        array = np.asarray(actions)
-        space = f"the action space is MultiDiscrete([4] * {self.num_envs})"
-        kind = array.dtype.kind
-        if kind not in "iu":
-            raise TypeError(f"actions must be integers 0..3 ({space}), got dtype {array.dtype}")
-        if array.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},) ({space}), got shape {array.shape}")
-        # One pass over the batch: read as unsigned, a negative action is a huge one.
-        unsigned = array.view(array.dtype.str.replace("i", "u")) if kind == "i" else array
-        if unsigned.max() > 3:
-            index = int(np.flatnonzero((array < 0) | (array > 3))[0])
-            raise ValueError(f"actions[{index}] must be 0..3 (up, right, down, left; {space}), got {array[index]}")
-        return array
+        else is a TypeError or ValueError naming what it got and the action space (the number rule's)."""
+        return action_array(actions, self.num_envs, 3, "up, right, down, left")
 
     def _step_single(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
