@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from .client import G2048Error, splitmix64
 from .handles import HandleOwner
+from .integers import action_array, integer
 from .native import _raise_last, library
 
 #: A policy for `evaluate`: (observations, action masks as (n, 4) bool) of the boards still playing → n actions.
@@ -102,13 +103,19 @@ class _Loaded(HandleOwner):
                 _raise_last()
         return out
 
-    @staticmethod
-    def _as_policy(moves: Callable[[npt.NDArray[Any]], npt.NDArray[np.int8]], name: str) -> Policy:
-        """`moves` as a policy for `evaluate`: any action where a board has none (its -1), which the engine ignores
-        as the game is over there."""
+    def _as_policy(self, moves: Callable[[npt.NDArray[Any]], npt.NDArray[np.int8]], name: str) -> Policy:
+        """`moves` as a policy for `evaluate`: the engine's move on each board asked. A board with legal moves for
+        which it has none (-1: for a solution, a board its games never reach) is a ValueError naming the board,
+        as `g2048 eval` makes it; never a made-up move."""
         def act(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
             chosen = moves(observations)
-            return np.where(chosen < 0, 0, chosen)
+            lost = np.flatnonzero((chosen < 0) & np.asarray(masks).any(axis=1))
+            if len(lost):
+                board = np.asarray(observations[lost[0]]).tolist()
+                raise ValueError(f"the {self._kind} has no move for board {int(lost[0])} of the batch (exponents "
+                                 f"{board}), which has legal moves: it is not a board the {self._kind}'s games reach "
+                                 f"(play under its rules: **{self._kind}.rules)")
+            return chosen
         act.__name__ = name
         return act
 
@@ -285,12 +292,17 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
     observations (in the `observation` encoding of `options`, exponents by default) and the (n, 4) bool masks of
     the boards still playing and returns their actions. `options` are environment options (the rules: for a
     trained player, `**player.rules`). The report's `player` is `name`, else the policy's `__name__`.
+
+    Every action must be one of its board's legal moves (its mask), as `g2048 eval`'s players choose them: an
+    illegal one is a ValueError naming the move and the board (under the default `invalid_action` "noop" it would
+    change nothing, and the game would never end). Actions are integers exactly (any integer dtype): a float or bool
+    array is a TypeError, and `seed` is an integer too.
     """
     from .vector import Gym2048VectorEnv
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= 10_000_000:
         raise ValueError(f"games must be an integer from 1 to 10000000, got {games!r}")
     _check_batch(batch)
-    seeds = splitmix64(int(seed), int(games))
+    seeds = splitmix64(integer(seed, "seed"), int(games))
     settings = {"observation": "exponents", **options, "info": ["action_mask", "score", "max_tile", "steps"],
                 "autoreset_mode": "next_step"}
     scores = np.zeros(games, np.int64)
@@ -311,9 +323,12 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
             index = np.arange(len(chunk))
             while playing.any():
                 live = index[playing]
-                chosen = np.asarray(policy(observations[live], envs.action_masks()[live])).reshape(-1)
-                if chosen.shape != live.shape:
-                    raise ValueError(f"the policy returned {chosen.shape[0]} actions for {len(live)} boards")
+                masks = envs.action_masks()[live]
+                chosen = np.asarray(policy(observations[live], masks))
+                if chosen.size != live.size:
+                    raise ValueError(f"the policy returned {chosen.size} actions for {len(live)} boards")
+                chosen = action_array(chosen.reshape(-1), len(live), 3, "up, right, down, left")
+                _check_legal(chosen, masks, observations[live])
                 actions[:] = 0
                 actions[live] = chosen
                 observations, _, terminated, truncated, infos = envs.step(actions)
@@ -326,6 +341,17 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
     seconds = time.perf_counter() - start
     player = name if name is not None else str(getattr(policy, "__name__", "python policy"))
     return _report(player, rows, cols, scores, tiles, moves, seconds)
+
+
+def _check_legal(chosen: npt.NDArray[Any], masks: npt.NDArray[np.bool_], boards: npt.NDArray[Any]) -> None:
+    """Refuses an action that is not one of its board's legal moves, naming the first such board."""
+    illegal = np.flatnonzero(~masks[np.arange(len(chosen)), chosen])
+    if len(illegal):
+        index = int(illegal[0])
+        action = int(chosen[index])
+        raise ValueError(f"the policy gave {action} ({('up', 'right', 'down', 'left')[action]}) for board {index} of "
+                         f"the batch (observation {np.asarray(boards[index]).tolist()}), where it is not legal: a "
+                         "policy must choose one of the legal moves its masks give")
 
 
 def _report(player: str, rows: int, cols: int, scores: npt.NDArray[np.int64], tiles: npt.NDArray[np.int64],

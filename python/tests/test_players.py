@@ -14,6 +14,8 @@ import pytest
 import gym2048
 from gym2048 import G2048Error, Gym2048VectorEnv, TrainedPlayer, evaluate, find_binary
 
+from conftest import hang_is_a_failure
+
 
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
@@ -143,3 +145,31 @@ def test_a_forked_child_is_told_to_load_the_player_again(weights: dict[str, str]
     assert os.waitstatus_to_exitcode(status) == 0
     assert gym2048.TrainedPlayer is TrainedPlayer
     player.close()
+
+
+def test_a_policy_that_makes_an_illegal_move_is_refused_not_looped() -> None:
+    """Always `up` on 2x2 boards: under the default invalid_action "noop" an illegal move changes nothing, so the
+    games would never end; `evaluate` names the move, the board and the rule instead, as `g2048 eval` does."""
+    with hang_is_a_failure(20):
+        with pytest.raises(ValueError, match=r"the policy gave 0 \(up\) for board \d+ .*where it is not legal"):
+            evaluate(lambda o, m: np.zeros(len(o), np.int64), games=4, rows=2, cols=2)
+        for backend in ("inprocess", "server"):
+            with pytest.raises(ValueError, match="where it is not legal"):
+                evaluate(lambda o, m: np.zeros(len(o), np.int64), games=4, rows=2, cols=2, backend=backend,
+                         invalid_action="terminate")
+
+
+def test_evaluate_takes_integers_exactly() -> None:
+    """The number rule at `evaluate`'s door: float actions, a float, bool or text seed are refused, never cast."""
+    def first_legal(observations: Any, masks: Any) -> Any:
+        return np.argmax(masks, axis=1)
+    with pytest.raises(TypeError, match="actions must be integers 0..3.*got dtype float64"):
+        evaluate(lambda o, m: np.argmax(m, axis=1) + 0.25, games=3, rows=3, cols=3)
+    with pytest.raises(TypeError, match="actions must be integers 0..3.*got dtype bool"):
+        evaluate(lambda o, m: m[:, 0], games=3, rows=3, cols=3)
+    with pytest.raises(ValueError, match=r"actions\[0\] must be 0..3.*got 4"):
+        evaluate(lambda o, m: np.full(len(o), 4), games=3, rows=3, cols=3)
+    for seed in (1.5, True, "2", 2.0):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            evaluate(first_legal, games=3, seed=seed, rows=3, cols=3)  # type: ignore[arg-type]
+    assert evaluate(first_legal, games=3, seed=np.uint64(2), rows=3, cols=3)["games"] == 3  # type: ignore[arg-type]

@@ -15,6 +15,8 @@ import pytest
 from gym2048 import G2048Error, Solution, TrainedPlayer, evaluate, find_binary
 from gym2048.native import library
 
+from conftest import hang_is_a_failure
+
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> str:
@@ -240,3 +242,14 @@ def test_bad_input_is_refused(solved: str, tmp_path: Any) -> None:
     solution.close()
     with pytest.raises(G2048Error, match="the solution is closed"):
         solution.moves(np.zeros((1, 2, 3), np.uint8))
+
+
+def test_a_solution_without_a_move_on_a_playable_board_is_an_error(solved: str) -> None:
+    """With one starting tile the games reach boards the solution (made with two) does not hold: its policy has
+    no move there, which is an error naming the board, as `g2048 eval` makes it; never a made-up move 0."""
+    solution = Solution(solved)
+    rules = {**solution.rules, "initial_tiles": 1}
+    with hang_is_a_failure(20), pytest.raises(ValueError, match=r"the solution has no move for board \d+ .*which has "
+                                                                 "legal moves"):
+        evaluate(solution.policy(), games=20, seed=1, **rules)
+    solution.close()
