@@ -40,6 +40,8 @@ def vector_seeds(seed: Any, count: int) -> tuple[Optional[int], Optional[list[Op
     if seed is None:
         return None, None
     if is_integer(seed):
+        if not 0 <= seed < 1 << 64:  # checked here, as the engine words it, before Gymnasium's generator sees it
+            raise ValueError(f"seed must be an unsigned 64-bit integer (0 to {(1 << 64) - 1}), got {seed}")
         return int(seed), None
     if isinstance(seed, (list, tuple)) or type(seed).__name__ == "ndarray":
         entries: Sequence[Any] = list(seed)

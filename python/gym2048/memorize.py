@@ -25,7 +25,7 @@ from .backend import BACKENDS
 from .client import G2048
 from .env import discrete_action, observation_space
 from .handles import HandleOwner
-from .integers import vector_seeds
+from .integers import action_array, vector_seeds
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -196,10 +196,7 @@ class MemorizeVectorEnv(_Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray[Any],
 
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any],
                                           dict[str, Any]]:
-        cards = np.asarray(actions).reshape(-1)
-        if cards.shape != (self.num_envs,):
-            raise ValueError(f"actions must be {self.num_envs} cards, got shape {np.shape(actions)}")
-        cards_list = [_card(card, self._cards) for card in cards]
+        cards_list = action_array(actions, self.num_envs, self._cards - 1).tolist()
         door = self._live()
         if self._single:
             # One environment: the engine's single form, with next_step's autoreset done here as the vector does.

@@ -1,15 +1,22 @@
 """Shared helpers of the Python tests: counting the server processes a test started, failing a call that hangs,
-forking while a thread is inside calls."""
+forking while a thread is inside calls, and the RL adapters over their packages or stand-ins of them."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
-from typing import Any, Callable, Iterator
+import types
+from typing import Any, Callable, Iterator, Optional
+
+import numpy as np
+import pytest
 
 
 def server_children() -> set[int]:
@@ -67,3 +74,61 @@ def fork_during_calls(busy: Callable[[], Any], again: Callable[[], Any], after_f
         stop.set()
         thread.join()
     assert calls[0] > 0
+
+
+# -- the adapters: the real packages when installed, else stand-ins of the base classes our adapters use ----------
+
+class _PufferEnv:
+    """What Gym2048Puffer uses of `pufferlib.PufferEnv`: buffers for `num_agents` of the single spaces."""
+
+    def __init__(self, buf: Optional[dict[str, Any]] = None) -> None:
+        n, space = self.num_agents, self.single_observation_space  # type: ignore[attr-defined]
+        self.observations = np.zeros((n, *space.shape), space.dtype)
+        self.rewards = np.zeros(n, np.float32)
+        self.terminals = np.zeros(n, np.bool_)
+        self.truncations = np.zeros(n, np.bool_)
+
+
+class _VecEnv:
+    """What Gym2048SB3VecEnv uses of SB3's `VecEnv`, its `seed` as SB3 words it."""
+
+    def __init__(self, num_envs: int, observation_space: Any, action_space: Any) -> None:
+        self.num_envs, self.observation_space, self.action_space = num_envs, observation_space, action_space
+        self.render_mode = None
+        self._reset_seeds()
+        self._reset_options()
+
+    def _reset_seeds(self) -> None:
+        self._seeds: list[Optional[int]] = [None] * self.num_envs
+
+    def _reset_options(self) -> None:
+        self._options: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+
+    def seed(self, seed: Optional[int] = None) -> list[Optional[int]]:
+        if seed is None:
+            seed = int(np.random.randint(0, 2**32 - 1, dtype=np.uint32))
+        self._seeds = [seed + index for index in range(self.num_envs)]
+        return self._seeds
+
+    def step(self, actions: Any) -> Any:
+        self.step_async(actions)  # type: ignore[attr-defined]
+        return self.step_wait()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def adapters(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Any]]:
+    """(Gym2048Puffer, Gym2048SB3VecEnv), imported over the installed packages or the stand-ins."""
+    if importlib.util.find_spec("pufferlib") is None:
+        monkeypatch.setitem(sys.modules, "pufferlib", types.SimpleNamespace(PufferEnv=_PufferEnv))
+    if importlib.util.find_spec("stable_baselines3") is None:
+        for name in ("stable_baselines3", "stable_baselines3.common", "stable_baselines3.common.vec_env"):
+            monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+        base = types.ModuleType("stable_baselines3.common.vec_env.base_vec_env")
+        base.VecEnv = _VecEnv  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, base.__name__, base)
+    for module in ("gym2048.puffer", "gym2048.sb3"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    puffer, sb3 = importlib.import_module("gym2048.puffer"), importlib.import_module("gym2048.sb3")
+    yield puffer.Gym2048Puffer, sb3.Gym2048SB3VecEnv
+    for module in ("gym2048.puffer", "gym2048.sb3"):
+        sys.modules.pop(module, None)

@@ -6,11 +6,7 @@ otherwise."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
-import types
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,64 +33,6 @@ def test_vector_seeds_are_integers_exactly(backend: str) -> None:
             again, _ = envs.reset(seed=same)  # type: ignore[arg-type]
             assert again.tolist() == first.tolist()
         envs.close()
-
-
-# -- the adapters: the real packages when installed, else stand-ins of the base classes our adapters use ----------
-
-class _PufferEnv:
-    """What Gym2048Puffer uses of `pufferlib.PufferEnv`: buffers for `num_agents` of the single spaces."""
-
-    def __init__(self, buf: Optional[dict[str, Any]] = None) -> None:
-        n, space = self.num_agents, self.single_observation_space  # type: ignore[attr-defined]
-        self.observations = np.zeros((n, *space.shape), space.dtype)
-        self.rewards = np.zeros(n, np.float32)
-        self.terminals = np.zeros(n, np.bool_)
-        self.truncations = np.zeros(n, np.bool_)
-
-
-class _VecEnv:
-    """What Gym2048SB3VecEnv uses of SB3's `VecEnv`, its `seed` as SB3 words it."""
-
-    def __init__(self, num_envs: int, observation_space: Any, action_space: Any) -> None:
-        self.num_envs, self.observation_space, self.action_space = num_envs, observation_space, action_space
-        self.render_mode = None
-        self._reset_seeds()
-        self._reset_options()
-
-    def _reset_seeds(self) -> None:
-        self._seeds: list[Optional[int]] = [None] * self.num_envs
-
-    def _reset_options(self) -> None:
-        self._options: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-
-    def seed(self, seed: Optional[int] = None) -> list[Optional[int]]:
-        if seed is None:
-            seed = int(np.random.randint(0, 2**32 - 1, dtype=np.uint32))
-        self._seeds = [seed + index for index in range(self.num_envs)]
-        return self._seeds
-
-    def step(self, actions: Any) -> Any:
-        self.step_async(actions)  # type: ignore[attr-defined]
-        return self.step_wait()  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def adapters(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Any]]:
-    """(Gym2048Puffer, Gym2048SB3VecEnv), imported over the installed packages or the stand-ins."""
-    if importlib.util.find_spec("pufferlib") is None:
-        monkeypatch.setitem(sys.modules, "pufferlib", types.SimpleNamespace(PufferEnv=_PufferEnv))
-    if importlib.util.find_spec("stable_baselines3") is None:
-        for name in ("stable_baselines3", "stable_baselines3.common", "stable_baselines3.common.vec_env"):
-            monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
-        base = types.ModuleType("stable_baselines3.common.vec_env.base_vec_env")
-        base.VecEnv = _VecEnv  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, base.__name__, base)
-    for module in ("gym2048.puffer", "gym2048.sb3"):
-        monkeypatch.delitem(sys.modules, module, raising=False)
-    puffer, sb3 = importlib.import_module("gym2048.puffer"), importlib.import_module("gym2048.sb3")
-    yield puffer.Gym2048Puffer, sb3.Gym2048SB3VecEnv
-    for module in ("gym2048.puffer", "gym2048.sb3"):
-        sys.modules.pop(module, None)
 
 
 def test_the_puffer_binding_takes_integers_exactly(adapters: tuple[Any, Any]) -> None:
@@ -133,4 +71,20 @@ def test_sb3_seed_takes_integers_exactly(adapters: tuple[Any, Any]) -> None:
     first = envs.reset()
     envs.seed(5)
     assert (envs.reset() == first).all()
+    envs.close()
+
+
+def test_memorize_vector_cards_are_exactly_their_shape() -> None:
+    """Memorize's vector reshaped any array of num_envs cards: (3, 1) and (1, 3) were taken; now the rule of 2048's
+    vector, one integer array of shape (num_envs,)."""
+    envs = MemorizeVectorEnv(3, rows=2, cols=2)
+    envs.reset(seed=1)
+    for cards in (np.zeros((3, 1), np.int64), np.zeros((1, 3), np.int64)):
+        with pytest.raises(ValueError, match=r"actions must have shape \(3,\)"):
+            envs.step(cards)
+    with pytest.raises(TypeError, match="got dtype float64"):
+        envs.step(np.zeros(3))
+    with pytest.raises(ValueError, match=r"actions\[1\] must be 0..3"):
+        envs.step(np.array([0, 4, 0]))
+    envs.step(np.array([0, 1, 2]))
     envs.close()

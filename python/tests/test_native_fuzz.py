@@ -7,7 +7,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from typing import Any
+from typing import Any, Callable, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -309,3 +309,131 @@ def test_random_player_solution_and_report_calls_never_crash_and_agree(tmp_path:
         lib.g2048_solution_destroy(handle)
     lib.g2048_destroy(session.value)
     assert {0, 1, 2}.issubset(statuses) and reports > 0
+
+
+#: Values a caller may hand a Python door where an integer (or integers) belongs: some exact, most not.
+VALUES: list[Any] = [0, 1, 3, 4, -1, 2**64, np.int8(2), np.uint64(7), np.int64(-3), 1.5, 2.0, float("nan"), True,
+                     np.bool_(False), "2", None, [], [1], {}, np.float32(1.0)]
+DOORS = int(os.environ.get("G2048_FUZZ_DOORS", "400"))
+
+
+def exact_seed(value: Any) -> bool:
+    """Whether a seed is an integer the engine takes (0 to 2^64 - 1), exactly."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= int(value) < 2**64
+
+
+def exact_actions(array: npt.NDArray[Any], count: int, top: int) -> bool:
+    """Whether an action array is what every door takes: an integer dtype, shape (count,), entries 0..top."""
+    return array.dtype.kind in "iu" and array.shape == (count,) and bool(((array >= 0) & (array <= top)).all())
+
+
+def random_actions(rng: np.random.Generator, count: int, top: int) -> npt.NDArray[Any]:
+    dtype = rng.choice(np.array([np.int8, np.int64, np.uint8, np.int32, np.float64, np.bool_, object], dtype=object))
+    shape = [(count,), (count,), (count,), (1,), (count, 1), ()][int(rng.integers(6))]
+    values = rng.integers(-2 if rng.random() < 0.2 else 0, top + (3 if rng.random() < 0.2 else 1), size=shape)
+    return np.asarray(values).astype(dtype)
+
+
+def test_python_doors_take_integers_exactly_or_refuse_them(adapters: tuple[Any, Any]) -> None:
+    """Seeded values at every Python door that takes integers (the vectors of both games, `evaluate`'s policy, the
+    PufferLib binding's actions, SB3's seed): each is taken when it is exact, and refused with a TypeError or
+    ValueError otherwise; never rounded, cast, broadcast or hung on."""
+    from conftest import hang_is_a_failure
+    from gym2048 import G2048Error, Gym2048VectorEnv, MemorizeVectorEnv, evaluate
+    puffer_class, sb3_class = adapters
+    rng = np.random.default_rng(SEED)
+    vectors: list[Any] = [Gym2048VectorEnv(3, rows=2, cols=3), MemorizeVectorEnv(3, rows=2, cols=2)]
+    puffer, sb3 = puffer_class(num_envs=3, rows=2, cols=2), sb3_class(3, rows=2, cols=2)
+    puffer.reset(seed=1)
+    outcomes: dict[str, int] = {}
+    for call in range(DOORS):
+        door = int(rng.integers(5))
+        if door == 0:  # a vector's seed: one value, or a list of three
+            envs = vectors[int(rng.integers(2))]
+            seed = VALUES[int(rng.integers(len(VALUES)))] if rng.random() < 0.5 else [
+                VALUES[int(rng.integers(len(VALUES)))] for _ in range(3)]
+            exact = seed is None or exact_seed(seed) or (isinstance(seed, list) and len(seed) == 3 and all(
+                entry is None or exact_seed(entry) for entry in seed))
+            act: Callable[[], Any] = lambda: envs.reset(seed=seed)
+        elif door == 1:  # a vector's actions
+            envs = vectors[int(rng.integers(2))]
+            top = 3  # four moves of 2048, and the four cards of a 2x2 Memorize
+            envs.reset(seed=call)
+            actions = random_actions(rng, 3, top)
+            exact = exact_actions(actions, 3, top)
+            act = lambda: envs.step(actions)
+        elif door == 2:  # evaluate's policy
+            dtype = rng.choice(np.array([np.int64, np.uint8, np.float64, np.bool_], dtype=object))
+            illegal = rng.random() < 0.3
+            exact = dtype in (np.int64, np.uint8) and not illegal
+
+            def policy(observations: Any, masks: Any) -> Any:
+                moves = np.argmax(masks if not illegal else ~masks, axis=1)
+                return moves.astype(dtype)
+            act = lambda: evaluate(policy, games=4, seed=call, rows=2, cols=2)
+        elif door == 3:  # the PufferLib binding's actions
+            actions = random_actions(rng, 3, 3)
+            exact = exact_actions(actions, 3, 3)
+            act = lambda: puffer.step(actions)
+        else:  # SB3's seed
+            seed = VALUES[int(rng.integers(len(VALUES)))]
+            # Any integer: SB3 seeds board i with seed + i, and the engine checks the range at the next reset.
+            exact = seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))
+            act = lambda: sb3.seed(seed)
+        error: Optional[BaseException] = None
+        try:
+            with hang_is_a_failure(30):
+                act()
+            outcome = "taken"
+        except (TypeError, ValueError) as refusal:
+            outcome, error = "refused", refusal
+            assert str(error) and "\n" not in str(error), error
+        except G2048Error as refusal:  # the engine's refusal of an exact value: a face-up card, an ended game
+            outcome, error = "engine", refusal
+            assert exact, f"call {call}: door {door}: {error}"
+        assert (outcome != "taken") or exact, f"call {call}: door {door} took an inexact value"
+        assert (outcome != "refused") or not exact, f"call {call}: door {door} refused an exact value: {error}"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    for closing in (*vectors, puffer, sb3):
+        closing.close()
+    assert outcomes.get("taken", 0) > DOORS // 10 and outcomes.get("refused", 0) > DOORS // 10, outcomes
+
+
+def test_copies_of_every_engine_owner_are_real_or_refused() -> None:
+    """Seeded copies (copy, deepcopy, pickle) of every kind of object that owns an engine session: a 2048
+    environment's copy is a real one (same state, and closing it leaves the original working); every other owner's
+    is a TypeError that says what to do; no copy ever shares a handle."""
+    import copy
+    import pickle
+    from gym2048 import G2048, Gym2048Env, Gym2048VectorEnv, MemorizeEnv, MemorizeVectorEnv
+    from gym2048.native import CallSession
+    rng = np.random.default_rng(SEED)
+    makers: list[Callable[[], Any]] = [
+        lambda: Gym2048Env(rows=2, cols=3), lambda: Gym2048VectorEnv(3, rows=2, cols=3),
+        lambda: Gym2048Env(rows=2, cols=3, backend="server"), lambda: MemorizeEnv(rows=2, cols=2),
+        lambda: MemorizeVectorEnv(2, rows=2, cols=2, backend="server"), lambda: G2048(rows=2, cols=2),
+        lambda: CallSession({"rows": 2, "cols": 2})]
+    copiers: list[Callable[[Any], Any]] = [copy.copy, copy.deepcopy, lambda owner: pickle.loads(pickle.dumps(owner))]
+    for round_ in range(int(os.environ.get("G2048_FUZZ_COPIES", "30"))):
+        owner = makers[int(rng.integers(len(makers)))]()
+        if hasattr(owner, "reset") and rng.random() < 0.8:
+            owner.reset(seed=round_)
+        copier = copiers[int(rng.integers(len(copiers)))]
+        if isinstance(owner, (Gym2048Env, Gym2048VectorEnv)):
+            twin = copier(owner)
+            assert twin.spec_info == owner.spec_info
+            assert owner.server_pid is None or twin.server_pid != owner.server_pid
+            if owner._reset_once:
+                assert twin.get_state() == owner.get_state()
+            twin.close()
+            owner.reset(seed=2)  # the original's session is its own
+        else:
+            try:
+                copier(owner)
+            except TypeError as error:
+                assert "owns an engine handle" in str(error), error
+                assert "make another" in str(error) or "start another" in str(error), error
+            else:
+                raise AssertionError(f"round {round_}: a copy of a {type(owner).__name__} was made")
+            (owner.reset(seed=1) if hasattr(owner, "reset") else owner.call("spec"))  # still its own
+        owner.close()
