@@ -57,6 +57,8 @@ class Gym2048Puffer(HandleOwner, pufferlib.PufferEnv):  # type: ignore[misc]
         if integer(num_envs, "num_envs") < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         seed = integer(seed, "seed")
+        if integer(log_interval, "log_interval") < 1:
+            raise ValueError(f"log_interval must be a positive integer, got {log_interval!r}")
         settings = {"observation": "exponents", **options, "num_envs": int(num_envs), "autoreset_mode": "same_step",
                     "info": list(_LOGGED)}
         # The spec first (a session of the same options), so that PufferLib allocates buffers of the right shape.
@@ -67,7 +69,7 @@ class Gym2048Puffer(HandleOwner, pufferlib.PufferEnv):  # type: ignore[misc]
         self.single_observation_space = observation_space(spec)
         self.single_action_space: spaces.Space[Any] = spaces.Discrete(4)
         self.num_agents = int(num_envs)
-        self.log_interval = log_interval
+        self.log_interval = int(log_interval)
         super().__init__(buf)
         outputs = {"observations": self.observations, "terminations": self.terminals,
                    "truncations": self.truncations}

@@ -40,6 +40,10 @@ def test_the_puffer_binding_takes_integers_exactly(adapters: tuple[Any, Any]) ->
     for seed in (1.5, "2", True):
         with pytest.raises(TypeError, match="seed must be an integer"):
             puffer_class(num_envs=2, seed=seed)
+    intervals: list[tuple[Any, type[Exception]]] = [(1.5, TypeError), (0, ValueError), (True, TypeError)]
+    for interval, refusal in intervals:
+        with pytest.raises(refusal, match="log_interval must be"):
+            puffer_class(num_envs=2, log_interval=interval)
     env = puffer_class(num_envs=2)
     for seed in (1.5, "2", True):
         with pytest.raises(TypeError, match="seed must be an integer"):
