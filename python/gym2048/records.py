@@ -113,6 +113,29 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+def _deal(path: str, number: int, config: dict[str, Any], deck: Any) -> None:
+    """Refuse a Memorize header whose deal cannot be one: `config` must give `rows` and `cols`, and `deck` be that
+    many rows of that many contents, each content 0..pairs-1 twice (as `g2048 replay` reads a header)."""
+    for name in ("rows", "cols"):
+        if name not in config:
+            raise ValueError(f"{path}: line {number}: missing \"config.{name}\"")
+        if not isinstance(config[name], int) or isinstance(config[name], bool) or not 1 <= config[name] <= 64:
+            raise ValueError(f"{path}: line {number}: \"config.{name}\" must be an integer from 1 to 64, got "
+                             f"{json.dumps(config[name])[:40]}")
+    rows, cols = config["rows"], config["cols"]
+    if not (isinstance(deck, list) and len(deck) == rows and all(isinstance(row, list) and len(row) == cols
+                                                                  for row in deck)):
+        raise ValueError(f"{path}: line {number}: \"deck\" must be {rows} rows of {cols} card contents")
+    pairs = rows * cols // 2
+    contents = [card for row in deck for card in row]
+    for card in contents:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < pairs:
+            raise ValueError(f"{path}: line {number}: \"deck\" holds contents from 0 to {pairs - 1}, got "
+                             f"{json.dumps(card)[:40]}")
+    if sorted(contents) != sorted(list(range(pairs)) * 2):
+        raise ValueError(f"{path}: line {number}: \"deck\" must hold each content 0 to {pairs - 1} twice")
+
+
 #: The longest line a record reader accepts (a step line of an 8×8 board is a few hundred bytes).
 MAX_LINE_BYTES = 1 << 20
 
@@ -181,11 +204,8 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if game not in configs:
                     configs[game] = _config_options(game)
                 _only(path, number, line["config"], configs[game], "config.")
-                deck = line.get("deck")
-                if game == "memorize" and not (isinstance(deck, list) and deck and all(
-                        isinstance(row, list) and len(row) == len(deck[0]) > 0 and all(
-                            isinstance(card, int) and not isinstance(card, bool) for card in row) for row in deck)):
-                    raise ValueError(f"{path}: line {number}: \"deck\" must be rows of card contents (integers)")
+                if game == "memorize":
+                    _deal(path, number, line["config"], line["deck"])
                 version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
                 yield "header", line
             elif kind == "step":

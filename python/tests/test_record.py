@@ -234,7 +234,14 @@ def test_memorize_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
     check(lambda text: text.replace('"outcome":"finished"', '"outcome":"won"'),
           r'"outcome" must be finished, truncated or stopped')
     check(lambda text: text.replace('"version":2', '"version":1'), r"unsupported record version 1")
-    check(lambda text: text.replace('"deck":[[', '"deck":[7,['), r'"deck" must be rows of card contents')
+    check(lambda text: text.replace('"deck":[[', '"deck":[7,['), r'"deck" must be 2 rows of 2 card contents')
+    # A deal that cannot be one is refused at the header, as g2048 replay refuses it, whatever cards are turned.
+    deck = json.loads(original.splitlines()[0])["deck"]
+    for forged, message in (([[0, 0], [0, 1]], "each content 0 to 1 twice"), ([[0, 1], [1, 2]], "from 0 to 1, got 2"),
+                            ([[0, 1, 0, 1]], "2 rows of 2")):
+        check(lambda text: text.replace(json.dumps(deck, separators=(",", ":")), json.dumps(forged, separators=(",", ":")), 1),
+              message)
+    check(lambda text: text.replace('"rows":2,', '', 1), r'missing "config.rows"')
     (tmp_path / "2048").mkdir()
     game2048 = play(tmp_path / "2048", "--agent", "greedy", "--seed", "1", "--rows", "2", "--cols", "2")
     with open(game2048) as file:
