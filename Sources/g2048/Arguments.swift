@@ -13,10 +13,20 @@ struct OptionSpec: Equatable {
     var help: String
     /// The default shown in help, if any.
     var defaultValue: String?
+    /// The integers the option accepts, for an option whose value is an integer (`--games`, `--seed`, `--rows`),
+    /// else `nil`: what a test of every flag at its bounds reads, so that a new flag is covered when declared.
+    var integers: ClosedRange<Int128>? = nil
 
     /// An option that takes a value.
     static func option(_ name: String, _ valueName: String, _ help: String, default defaultValue: String? = nil) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help, defaultValue: defaultValue)
+    }
+
+    /// This option, accepting the integers in `range`.
+    func accepting(integers range: ClosedRange<Int128>) -> OptionSpec {
+        var spec = self
+        spec.integers = range
+        return spec
     }
 
     /// A boolean flag.

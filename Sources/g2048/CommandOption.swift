@@ -36,6 +36,13 @@ extension CommandOption {
         return CommandOption(spec: spec, absent: absent, parse: parse)
     }
 
+    /// This option, declaring that it accepts the integers in `range` (see ``OptionSpec/integers``); unchanged
+    /// for `nil` (an option whose value is no integer).
+    func accepting(integers range: ClosedRange<Int>?) -> CommandOption {
+        guard let range else { return self }
+        return CommandOption(spec: spec.accepting(integers: Int128(range.lowerBound)...Int128(range.upperBound)), absent: absent, parse: parse)
+    }
+
     /// This option with a default: the value when the flag is absent, shown in the help as `shown`
     /// (by default the value as the flag would spell it).
     func defaulting<Wrapped: Sendable>(to value: Wrapped, shown: String? = nil) -> CommandOption<Wrapped> where Value == Wrapped? {
@@ -69,7 +76,8 @@ extension CommandOption where Value == Int? {
     ///   integer too large for the machine is out of range, not "not an integer".
     static func integer(_ key: String, _ valueName: String = "n", help: String, in range: ClosedRange<Int>) -> CommandOption<Int?> {
         let flag = flag(ofKey: key)
-        return CommandOption<Int?>(spec: .option(flag, valueName, help), absent: nil) { text throws(UsageError) in
+        let spec = OptionSpec.option(flag, valueName, help).accepting(integers: Int128(range.lowerBound)...Int128(range.upperBound))
+        return CommandOption<Int?>(spec: spec, absent: nil) { text throws(UsageError) in
             guard let value = Int(text), range.contains(value) else {
                 guard isIntegerText(text) else { throw UsageError("--\(flag) must be an integer, got '\(text)'") }
                 throw UsageError("--\(flag) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
@@ -102,7 +110,8 @@ extension CommandOption where Value == Double? {
 extension CommandOption where Value == UInt64? {
     /// A seed: any unsigned 64-bit integer.
     static func seed(help: String) -> CommandOption<UInt64?> {
-        CommandOption<UInt64?>(spec: .option("seed", "seed", help), absent: nil) { text throws(UsageError) in
+        CommandOption<UInt64?>(spec: OptionSpec.option("seed", "seed", help).accepting(integers: 0...Int128(UInt64.max)), absent: nil) {
+            text throws(UsageError) in
             guard let value = UInt64(text) else { throw UsageError("--seed must be an integer from 0 to \(UInt64.max), got '\(text)'") }
             return value
         }
@@ -157,6 +166,17 @@ extension CommandOption where Value == Bool {
 }
 
 // MARK: Rules options
+extension OptionConstraint {
+    /// The integers the constraint allows, or `nil` when its values are no integers.
+    var integers: ClosedRange<Int>? {
+        // Inlined into the static tables of flags, this read crashes the release build's optimizer (Swift 6.3.1:
+        // "Found outside of lifetime use").
+        @inline(never) get {
+            guard case .integer(let range, _) = self else { return nil }
+            return range
+        }
+    }
+}
 
 extension CommandOption where Value == Int? {
     /// The board's rows or columns, from the rules option (its flag, value name, range and help),

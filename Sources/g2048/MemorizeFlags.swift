@@ -31,7 +31,7 @@ enum MemorizeFlags {
             }
             if let rejection = option.rejection(of: value) { throw UsageError("--" + rejection.replacing(option.name, with: flag, maxReplacements: 1)) }
             return value
-        }.shown(shown)
+        }.shown(shown).accepting(integers: option.constraint.integers)
     }
 
     /// The rules the flags give, over the default rules; checked together (the card count) in the library's words.

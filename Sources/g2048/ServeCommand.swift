@@ -22,8 +22,13 @@ struct ServeCommand: Command {
         options: Self.serverOptions.map(\.spec) + [Self.maxLineBytes.spec])
 
     /// The server's options, flag for flag: their text becomes the JSON value `make` would take.
-    static let serverOptions = ServerOption.all.map { option in
-        CommandOption.parsed(option.flag, option.valueName, help: option.help) { option.value(ofFlag: $0) }.shown(option.helpDefault)
+    static let serverOptions = ServerOption.all.map(flag)
+
+    /// The flag of `option`: its text read as `make` would take it, its default and its integers as declared.
+    static func flag(_ option: ServerOption) -> CommandOption<JSONValue?> {
+        let integers = option.constraint.integers
+        let parsed = CommandOption.parsed(option.flag, option.valueName, help: option.help) { option.value(ofFlag: $0) }
+        return parsed.shown(option.helpDefault).accepting(integers: integers)
     }
     /// By default the longest line this process can parse: a client may send any valid request (65 536 seeds, the
     /// states of thousands of boards run to megabytes), as the in-process engine takes it.

@@ -484,10 +484,10 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch { learner.stop.request() }
         defer { watch.cancel() }
-        let networkGames = games.map { base.games + Int((Double(max(0, $0 - base.games)) * (1 - share)).rounded()) }
+        let networkGames = games.map { base.games + TrainCommand.portion(1 - share, of: max(0, $0 - base.games)) }
         let networkSeconds = seconds.map { $0 * (1 - share) }
         // OTD+TC's switch point: a share of the network's games to reach, else of its seconds.
-        let switchGame = networkGames.map { Int((Double($0) * base.coherenceFrom).rounded(.up)) }
+        let switchGame = networkGames.map { TrainCommand.portion(base.coherenceFrom, of: $0, rounding: .up) }
         let switchSeconds = switchGame == nil ? networkSeconds.map { $0 * base.coherenceFrom } : nil
         let learnsTable = Atomic<Bool>(false)
         let runStart = SystemClock.monotonicSeconds()
@@ -682,6 +682,13 @@ extension TrainCommand {
                     + "younger boards take the network's values, and 'g2048 train --resume \(out)' sweeps again")
         }
         return outcome
+    }
+
+    /// `fraction` (0 to 1) of `count` games, rounded by `rule`, within 0...count: a Double of a count near `Int.max`
+    /// rounds above it, and converting that back would trap (`--games 9223372036854775807`).
+    static func portion(_ fraction: Double, of count: Int, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
+        let part = (Double(count) * fraction).rounded(rule)
+        return part >= Double(count) ? count : max(0, Int(part))
     }
 
     /// Stage thresholds as tiles: "16384,32768".
