@@ -44,6 +44,9 @@ public enum OptimalSolver {
         case unsupportedRule(String)
         /// The ``Objective/win`` objective without a win tile.
         case winWithoutWinTile
+        /// More memory than this process may use: the board, the estimated bytes, and why they do not fit
+        /// (``MemoryRoom/shortfall(needing:)``).
+        case tooLittleMemory(board: String, bytes: Int, shortfall: String)
 
         public var description: String {
             switch self {
@@ -51,6 +54,8 @@ public enum OptimalSolver {
                 "\(rows)x\(cols) has \(rows * cols) cells; the solver solves boards of up to \(OptimalSolver.maxCells) cells (3x3, 2x4 and smaller): \(rows)x\(cols) has an estimated \(formatEstimate(afterstates)) afterstates (reduced by symmetry) and would need about \(byteSize(Int(min(bytes, 1e18)))) of memory"
             case .unsupportedRule(let rule): "the solver plays each game to its end; \(rule) is not modelled"
             case .winWithoutWinTile: "the win objective needs a win tile (win_tile)"
+            case .tooLittleMemory(let board, let bytes, let shortfall):
+                "solving \(board) needs about \(byteSize(bytes)) of memory (estimated), and \(shortfall); nothing was solved"
             }
         }
     }
@@ -122,6 +127,19 @@ public enum OptimalSolver {
         if let rule = SolverGame.unsupportedRule(in: rules) { throw .unsupportedRule(rule) }
         if objective == .win && rules.winTile == nil { throw .winWithoutWinTile }
     }
+
+    /// Refuses a solve of `rules` whose estimated memory (``estimatedBytes(rules:)``), with `extraBytes` more, this
+    /// process cannot take: an allocation past its limit would stop it midway, with nothing to show for the work.
+    public static func checkMemory(_ rules: Rules, extraBytes: Int = 0) throws(Refusal) {
+        let bytes = estimatedBytes(rules: rules) + extraBytes
+        if let shortfall = MemoryRoom.current.shortfall(needing: bytes) {
+            throw .tooLittleMemory(board: rules.sizeLabel, bytes: bytes, shortfall: shortfall)
+        }
+    }
+
+    /// The memory a solve of `rules` takes, about: ``bytesPerAfterstate`` for each of its
+    /// ``estimatedAfterstates(rules:)``.
+    public static func estimatedBytes(rules: Rules) -> Int { Int(min(estimatedAfterstates(rules: rules) * bytesPerAfterstate, 1e18)) }
 
     /// The memory a solve takes per distinct (reduced) afterstate, about: its key and value, and its share of the
     /// states (about 1.5 per afterstate), their keys, moves and transient values.

@@ -17,7 +17,8 @@ struct SolveCommand: Command {
             measures any player against.
 
             Boards of up to \(OptimalSolver.maxCells) cells (2x2 to 3x3 and 2x4); a larger one is refused with its estimated
-            size. The rules flags set the game: the chance of a 4, the starting tiles, and a win tile, which ends the
+            size, and so is a board whose estimated memory is more than the process may use (the least of the
+            machine's memory, ulimit -v and a cgroup's limit), before any work. The rules flags set the game: the chance of a 4, the starting tiles, and a win tile, which ends the
             game (a board holding it is worth nothing more); --objective win maximizes the chance of reaching the
             win tile instead of the score. A step limit and ending on an illegal action are not modelled. Progress
             goes to stderr (G2048_PROGRESS as for train).
@@ -58,6 +59,8 @@ struct SolveCommand: Command {
     }
 
     func run() throws -> Int32 {
+        // Refused before the work: an allocation past the process's limit would stop it midway, without a word.
+        do throws(OptimalSolver.Refusal) { try OptimalSolver.checkMemory(rules) } catch { throw CommandFailure(message: error.description) }
         // Checked and locked before the work: a solve of minutes is not lost to an --out it cannot write.
         let claim = try OutputFiles.claim([.init(flag: "out", path: outPath)], inputs: [], force: force, command: "solve")
         defer { claim.release() }
@@ -65,7 +68,7 @@ struct SolveCommand: Command {
         let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
         Console.error(
             "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) thread\(threads == 1 ? "" : "s"): about \(formatEstimate(estimate)) afterstates, "
-                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate))) (estimated)")
+                + "\(byteSize(OptimalSolver.estimatedBytes(rules: rules))) (estimated)")
         let progress = LayeredProgress.solving(estimate: estimate)
         let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update)
         progress.finish()

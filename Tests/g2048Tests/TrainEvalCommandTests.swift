@@ -685,6 +685,18 @@ struct SolveCommandTests {
         #expect(try G2048Tests.run(["solve", "--rows", "2", "--out", path, "--force"]).status == 0)
     }
 
+    /// `solve` under a memory limit below its need printed its estimate, then aborted with a backtrace (exit 134) and
+    /// left `<out>.lock`: it is refused before the work, with the estimate and the limit, and leaves nothing.
+    @Test func aSolveThatCannotFitInMemoryIsRefusedFirst() throws {
+        let folder = TemporaryDirectory()
+        let (status, stderr) = try G2048Tests.runInShell(
+            "ulimit -v 100000; exec \"$0\" solve --rows 2 --cols 4 --threads 1 --out \"$1\"", [folder.file("s.bin")])
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.hasPrefix("error: solving 2x4 needs about 130 MiB of memory (estimated), and this process may use only "), "\(stderr)")
+        #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v); nothing was solved\n"), "\(stderr)")
+        #expect(folder.names.isEmpty)
+    }
+
     /// Training with the board's solution: the plot draws optimal play, the end gives the last games' share of it.
     @Test func trainMeasuresItselfAgainstASolution() throws {
         let folder = TemporaryDirectory()
