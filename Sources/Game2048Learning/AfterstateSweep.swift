@@ -1,4 +1,5 @@
 import Game2048
+import Game2048System
 
 /// Fills a small board's ``AfterstateTable`` with the exact value of every afterstate its rules reach: the table's
 /// part of `g2048 train --table-learning sweep`, the default on the boards that may have a table.
@@ -33,6 +34,22 @@ public enum AfterstateSweep {
     /// ``OptimalSolver/estimatedAfterstates(rules:)`` expects. It decides ``TableLearning/default(rules:seconds:)``.
     public static func expectedSeconds(rules: Rules) -> Double {
         OptimalSolver.estimatedAfterstates(rules: rules) * secondsPerAfterstate
+    }
+
+    /// The memory a sweep of `rules`'s board takes, about: the solver's passes
+    /// (``OptimalSolver/estimatedBytes(rules:)``) and the table they fill.
+    public static func estimatedBytes(rules: Rules) -> Int {
+        OptimalSolver.estimatedBytes(rules: rules) + AfterstateTable.memoryBytes(holding: Int(OptimalSolver.estimatedAfterstates(rules: rules)))
+    }
+
+    /// Why a sweep of `rules`'s board cannot run in the memory this process may still take ("a sweep of 3x3 needs
+    /// about 1.7 GiB of memory (estimated), and this process may use only 977 MiB more (its address-space limit,
+    /// ulimit -v)"), or `nil` when it fits: an allocation past the limit would stop the process midway.
+    public static func memoryShortfall(rules: Rules) -> String? {
+        let bytes = estimatedBytes(rules: rules)
+        return MemoryRoom.current.shortfall(needing: bytes).map {
+            "a sweep of \(rules.sizeLabel) needs about \(byteSize(bytes)) of memory (estimated), and \($0)"
+        }
     }
 
     /// Values every afterstate `rules` reach and writes each into `table` (replacing what it held for the board),

@@ -52,9 +52,11 @@ struct TrainCommand: Command {
             of the file. --table-learning sweep (the default) values every afterstate the rules reach exactly, by one
             backward sweep of dynamic programming (the solver's passes, on --threads threads; under a minute and about
             2.7 GiB on 3x3), and the run ends there: greedy play of the file is optimal play, and no game would change
-            the table. A sweep cut short (--seconds, a signal) keeps the values of the oldest boards, where games end;
-            so when the table's part of --seconds is shorter than a sweep of the board takes, the default is the games
-            instead (--table-learning sweep still asks for a sweep). --table-learning games learns the table from the
+            the table. The network's weights are saved before the sweep begins. A sweep cut short (--seconds, a signal)
+            keeps the values of the oldest boards, where games end; so when the table's part of --seconds is shorter
+            than a sweep of the board takes, the default is the games instead (--table-learning sweep still asks for
+            a sweep). So it is when the sweep's estimated memory is more than the process may use (the machine's
+            memory, ulimit -v, a cgroup's limit); --table-learning sweep is then refused before the first game. --table-learning games learns the table from the
             player's own games instead, on one thread: each game is played greedily, then the afterstate of every
             legal move of each of its states, last first, takes its expected value under the spawns (the solver's
             equations, a board at a time, over the network's values where the table has not been); measured against
@@ -445,13 +447,19 @@ struct TrainCommand: Command {
                     + (network.afterstates == nil && !AfterstateTable.fits(rows: rules.rows, cols: rules.cols)
                         ? "(a table is for boards of up to \(AfterstateTable.maxCells) cells)" : "(--table-share 0)"))
         }
-        // Unless asked, a sweep that the clock would cut before its first value gives way to the games.
+        // Unless asked, a sweep that the clock would cut before its first value, or that the memory cannot hold,
+        // gives way to the games; asked, a sweep that cannot fit is refused before the first game.
         let tableSeconds = seconds.map { $0 * share }
-        let tableLearning = self.tableLearning ?? TableLearning.default(rules: rules, seconds: tableSeconds)
+        let sweepShortfall = share > 0 && self.tableLearning != .games ? AfterstateSweep.memoryShortfall(rules: rules) : nil
+        if self.tableLearning == .sweep, let sweepShortfall {
+            throw CommandFailure(message: "--table-learning sweep: \(sweepShortfall); nothing was trained (--table-learning games needs less)")
+        }
+        let tableLearning = self.tableLearning ?? (sweepShortfall == nil ? TableLearning.default(rules: rules, seconds: tableSeconds) : .games)
         let sweeps = share > 0 && tableLearning == .sweep
         let sweepTooLong =
             share > 0 && self.tableLearning == nil && tableLearning == .games
-            ? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
+            ? sweepShortfall.map { " (\($0))" }
+                ?? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
                 + "more than the table's \(formatFixed(tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
             : ""
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
@@ -548,7 +556,7 @@ struct TrainCommand: Command {
         var swept: AfterstateSweep.Outcome? = nil
         if share > 0 && failure.withLock({ $0 == nil }) && !learner.stop.isRequested {
             learnsTable.store(true, ordering: .relaxed)
-            let remaining = seconds.map { max(0.001, $0 - (SystemClock.monotonicSeconds() - runStart)) }
+            var remaining: Double? { seconds.map { max(0.001, $0 - (SystemClock.monotonicSeconds() - runStart)) } }
             switch tableLearning {
             case .games:
                 let tableLearner = AfterstateLearner(network: network, rules: rules, stop: learner.stop)
@@ -558,6 +566,10 @@ struct TrainCommand: Command {
                 tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
             case .sweep:
                 progress.finish()
+                // The network's games are kept whatever becomes of the sweep (a signal's second stop, a failure).
+                try TrainCommand.save(network, metadata: metadataNow(), to: out)
+                Console.error("saved the network's weights to \(out) before the sweep")
+                // What the clock leaves after the save.
                 swept = TrainCommand.sweep(
                     network: network, rules: rules, threads: threads, stop: learner.stop, seconds: remaining, out: out)
             }

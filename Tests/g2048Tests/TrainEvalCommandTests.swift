@@ -176,6 +176,39 @@ struct TrainEvalCommandTests {
             "\(large.stderr)")
     }
 
+    /// `train` under a memory limit trained its network, then its table sweep aborted allocating (no weights file,
+    /// no rescue file, a stale `.lock`): the sweep's memory is checked before the first game. Asked for, a sweep
+    /// that cannot fit is refused; by default the table learns from games instead, and the run says why.
+    @Test func aSweepThatCannotFitInMemoryIsRefusedBeforeTraining() throws {
+        let folder = TemporaryDirectory()
+        let run = "ulimit -v 200000; exec \"$0\" train --rows 2 --cols 4 --patterns '\(G2048Tests.smallPatterns)' --games 100 --out \"$1\""
+        let (status, stderr) = try G2048Tests.runInShell(run + " --table-learning sweep", [folder.file("w.bin")])
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.hasPrefix("error: --table-learning sweep: a sweep of 2x4 needs about 258 MiB of memory (estimated), and "), "\(stderr)")
+        #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v); nothing was trained (--table-learning games needs less)\n"), "\(stderr)")
+        #expect(folder.names.isEmpty)
+        let (fallback, said) = try G2048Tests.runInShell(run, [folder.file("w.bin")])
+        #expect(fallback == 0, "\(said)")
+        #expect(said.contains("the afterstate table learns 80 % of the run from games, on one thread (a sweep of 2x4 needs about 258 MiB"), "\(said)")
+        #expect(said.contains(" more (its address-space limit, ulimit -v))\n"), "\(said)")
+        #expect(try #require(try WeightsFile.load(from: folder.file("w.bin")).network.afterstates).count > 0)
+        #expect(folder.names == ["w.bin"])
+    }
+
+    /// A sweep that failed (an allocation past a limit) took the network's games with it: the network is saved
+    /// before the sweep begins, so a run stopped during it (here by SIGKILL) keeps them.
+    @Test func theNetworkIsSavedBeforeTheSweep() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let result = try Self.interruptedTraining(
+            ["train", "--rows", "2", "--cols", "4", "--patterns", G2048Tests.smallPatterns, "--games", "200", "--threads", "1", "--out", weights],
+            signal: SIGKILL
+        ) { FileManager.default.fileExists(atPath: weights) }
+        #expect(result.status == SIGKILL, "\(result.stderr)")
+        let (network, metadata) = try WeightsFile.load(from: weights)
+        #expect(metadata.games == 40 && (network.afterstates?.count ?? 0) == 0, "\(metadata.games) games, \(network.afterstates?.count ?? -1) afterstates")
+    }
+
     /// With `--table-learning games` the run learns the network, then its afterstate table from the player's games;
     /// the file keeps the table, eval reads it, and a resumed file with a table learns only the table.
     @Test func aSmallBoardLearnsItsAfterstateTableAfterTheNetwork() throws {
