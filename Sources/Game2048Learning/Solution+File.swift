@@ -55,6 +55,12 @@ extension Solution {
     public static let formatVersion: UInt32 = 2
     static let headerSize = 8 + 4 + 4 + 4 + 8 + 4
 
+    /// The bytes of the file of a solution of `rules`, about: 16 for each afterstate
+    /// ``OptimalSolver/estimatedAfterstates(rules:)`` expects, and the header.
+    public static func estimatedFileBytes(rules: Rules) -> Int {
+        headerSize + 8 + Int(min(16 * OptimalSolver.estimatedAfterstates(rules: rules), 1e18))
+    }
+
     /// Writes the solution to `path` atomically: a reader sees the old file or the whole new one.
     public func save(to path: String) throws(SolutionFileError) {
         var header = ByteWriter()

@@ -2,13 +2,18 @@ import Game2048Learning
 import Game2048System
 
 /// The one policy for every file a command writes (`--out`, `--metrics`, `--plot`, `--record`),
-/// applied before any work starts.
+/// applied before any work starts: the pre-flight check of every command that writes.
 ///
 ///     let claim = try OutputFiles.claim(
 ///         [.init(flag: "out", path: out), .init(flag: "metrics", path: csv, mode: .append(header: TrainingMetrics.csvHeader))],
 ///         inputs: [.init(flag: "resume", path: resumed)], force: force, command: "train")
 ///     defer { claim.release() }
 ///
+/// - An empty path is refused: it names no file.
+/// - An output whose folder has not the room for it is refused: the room is what the file system has
+///   free and what `ulimit -f` allows (`FileStatus.writableBytes(inFolder:)`), the size is the output's
+///   ``Output/bytes`` (at least one byte, when it is not known before the work). A command that learns
+///   the size later, before its work (train's weights), asks ``checkRoom(for:needing:)`` then.
 /// - An output that exists is replaced only with `--force`, except an output
 ///   that may rewrite an input (`--out` over the `--resume` file, which is what
 ///   resuming means); an output in `.append` mode is appended to, if it starts
@@ -45,6 +50,8 @@ enum OutputFiles {
         /// What else the user may want when the file exists, after "add --force to replace it" (`train`'s
         /// `--out`: "or --resume <file> to train it further"), or `nil`.
         var otherwise: String? = nil
+        /// The bytes the command will write there, as far as it knows before its work (an estimate, or one byte).
+        var bytes: Int = 1
     }
 
     /// A file a command reads.
@@ -62,7 +69,9 @@ enum OutputFiles {
             var seen: [(flag: String, path: String, key: FileKey)] = []
             let inputKeys = inputs.compactMap { input in FileStatus(path: input.path).map { (input, FileKey.file($0.identity)) } }
             for output in outputs {
+                guard !output.path.isEmpty else { throw OutputFileError("--\(output.flag) is empty; give it the path of a file") }
                 let (key, status) = try examine(output)
+                try checkRoom(for: output, needing: output.bytes)
                 var replacesInput = false
                 if let (input, _) = inputKeys.first(where: { $0.1 == key }) {
                     guard output.mayReplace == input.flag else {
@@ -97,6 +106,18 @@ enum OutputFiles {
             throw error
         }
         return claim
+    }
+
+    /// Refuses `output` when its folder has not the room for `bytes` more: the file system's free room, or
+    /// `ulimit -f`, either of which would fail the write at the end of the work.
+    static func checkRoom(for output: Output, needing bytes: Int) throws(OutputFileError) {
+        guard let room = FileStatus.writableBytes(inFolder: SystemIO.parentDirectory(of: output.path)), room < bytes else { return }
+        guard room > 0 else {
+            throw OutputFileError("--\(output.flag) \(output.path): nothing can be written there (the file system is full, or ulimit -f is 0)")
+        }
+        throw OutputFileError(
+            "--\(output.flag) \(output.path) needs \(byteSize(bytes)) and only \(byteSize(room)) can be written there (the file system's "
+                + "free room, or ulimit -f); free some room or write it on another disk")
     }
 
     /// Where a file is, whether or not it exists yet.

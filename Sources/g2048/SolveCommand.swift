@@ -14,7 +14,8 @@ struct SolveCommand: Command {
             reward plus its afterstate's worth. The optimal expected score of a game is printed, and the value of
             every reachable afterstate is written to --out (a checksummed solution file, written atomically;
             docs/SOLVER.md), which 'g2048 eval --agent optimal --solution FILE' plays and 'g2048 eval --exact'
-            measures any player against.
+            measures any player against. --out is checked before the work, as train's outputs are: its folder must
+            exist and have room for the solution's estimated size (the file system's free room, or ulimit -f).
 
             Boards of up to \(OptimalSolver.maxCells) cells (2x2 to 3x3 and 2x4); a larger one is refused with its estimated
             size, and so is a board whose estimated memory is more than the process may use (the least of the
@@ -62,7 +63,8 @@ struct SolveCommand: Command {
         // Refused before the work: an allocation past the process's limit would stop it midway, without a word.
         do throws(OptimalSolver.Refusal) { try OptimalSolver.checkMemory(rules) } catch { throw CommandFailure(message: error.description) }
         // Checked and locked before the work: a solve of minutes is not lost to an --out it cannot write.
-        let claim = try OutputFiles.claim([.init(flag: "out", path: outPath)], inputs: [], force: force, command: "solve")
+        let claim = try OutputFiles.claim(
+            [.init(flag: "out", path: outPath, bytes: Solution.estimatedFileBytes(rules: rules))], inputs: [], force: force, command: "solve")
         defer { claim.release() }
         let start = SystemClock.monotonicSeconds()
         let estimate = OptimalSolver.estimatedAfterstates(rules: rules)

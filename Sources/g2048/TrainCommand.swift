@@ -68,8 +68,9 @@ struct TrainCommand: Command {
 
             Existing files are not replaced without --force, with two exceptions: --out may be the --resume
             file (resuming continues it), and a resumed run appends to its --metrics file. The folder of each
-            output must exist; an output that is not a regular file, or is the same file as an input or another
-            output, is refused, all before training starts. Each output is locked (<file>.lock beside it) while
+            output must exist and have room for it (the file system's free room, or ulimit -f); an empty path, an
+            output that is not a regular file, or is the same file as an input or another output, is refused, all
+            before training starts. Each output is locked (<file>.lock beside it) while
             training runs, so a second command writing the same file stops at once.
             """,
         options: [
@@ -462,6 +463,8 @@ struct TrainCommand: Command {
                 ?? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
                 + "more than the table's \(formatFixed(tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
             : ""
+        // A sweep fills the table with every reachable afterstate: the file's size is known before the first game.
+        try checkRoom(for: network, metadata: base, extraAfterstates: sweeps ? Int(OptimalSolver.estimatedAfterstates(rules: rules)) : 0)
         if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
         // Only what applies: a resumed network's starting value is long gone.
         let start =
@@ -512,9 +515,6 @@ struct TrainCommand: Command {
             switchedAt.withLock { $0 = base.games }
             Console.error("switching to TC learning at game \(base.games)")
         }
-        // A sweep fills the table with every reachable afterstate: the file's size is known before the first game.
-        let sweptAfterstates = sweeps ? Int(OptimalSolver.estimatedAfterstates(rules: rules)) : 0
-        try TrainCommand.checkRoom(for: network, metadata: base, at: out, extraAfterstates: sweptAfterstates)
         let onGame = { @Sendable (result: GameResult, total: Int) -> Bool in
             guard !result.diverged else {
                 // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
@@ -628,15 +628,12 @@ struct TrainCommand: Command {
 }
 
 extension TrainCommand {
-    /// Refuses to start a run whose weights file cannot fit where it goes: its size is known before the first game,
-    /// and a run that trains for ten minutes only to fail its save has lost them.
-    /// `extraAfterstates`: the afterstates the run will add to the network's table.
-    static func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, at out: String, extraAfterstates: Int = 0) throws {
+    /// Refuses to start a run whose weights file cannot fit where it goes (``OutputFiles/checkRoom(for:needing:)``):
+    /// its size is known before the first game, and a run that trains for ten minutes only to fail its save has
+    /// lost them. `extraAfterstates`: the afterstates the run will add to the network's table.
+    func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, extraAfterstates: Int = 0) throws(OutputFileError) {
         let needed = WeightsFile.fileSize(of: network, metadata: metadata) + AfterstateTable.fileBytes(holding: extraAfterstates)
-        guard let room = FileStatus.writableBytes(inFolder: SystemIO.parentDirectory(of: out)), room < needed else { return }
-        throw CommandFailure(
-            message: "\(out) needs \(byteSize(needed)) and only \(byteSize(room)) can be written there (the file "
-                + "system's free room, or ulimit -f); free some room or give --out a place on another disk. Nothing was trained")
+        try OutputFiles.checkRoom(for: outputs[0], needing: needed)
     }
 
     /// Saves the weights to `out`; when that fails (a disk filled during the run), to a rescue file in the

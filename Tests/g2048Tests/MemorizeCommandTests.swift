@@ -127,8 +127,10 @@ struct MemorizeCommandTests {
         #expect(try G2048Tests.run(["replay", "--check", record]).status == 0)
 
         let folder = PlayCommandTests.Scratch()
+        // 512 bytes of file size: the record's first lines are written, a later one is not.
+        let cards = (0..<16).map { "\($0)\n" }.joined()
         let full = try OutputFilesTests.runOnAFullDisk(
-            ["play", "--game", "memorize", "--record", "r.jsonl"], input: "0\n1\n", in: folder)
+            ["play", "--game", "memorize", "--record", "r.jsonl"], input: cards, in: folder, blocks: 1)
         #expect(full.status == 1)
         #expect(full.stderr.contains("error: cannot write r.jsonl: File too large"), "\(full.stderr)")
         #expect(!folder.names.contains("r.jsonl"))

@@ -137,10 +137,10 @@ struct OutputFilesTests {
 
     /// Runs the binary through sh with writes limited to 0 bytes (`ulimit -f 0`, SIGXFSZ ignored), as
     /// on a full disk: every write to a file fails with EFBIG.
-    static func runOnAFullDisk(_ arguments: [String], input: String, in folder: Folder) throws -> (status: Int32, stderr: String) {
+    static func runOnAFullDisk(_ arguments: [String], input: String, in folder: Folder, blocks: Int = 0) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$@\"", "sh", G2048Tests.executable.path] + arguments
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$@\"", "sh", G2048Tests.executable.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": folder.path]) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         let err = Pipe(), inPipe = Pipe()
@@ -159,19 +159,57 @@ struct OutputFilesTests {
     /// the next run (it exists: --force). A failed write removes the file the run created.
     @Test func aWriteThatFailsRemovesTheFileItCreated() throws {
         let folder = Folder()
-        let play = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "r.jsonl"], input: "up\nleft\n", in: folder)
+        // 512 bytes of file size: the record's header is written, its third step is not.
+        let moves = String(repeating: "up\nleft\ndown\nright\n", count: 2)
+        let play = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "r.jsonl"], input: moves, in: folder, blocks: 1)
         #expect(play.status == 1)
         #expect(play.stderr.contains("error: cannot write r.jsonl: File too large"), "\(play.stderr)")
         let train = try Self.runOnAFullDisk(
             ["train", "--rows", "2", "--games", "5", "--metrics", "m.csv", "--out", "w.bin"], input: "", in: folder)
         #expect(train.status == 1)
-        #expect(train.stderr.contains("error: cannot write m.csv: File too large"), "\(train.stderr)")
+        #expect(train.stderr.contains("error: --out w.bin: nothing can be written there"), "\(train.stderr)")
         #expect(!folder.names.contains("r.jsonl") && !folder.names.contains("m.csv") && !folder.names.contains("w.bin"), "\(folder.names)")
         // A record that existed (replaced with --force) is the user's to look at: not removed.
         _ = folder.file("kept.jsonl", contents: "")
-        let forced = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "kept.jsonl", "--force"], input: "up\n", in: folder)
+        let forced = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "kept.jsonl", "--force"], input: moves, in: folder, blocks: 1)
         #expect(forced.status == 1)
         #expect(folder.names.contains("kept.jsonl"))
+    }
+
+    // MARK: The pre-flight check of every command that writes
+
+    /// `train --out ""` trained the whole run, then suggested `--resume … --out ` with the empty path; `solve --out ""`
+    /// solved first. An empty path is refused before any work, by every command that writes.
+    @Test(arguments: [
+        (["train", "--rows", "2", "--games", "10", "--out", ""], "--out"), (["solve", "--rows", "2", "--out", ""], "--out"),
+        (["train", "--rows", "2", "--games", "10", "--out", "OUT", "--metrics", ""], "--metrics"),
+        (["play", "--agent", "random", "--rows", "2", "--seed", "1", "--record", ""], "--record"),
+        (["play", "--game", "memorize", "--agent", "random", "--rows", "2", "--cols", "2", "--record", ""], "--record"),
+    ])
+    func anEmptyOutputPathIsRefusedBeforeTheWork(arguments: [String], flag: String) throws {
+        let folder = Folder()
+        let result = try PlayCommandTests.run(arguments.map { $0 == "OUT" ? folder.file("w.bin") : $0 }, scratch: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "error: \(flag) is empty; give it the path of a file\n")
+        #expect(folder.names.isEmpty)
+    }
+
+    /// `solve` did not check the room for `--out` (a full disk, `ulimit -f`) before solving: the work was lost at
+    /// the write. The solution's size is estimated before the work, and a place without room for it is refused.
+    @Test func solveChecksTheRoomForItsSolutionBeforeSolving() throws {
+        let folder = Folder()
+        // 50 KiB of file size (sh counts 512-byte blocks): a 2x3 solution is 233 KiB.
+        let (status, stderr) = try Self.runOnAFullDisk(["solve", "--rows", "2", "--cols", "3", "--out", "s.bin"], input: "", in: folder, blocks: 100)
+        #expect(status == 1, "\(stderr)")
+        #expect(
+            stderr == "error: --out s.bin needs 233 KiB and only 50 KiB can be written there (the file system's free room, or ulimit -f); "
+                + "free some room or write it on another disk\n")
+        #expect(folder.names.isEmpty)
+        // Nothing at all can be written: refused whatever the size.
+        let play = try Self.runOnAFullDisk(["play", "--seed", "1", "--record", "r.jsonl"], input: "up\n", in: folder)
+        #expect(play.status == 1)
+        #expect(play.stderr == "error: --record r.jsonl: nothing can be written there (the file system is full, or ulimit -f is 0)\n")
+        #expect(folder.names.isEmpty)
     }
 
     // MARK: The commands
