@@ -86,6 +86,19 @@ public enum OptimalSolver {
         return Solution(game: game, layers: passes(game: game, threads: threads, progress: progress).layers)
     }
 
+    /// Solves `rules` for `objective` on `threads` threads unless `stop`, asked after each layer of either pass,
+    /// ends it first: `nil` then (a solve cut short has no start's value, and its younger layers none at all).
+    ///
+    /// - Throws: ``Refusal`` for a board larger than ``maxCells`` or rules it does not model.
+    public static func solve(
+        rules: Rules, objective: Objective = .score, threads: Int = 1, progress: ((Progress) -> Void)? = nil, stop: @escaping () -> Bool
+    ) throws(Refusal) -> Solution? {
+        try check(rules, objective: objective)
+        let game = SolverGame(rules: rules, objective: objective, symmetric: true)
+        let (layers, complete) = passes(game: game, threads: threads, progress: progress, stop: stop)
+        return complete ? Solution(game: game, layers: layers) : nil
+    }
+
     /// The forward and the backward pass over `game`: every reachable afterstate, one of each symmetric class,
     /// with its value, by age.
     ///

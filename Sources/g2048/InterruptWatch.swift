@@ -25,8 +25,12 @@ final class InterruptWatch {
         let number = Mutex<Int32?>(nil)
     }
 
-    /// Starts watching; `onFirst` runs once, on a dispatch queue, at the first signal.
-    init(onFirst: @escaping @Sendable () -> Void) {
+    /// What a run that saves its work says at the first signal, after the signal's name.
+    static let saving = "stopping at once and saving; send it again to quit without saving (the last saved file stays whole)"
+
+    /// Starts watching; at the first signal, says `stopping` on stderr (after the signal's name) and runs
+    /// `onFirst`, once, on a dispatch queue.
+    init(stopping: String = InterruptWatch.saving, onFirst: @escaping @Sendable () -> Void) {
         let received = self.received
         let queue = DispatchQueue(label: "g2048.interrupts")
         sources = InterruptWatch.signals.map { number in
@@ -39,9 +43,7 @@ final class InterruptWatch {
                     return true
                 }
                 guard first else { SystemProcess.exitImmediately(128 + number) }
-                Console.error(
-                    "\n\(InterruptWatch.name(number)): stopping at once and saving; "
-                        + "send it again to quit without saving (the last saved file stays whole)")
+                Console.error("\n\(InterruptWatch.name(number)): \(stopping)")
                 onFirst()
             }
             source.resume()

@@ -1,6 +1,7 @@
 import Game2048
 import Game2048Learning
 import Game2048System
+import Synchronization
 
 /// `g2048 solve`: the exact optimal values of every reachable state of a small board.
 struct SolveCommand: Command {
@@ -22,7 +23,8 @@ struct SolveCommand: Command {
             machine's memory, ulimit -v and a cgroup's limit), before any work. The rules flags set the game: the chance of a 4, the starting tiles, and a win tile, which ends the
             game (a board holding it is worth nothing more); --objective win maximizes the chance of reaching the
             win tile instead of the score. A step limit and ending on an illegal action are not modelled. Progress
-            goes to stderr (G2048_PROGRESS as for train).
+            goes to stderr (G2048_PROGRESS as for train). Ctrl-C (SIGINT) or SIGTERM stops the solve after the
+            layer at hand, writes nothing and exits with 130 or 143; a second one exits at once.
             """,
         options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec)
             + [Self.objective.spec, Self.threads.spec, Self.out.spec, Self.force.spec])
@@ -72,8 +74,22 @@ struct SolveCommand: Command {
             "solving \(rules.sizeLabel) for \(objective.summary) on \(threads) thread\(threads == 1 ? "" : "s"): about \(formatEstimate(estimate)) afterstates, "
                 + "\(byteSize(OptimalSolver.estimatedBytes(rules: rules))) (estimated)")
         let progress = LayeredProgress.solving(estimate: estimate)
-        let solution = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update)
+        // Ctrl-C or SIGTERM: the passes stop after the layer at hand, and the run says so and releases its lock.
+        let stopRequested = Atomic<Bool>(false)
+        let watch = InterruptWatch(stopping: "stopping after the layer at hand; send it again to quit at once") {
+            stopRequested.store(true, ordering: .relaxed)
+        }
+        defer { watch.cancel() }
+        let solved = try OptimalSolver.solve(rules: rules, objective: objective, threads: threads, progress: progress.update) {
+            stopRequested.load(ordering: .relaxed)
+        }
         progress.finish()
+        guard let solution = solved, watch.signal == nil else {
+            let signal = watch.signal ?? SystemProcess.interrupt
+            Console.error(
+                "stopped by \(InterruptWatch.name(signal)): nothing was written (a solve cut short has no values to keep); run it again to solve")
+            return 128 + signal
+        }
         try solution.save(to: outPath)
         let seconds = SystemClock.monotonicSeconds() - start
         let winText = rules.winTile.map { ", ends at \($0)" } ?? ""

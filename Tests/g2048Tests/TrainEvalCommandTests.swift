@@ -730,6 +730,23 @@ struct SolveCommandTests {
         #expect(folder.names.isEmpty)
     }
 
+    /// `solve` killed by SIGINT or SIGTERM ended with no word and left `<out>.lock`: it now stops after the layer
+    /// at hand, says so and that nothing was written, removes its lock and exits with 128 + the signal.
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    func aSignalStopsASolveWithAWordAndNoLock(signal: Int32, name: String) throws {
+        let folder = TemporaryDirectory()
+        let start = Date()
+        let result = try TrainEvalCommandTests.interruptedTraining(
+            ["solve", "--rows", "3", "--threads", "1", "--out", folder.file("s.bin")], signal: signal
+        ) { Date().timeIntervalSince(start) > 1.5 }
+        #expect(result.status == 128 + signal, "\(result.stderr)")
+        #expect(result.stderr.contains("\(name): stopping after the layer at hand"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix("stopped by \(name): nothing was written (a solve cut short has no values to keep); run it again to solve\n"),
+            "\(result.stderr)")
+        #expect(folder.names.isEmpty, "\(folder.names)")
+    }
+
     /// Training with the board's solution: the plot draws optimal play, the end gives the last games' share of it.
     @Test func trainMeasuresItselfAgainstASolution() throws {
         let folder = TemporaryDirectory()
