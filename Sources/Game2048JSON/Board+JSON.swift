@@ -28,7 +28,15 @@ extension Board {
         } else if list.count == rows * cols {
             flat = list
         } else {
-            throw BoardJSONError(description: "\(expected), got \(list.count) rows")
+            // Named as given: a flat list's items are values, not rows.
+            let rowCount = list.count(where: { $0.array != nil })
+            let given =
+                rowCount == list.count
+                ? "\(list.count) rows"
+                : rowCount == 0
+                    ? "a flat list of \(list.count) values (a flat \(rows)x\(cols) board has \(rows * cols))"
+                    : "a list of \(list.count) items, rows and values mixed"
+            throw BoardJSONError(description: "\(expected), got \(given)")
         }
         var values: [Int] = []
         for item in flat {

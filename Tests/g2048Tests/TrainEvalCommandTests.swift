@@ -857,6 +857,16 @@ struct SolveCommandTests {
         #expect(badLine.status == 1 && badLine.stderr.contains("boards.jsonl:2: board cell 0 must be 0 or a power of two"), "\(badLine.stderr)")
         let neither = try G2048Tests.run(["query", "--solution", path])
         #expect(neither.status == 64 && neither.stderr.contains("--board '<json>' (one) or --boards <file>"))
+        // A flat list of the wrong length was called "5 rows": each shape is named as it was given.
+        for (board, said) in [
+            ("[2,2,0,0,4]", "got a flat list of 5 values (a flat 2x3 board has 6)"), ("[[2,2,0],[0,0,0],[0,0,0]]", "got 3 rows"),
+            ("[[2,2,0],0,0,0]", "got a list of 4 items, rows and values mixed"),
+        ] {
+            let wrong = try G2048Tests.run(["query", "--solution", path, "--board", board])
+            #expect(
+                wrong.status == 64 && wrong.stderr.hasPrefix("error: --board: board must be a 2x3 list of tile values (0 or 2, 4, 8, …), \(said)\n"),
+                "\(wrong.stderr)")
+        }
     }
 
     /// A seeded fuzz of `query --board`: 80 boards, most of them mutations of a board's JSON (bytes changed, cut,
