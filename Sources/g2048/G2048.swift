@@ -10,6 +10,14 @@ protocol Command {
     init(_ arguments: ParsedArguments) throws(UsageError)
     /// Does the work and returns the exit code; a thrown error prints `error: …` and exits 1.
     func run() throws -> Int32
+    /// Whether the command's results are the files it writes (`train`, `solve`), its standard output only a report
+    /// of them: it runs with standard output closed. A command whose results are printed is refused then, before
+    /// its work (``G2048/refusingClosedStandardOutput()``).
+    static var resultsAreFiles: Bool { get }
+}
+
+extension Command {
+    static var resultsAreFiles: Bool { false }
 }
 
 /// The `g2048` tool: it only lists and dispatches its subcommands.
@@ -50,19 +58,30 @@ enum G2048 {
     /// `code`, or a failure when something written to standard output was lost (a full disk, a closed
     /// pipe): the results are not where the user asked for them, though the command succeeded.
     static func checkedOutput(_ code: Int32) -> Int32 {
-        // A command that failed has said why already (serve names its stdout itself).
-        guard code == ExitCode.success, let failure = SystemIO.standardOutputFailure else { return code }
-        if SystemIO.closedStandardDescriptors.contains(SystemIO.standardOutput) {
-            Console.error("error: standard output is closed; the results have nowhere to go (give the command a stdout)")
-        } else {
-            Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
-        }
+        // A command that failed has said why already (serve names its stdout itself). A closed standard output
+        // was refused before any work, but by a command whose results are files, whose report alone is lost.
+        guard code == ExitCode.success, let failure = SystemIO.standardOutputFailure,
+            !SystemIO.closedStandardDescriptors.contains(SystemIO.standardOutput)
+        else { return code }
+        Console.error("error: \(FileError("write", "standard output", code: failure)); the results printed there are lost")
+        return ExitCode.failure
+    }
+
+    /// A failure when standard output is closed (`>&-`), said once, before the work whose results would have
+    /// nowhere to go (and not after it, which would call finished work a failure); `nil` when it is open.
+    static func refusingClosedStandardOutput() -> Int32? {
+        guard SystemIO.closedStandardDescriptors.contains(SystemIO.standardOutput) else { return nil }
+        Console.error("error: standard output is closed; the results have nowhere to go (give the command a stdout)")
         return ExitCode.failure
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
     static func run(_ arguments: [String]) -> Int32 {
         // Plain `g2048` is how a newcomer asks what the tool does: the overview, on stdout, and success.
+        // The overview, the help and the version are results printed.
+        if arguments.first.map({ ["-h", "--help", "help", "--version"].contains($0) }) ?? true, let refused = refusingClosedStandardOutput() {
+            return refused
+        }
         guard let first = arguments.first else {
             Console.output(overview)
             return ExitCode.success
@@ -101,10 +120,12 @@ enum G2048 {
         do throws(UsageError) {
             let parsed = try parseArguments(arguments, spec: spec)
             if parsed.helpRequested {
+                if let refused = refusingClosedStandardOutput() { return refused }
                 Console.output(spec.help)
                 return ExitCode.success
             }
             let instance = try command.init(parsed)
+            if !command.resultsAreFiles, let refused = refusingClosedStandardOutput() { return refused }
             let outcome: Result<Int32, any Error>
             do { outcome = .success(try instance.run()) } catch { outcome = .failure(error) }
             switch outcome {

@@ -29,6 +29,9 @@ struct SolveCommand: Command {
         options: [Self.rows.spec, Self.cols.spec] + RulesFlags.flags.map(\.spec)
             + [Self.objective.spec, Self.threads.spec, Self.out.spec, Self.force.spec])
 
+    /// The solution file is the result; the lines on standard output only report it.
+    static let resultsAreFiles = true
+
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("3")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
     static let objective = CommandOption.choice(

@@ -81,6 +81,9 @@ struct TrainCommand: Command {
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
         ] + RulesFlags.flags.map(\.spec))
 
+    /// The weights are the results; the lines on standard output only report them.
+    static let resultsAreFiles = true
+
     static let out = CommandOption.text("out", "file", help: "Where to write the weights.")
         .shown("the --resume file, else weights-<rows>x<cols>.bin")
     static let games = CommandOption.integer("games", help: "Stop after this many games in total.", in: 1...Int.max)

@@ -260,13 +260,24 @@ struct ServeMemoryLimitTests {
 
 /// A command whose results have nowhere to go says so and fails: with stdout closed (`>&-`), `eval`,
 /// `replay --check` and `bench --json` wrote their results into the /dev/null standing in for descriptor 1 and
-/// exited 0.
+/// exited 0. They are refused before their work (which then ran to its end, to fail after it), and a command
+/// whose results are the files it writes (`train`, `solve`) is not failed for its report's closed stdout.
 struct ClosedStandardOutputTests {
     @Test(arguments: [["eval", "--agent", "random", "--games", "3"], ["bench", "--json", "--seconds", "0.02", "--rows", "2"]])
     func resultsWithNowhereToGoAreAnError(arguments: [String]) throws {
         let (status, stderr) = try Self.runWithStdoutClosed(arguments)
         #expect(status == 1, "\(stderr)")
-        #expect(stderr.hasSuffix("error: standard output is closed; the results have nowhere to go (give the command a stdout)\n"), "\(stderr)")
+        #expect(stderr == "error: standard output is closed; the results have nowhere to go (give the command a stdout)\n", "\(stderr)")
+    }
+
+    /// `solve >&-` wrote its file, then exited 1: a finished work was called a failure.
+    @Test(arguments: [["solve", "--rows", "2"], ["train", "--rows", "2", "--games", "10"]])
+    func aCommandWhoseResultIsAFileSucceedsWithoutStdout(arguments: [String]) throws {
+        let folder = TemporaryDirectory()
+        let (status, stderr) = try Self.runWithStdoutClosed(arguments + ["--out", folder.file("out.bin")])
+        #expect(status == 0, "\(stderr)")
+        #expect(!stderr.contains("error"), "\(stderr)")
+        #expect(folder.names == ["out.bin"])
     }
 
     @Test func replayCheckWithStdoutClosedFails() throws {
