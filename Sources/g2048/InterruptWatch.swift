@@ -29,8 +29,11 @@ final class InterruptWatch {
     static let saving = "stopping at once and saving; send it again to quit without saving (the last saved file stays whole)"
 
     /// Starts watching; at the first signal, says `stopping` on stderr (after the signal's name) and runs
-    /// `onFirst`, once, on a dispatch queue.
-    init(stopping: String = InterruptWatch.saving, onFirst: @escaping @Sendable () -> Void) {
+    /// `onFirst`, once, on a dispatch queue; at the second, runs `onSecond` (the command's lock files removed:
+    /// ``OutputClaim/lockRemoval``) and exits.
+    init(
+        stopping: String = InterruptWatch.saving, onSecond: @escaping @Sendable () -> Void = {}, onFirst: @escaping @Sendable () -> Void
+    ) {
         let received = self.received
         let queue = DispatchQueue(label: "g2048.interrupts")
         sources = InterruptWatch.signals.map { number in
@@ -42,7 +45,10 @@ final class InterruptWatch {
                     seen = number
                     return true
                 }
-                guard first else { SystemProcess.exitImmediately(128 + number) }
+                guard first else {
+                    onSecond()
+                    SystemProcess.exitImmediately(128 + number)
+                }
                 Console.error("\n\(InterruptWatch.name(number)): \(stopping)")
                 onFirst()
             }

@@ -204,6 +204,13 @@ final class OutputClaim {
         throw OutputFileError("--\(output.flag) \(output.path): cannot lock \(path): it keeps being replaced")
     }
 
+    /// What removes the lock files of this claim, for a process about to exit at once (a second signal): their
+    /// locks go with the process, and a lock file left behind would only look like a run in progress.
+    var lockRemoval: @Sendable () -> Void {
+        let paths = locks.map(\.path)
+        return { for path in paths { SystemIO.remove(path) } }
+    }
+
     /// Removes the lock files and releases the locks.
     func release() {
         for (path, descriptor) in locks {

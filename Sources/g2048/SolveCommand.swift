@@ -79,7 +79,7 @@ struct SolveCommand: Command {
         let progress = LayeredProgress.solving(estimate: estimate)
         // Ctrl-C or SIGTERM: the passes stop after the layer at hand, and the run says so and releases its lock.
         let stopRequested = Atomic<Bool>(false)
-        let watch = InterruptWatch(stopping: "stopping after the layer at hand; send it again to quit at once") {
+        let watch = InterruptWatch(stopping: "stopping after the layer at hand; send it again to quit at once", onSecond: claim.lockRemoval) {
             stopRequested.store(true, ordering: .relaxed)
         }
         defer { watch.cancel() }

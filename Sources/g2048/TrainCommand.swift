@@ -496,7 +496,7 @@ struct TrainCommand: Command {
         let failure = Mutex<String?>(nil)
         let checkpointFailed = Mutex(false)
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
-        let watch = InterruptWatch { learner.stop.request() }
+        let watch = InterruptWatch(onSecond: claim.lockRemoval) { learner.stop.request() }
         defer { watch.cancel() }
         let networkGames = games.map { base.games + TrainCommand.portion(1 - share, of: max(0, $0 - base.games)) }
         let networkSeconds = seconds.map { $0 * (1 - share) }

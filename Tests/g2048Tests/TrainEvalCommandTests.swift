@@ -747,6 +747,30 @@ struct SolveCommandTests {
         #expect(folder.names.isEmpty, "\(folder.names)")
     }
 
+    /// A second signal quits at once, as it says, and left `<out>.lock` behind: the lock files go before the exit,
+    /// for `solve` and `train` alike.
+    @Test(arguments: [
+        ["solve", "--rows", "3", "--threads", "1"], ["train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--seconds", "600"],
+    ])
+    func aSecondSignalQuitsAtOnceWithoutALock(arguments: [String]) throws {
+        let folder = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = G2048Tests.executable
+        process.arguments = arguments + ["--out", folder.file("out.bin")]
+        process.environment = ProcessInfo.processInfo.environment.merging(["G2048_PROGRESS": "off"]) { $1 }
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        usleep(1_500_000)
+        kill(process.processIdentifier, SIGINT)
+        // Apart, so that the two are not one event; sooner than a stop takes.
+        usleep(30_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(!folder.names.contains("out.bin.lock"), "\(folder.names)")
+    }
+
     /// Training with the board's solution: the plot draws optimal play, the end gives the last games' share of it.
     @Test func trainMeasuresItselfAgainstASolution() throws {
         let folder = TemporaryDirectory()
