@@ -43,11 +43,11 @@ public enum AfterstateSweep {
     }
 
     /// Why a sweep of `rules`'s board cannot run in the memory this process may still take ("a sweep of 3x3 needs
-    /// about 1.7 GiB of memory (estimated), and this process may use only 977 MiB more (its address-space limit,
+    /// about 1.7 GiB of memory (estimated), and this process may map only 977 MiB more (its address-space limit,
     /// ulimit -v)"), or `nil` when it fits: an allocation past the limit would stop the process midway.
     public static func memoryShortfall(rules: Rules) -> String? {
         let bytes = estimatedBytes(rules: rules)
-        return MemoryRoom.current.shortfall(needing: bytes).map {
+        return MemoryShortfall.of(holding: bytes).map {
             "a sweep of \(rules.sizeLabel) needs about \(byteSize(bytes)) of memory (estimated), and \($0)"
         }
     }

@@ -1,9 +1,10 @@
 import Game2048System
 
-/// Why this process cannot hold what loading a file would allocate, found from the file's header before anything
-/// is allocated: the one memory check of every file a user hands the program (weights with their afterstate
-/// tables, solutions). A load past any of these limits would not fail but stop the process (the runtime cannot
-/// report a failed allocation), or read a forged file in full before its checksum failed.
+/// Why this process cannot hold what a load or a long computation would allocate, found before anything is
+/// allocated: the one memory check of every file a user hands the program (weights with their afterstate tables,
+/// solutions, from their headers) and of every computation sized in advance (a solve, a sweep). Past any of these
+/// limits an allocation would not fail but stop the process (the runtime cannot report a failed allocation), with
+/// the work done so far lost, or a forged file would be read in full before its checksum failed.
 public enum MemoryShortfall: Hashable, Sendable, CustomStringConvertible {
     /// More than this machine's physical memory (its bytes).
     case machine(bytes: Int)
@@ -40,6 +41,14 @@ public enum MemoryShortfall: Hashable, Sendable, CustomStringConvertible {
         of(
             holding: bytes, contentBytes: contentBytes, allocatedBytes: status.allocatedBytes, machine: SystemInfo.physicalMemory,
             cgroup: SystemInfo.cgroupMemoryLimit, addressSpace: SystemInfo.addressSpaceAvailable)
+    }
+
+    /// The shortfall of a computation that holds `bytes` at once (no file: nothing to find sparse); `nil` when this
+    /// process can hold it.
+    public static func of(holding bytes: Int) -> MemoryShortfall? {
+        of(
+            holding: bytes, contentBytes: 0, allocatedBytes: 0, machine: SystemInfo.physicalMemory, cgroup: SystemInfo.cgroupMemoryLimit,
+            addressSpace: SystemInfo.addressSpaceAvailable)
     }
 
     /// ``of(holding:contentBytes:file:)`` against the limits given: the machine's memory, the cgroup's limit (the

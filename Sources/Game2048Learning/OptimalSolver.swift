@@ -44,9 +44,8 @@ public enum OptimalSolver {
         case unsupportedRule(String)
         /// The ``Objective/win`` objective without a win tile.
         case winWithoutWinTile
-        /// More memory than this process may use: the board, the estimated bytes, and why they do not fit
-        /// (``MemoryRoom/shortfall(needing:)``).
-        case tooLittleMemory(board: String, bytes: Int, shortfall: String)
+        /// More memory than this process may use: the board, the estimated bytes, and the limit they pass.
+        case tooLittleMemory(board: String, bytes: Int, shortfall: MemoryShortfall)
 
         public var description: String {
             switch self {
@@ -145,7 +144,7 @@ public enum OptimalSolver {
     /// process cannot take: an allocation past its limit would stop it midway, with nothing to show for the work.
     public static func checkMemory(_ rules: Rules, extraBytes: Int = 0) throws(Refusal) {
         let bytes = estimatedBytes(rules: rules) + extraBytes
-        if let shortfall = MemoryRoom.current.shortfall(needing: bytes) {
+        if let shortfall = MemoryShortfall.of(holding: bytes) {
             throw .tooLittleMemory(board: rules.sizeLabel, bytes: bytes, shortfall: shortfall)
         }
     }

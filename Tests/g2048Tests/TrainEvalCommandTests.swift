@@ -725,7 +725,7 @@ struct SolveCommandTests {
         let (status, stderr) = try G2048Tests.runInShell(
             "ulimit -v 100000; exec \"$0\" solve --rows 2 --cols 4 --threads 1 --out \"$1\"", [folder.file("s.bin")])
         #expect(status == 1, "\(stderr)")
-        #expect(stderr.hasPrefix("error: solving 2x4 needs about 130 MiB of memory (estimated), and this process may use only "), "\(stderr)")
+        #expect(stderr.hasPrefix("error: solving 2x4 needs about 130 MiB of memory (estimated), and this process may map only "), "\(stderr)")
         #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v); nothing was solved\n"), "\(stderr)")
         #expect(folder.names.isEmpty)
     }
