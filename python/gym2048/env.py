@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from .backend import BACKENDS, Backend, make_backend, reset_params
 from .client import G2048ParamsError
+from .integers import seed_value
 from .render import parse_text, render_board
 
 #: The info keys the environments ask for unless `info=[...]` is given (the server also offers `afterstate`,
@@ -182,6 +183,7 @@ class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
         """Start an episode. `seed` makes it reproducible; `options={"board": rows×cols tile values}` starts from
         a custom board (one with a tile above the space's `high` is refused: ValueError with the server's
         message). `info["terminated"]` is true when that board is already over."""
+        seed = seed_value(seed)
         super().reset(seed=seed)
         if seed is None and not self._reset_once:
             # Gymnasium's convention: an unseeded first reset draws its seed from np_random.

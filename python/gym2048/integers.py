@@ -33,6 +33,17 @@ def optional_integer(value: Any, name: str) -> Optional[int]:
     return None if value is None else integer(value, name)
 
 
+def seed_value(seed: Any) -> Optional[int]:
+    """A `reset(seed=...)` seed: None, or an integer (see `is_integer`) of 0 to 2^64 - 1, checked here, as the engine
+    words it, before Gymnasium's generator sees it; else a TypeError or ValueError naming what it got."""
+    if seed is None:
+        return None
+    value = integer(seed, "seed")
+    if not 0 <= value < 1 << 64:
+        raise ValueError(f"seed must be an unsigned 64-bit integer (0 to {(1 << 64) - 1}), got {value}")
+    return value
+
+
 def vector_seeds(seed: Any, count: int) -> tuple[Optional[int], Optional[list[Optional[int]]]]:
     """A vector environment's `reset(seed=...)` as (one seed, or None; a seed or None per environment, or None): an
     int, or a list, tuple or integer array of `count` entries that are ints or None. Anything else is a TypeError
@@ -40,9 +51,7 @@ def vector_seeds(seed: Any, count: int) -> tuple[Optional[int], Optional[list[Op
     if seed is None:
         return None, None
     if is_integer(seed):
-        if not 0 <= seed < 1 << 64:  # checked here, as the engine words it, before Gymnasium's generator sees it
-            raise ValueError(f"seed must be an unsigned 64-bit integer (0 to {(1 << 64) - 1}), got {seed}")
-        return int(seed), None
+        return seed_value(seed), None
     if isinstance(seed, (list, tuple)) or type(seed).__name__ == "ndarray":
         entries: Sequence[Any] = list(seed)
         if len(entries) != count:

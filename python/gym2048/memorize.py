@@ -25,7 +25,7 @@ from .backend import BACKENDS
 from .client import G2048
 from .env import discrete_action, observation_space
 from .handles import HandleOwner
-from .integers import action_array, vector_seeds
+from .integers import action_array, seed_value, vector_seeds
 
 _AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                     "disabled": AutoresetMode.DISABLED}
@@ -102,6 +102,7 @@ class MemorizeEnv(_Uncopied, gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        seed = seed_value(seed)
         super().reset(seed=seed)
         if options:
             raise ValueError(f"Memorize's reset takes no options, got {sorted(options)}")

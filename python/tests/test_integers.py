@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gym2048 import Gym2048VectorEnv, MemorizeVectorEnv
+from gym2048 import Gym2048Env, Gym2048VectorEnv, MemorizeEnv, MemorizeVectorEnv
 
 BAD_SEEDS = ([1.5, 2, 3], ["2", 2, 3], [True, 2, 3], [float("nan"), 2, 3], [2.0, 2, 3])
 
@@ -33,6 +33,23 @@ def test_vector_seeds_are_integers_exactly(backend: str) -> None:
             again, _ = envs.reset(seed=same)  # type: ignore[arg-type]
             assert again.tolist() == first.tolist()
         envs.close()
+
+
+@pytest.mark.parametrize("backend", ["inprocess", "server"])
+def test_single_environment_seeds_are_integers_exactly(backend: str) -> None:
+    """A single environment's seed follows the vectors' rule: Gymnasium's own check raised its `Error` (neither a
+    TypeError nor a ValueError) on a float or a string, and took True as 1."""
+    for env in (Gym2048Env(rows=3, cols=3, backend=backend), MemorizeEnv(rows=2, cols=2, backend=backend)):
+        for seed in (1.5, "2", True, np.float64(3), np.bool_(True)):
+            with pytest.raises(TypeError, match=r"seed must be an integer, got"):
+                env.reset(seed=seed)  # type: ignore[arg-type]
+        for seed in (-1, 1 << 64):
+            with pytest.raises(ValueError, match=r"seed must be an unsigned 64-bit integer"):
+                env.reset(seed=seed)
+        first, _ = env.reset(seed=7)
+        again, _ = env.reset(seed=np.uint64(7))  # type: ignore[arg-type]
+        assert again.tolist() == first.tolist()
+        env.close()
 
 
 def test_the_puffer_binding_takes_integers_exactly(adapters: tuple[Any, Any]) -> None:
