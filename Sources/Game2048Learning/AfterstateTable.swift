@@ -34,6 +34,13 @@ public final class AfterstateTable: @unchecked Sendable {
     private var shift: UInt64
     /// The afterstates held.
     public private(set) var count = 0
+    /// The most afterstates the table takes: ``maxCount``, or what it held when a doubling would not fit.
+    private var countLimit = AfterstateTable.maxCount
+    /// Why the table stopped growing before ``maxCount`` (its doubling would not fit in this process's memory), or
+    /// `nil`: it keeps the afterstates it holds and refuses new ones.
+    public private(set) var growthRefused: MemoryShortfall?
+    /// Whether this process could take `bytes` more, the check made before each doubling (tests set their own).
+    package var memoryCheck: (_ bytes: Int) -> MemoryShortfall? = { MemoryShortfall.of(holding: $0) }
 
     /// The boards a table may be made for: those of at most this many cells, where every afterstate, reduced by
     /// the board's symmetries, fits in memory (3.1 × 10^7 on 3×3, the boards ``OptimalSolver`` solves).
@@ -106,7 +113,7 @@ public final class AfterstateTable: @unchecked Sendable {
     func prefetch(key: UInt64) { if count > 0 { prefetch(canonical: canonical(key)) } }
 
     /// Sets the value of `key`, a canonical board; a new key is refused (returning `false`) once the table holds
-    /// ``maxCount`` afterstates.
+    /// ``maxCount`` afterstates, or as many as it held when it could not grow (``growthRefused``).
     @inline(__always) @discardableResult
     func set(canonical key: UInt64, to value: Float) -> Bool {
         let slot = slot(of: key)
@@ -114,11 +121,27 @@ public final class AfterstateTable: @unchecked Sendable {
             slots[slot].value = value
             return true
         }
-        guard count < AfterstateTable.maxCount else { return false }
+        guard count < countLimit else { return false }
         slots[slot] = Slot(key: key, value: value)
         count += 1
-        if AfterstateTable.isCrowded(count, capacity: capacity) { rehash(capacity: 2 * capacity) }
+        if AfterstateTable.isCrowded(count, capacity: capacity) { grow() }
         return true
+    }
+
+    /// Doubles the slots, unless this process could not take them: a failed allocation would stop it and lose the
+    /// run, so the table keeps what it holds instead (new keys refused, as past ``maxCount``) and says why. The
+    /// check counts the new slots, held beside the old ones while they move, and after the move (the old slots
+    /// freed) the room a save of the doubled table takes once it is as full as it gets: so a table that stops
+    /// growing can still be saved.
+    @inline(never)
+    private func grow() {
+        let fullest = 7 * (2 * capacity) / 10
+        if let shortfall = memoryCheck(max(2 * memoryBytes, memoryBytes + fullest * AfterstateTable.savingBytesPerAfterstate)) {
+            growthRefused = shortfall
+            countLimit = count
+        } else {
+            rehash(capacity: 2 * capacity)
+        }
     }
 
     /// The slots a new table starts with.
@@ -166,6 +189,9 @@ public final class AfterstateTable: @unchecked Sendable {
 
     /// The bytes a table of `count` afterstates takes in a weights file.
     public static func fileBytes(holding count: Int) -> Int { count * NetworkLayout.afterstateSize }
+
+    /// The bytes a save holds for each afterstate beside the table: its sorted entry and its bytes in the file.
+    static let savingBytesPerAfterstate = MemoryLayout<(key: UInt64, value: Float)>.stride + NetworkLayout.afterstateSize
 
     /// The bytes the table takes in memory.
     public var memoryBytes: Int { capacity * MemoryLayout<Slot>.stride }

@@ -28,6 +28,32 @@ struct AfterstateTableTests {
         return board
     }
 
+    /// A table that learns from games grows by doubling; a doubling past what the process may still map stopped
+    /// it (the runtime cannot report a failed allocation), losing a run of hours. A table asks its memory check
+    /// before it grows; when the doubling would not fit, it keeps the afterstates it has, refuses new ones (as past
+    /// ``AfterstateTable/maxCount``), says why, and still answers every key it holds.
+    @Test func aTableThatCannotDoubleKeepsWhatItHasAndRefusesNewKeys() throws {
+        let table = AfterstateTable(rows: 3, cols: 3)
+        let startBytes = table.memoryBytes
+        // Room for one doubling (its slots, and a save of the doubled table), not two.
+        let room = startBytes + 7 * (4 * startBytes / 16) / 10 * AfterstateTable.savingBytesPerAfterstate
+        table.memoryCheck = { bytes in bytes <= room ? nil : .addressSpace(available: room) }
+        var rng = Xoshiro256StarStar(seed: 11)
+        var kept: [UInt64: Float] = [:]
+        var refused = 0
+        for index in 0..<20_000 {
+            let board = Self.randomBoard(rows: 3, cols: 3, largest: 9, using: &rng)
+            let key = table.canonical(PackedGrid.key(of: board)!)
+            if table.set(canonical: key, to: Float(index)) { kept[key] = Float(index) } else { refused += 1 }
+        }
+        #expect(table.memoryBytes == 2 * startBytes && refused > 0 && table.count == kept.count)
+        #expect(table.growthRefused == .addressSpace(available: room))
+        for (key, value) in kept { #expect(table.value(ofCanonical: key) == value) }
+        // A key it holds is still updated.
+        let (held, _) = kept.first!
+        #expect(table.set(canonical: held, to: -1) && table.value(ofCanonical: held) == -1)
+    }
+
     @Test func aTableHoldsOneValuePerClassOfMirrorImages() throws {
         for (rows, cols) in [(2, 2), (2, 3), (3, 3), (2, 4), (4, 2)] {
             let table = AfterstateTable(rows: rows, cols: cols)
