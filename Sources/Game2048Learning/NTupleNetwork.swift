@@ -136,6 +136,23 @@ public final class NTupleNetwork: @unchecked Sendable {
     ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
     ///   - afterstates: a table of afterstate values for the network to carry (see ``afterstates``), or `nil`.
     /// - Precondition: the patterns fit the board; the thresholds are valid; a table is for the board's size.
+    /// The values per cell a network made with `valueCount` has (see ``init(rows:cols:patterns:valueCount:initialValue:stageThresholds:promoted:afterstates:)``).
+    static func valueCount(_ valueCount: Int?, rows: Int, cols: Int) -> Int {
+        let values = valueCount ?? TuplePattern.defaults(rows: rows, cols: cols).valueCount
+        // Four bits a cell on 4×4; elsewhere a cell's exponent is a byte, and the cap `valueCount - 1` must be one too.
+        return min(values, rows == 4 && cols == 4 ? 16 : 256)
+    }
+
+    /// The weights a new network of these arguments holds: what a caller sizes its memory by first, since an
+    /// allocation past the process's limit would stop it.
+    public static func weightCount(rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, stages: Int = 1) -> Int {
+        let values = NTupleNetwork.valueCount(valueCount, rows: rows, cols: cols)
+        return (patterns ?? TuplePattern.defaults(rows: rows, cols: cols).patterns).reduce(0) { $0 + $1.tableSize(valueCount: values) } * stages
+    }
+
+    /// The memory `count` weights take, aligned as they are mapped.
+    public static func memoryBytes(weights count: Int) -> Int { WeightStorage.addressSpace(holding: count) }
+
     public init(
         rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
         stageThresholds: [UInt8] = [], promoted: [Bool]? = nil, afterstates: AfterstateTable? = nil
@@ -146,10 +163,7 @@ public final class NTupleNetwork: @unchecked Sendable {
         self.rows = rows
         self.cols = cols
         self.patterns = patterns ?? defaults.patterns
-        var values = valueCount ?? defaults.valueCount
-        if rows == 4 && cols == 4 { values = min(values, 16) }
-        // A cell's exponent is a byte, and the cap `valueCount - 1` must be one too.
-        values = min(values, 256)
+        let values = NTupleNetwork.valueCount(valueCount, rows: rows, cols: cols)
         self.valueCount = values
         symmetryCount = rows == cols ? 8 : 4
         var offsets: [Int] = []

@@ -325,6 +325,14 @@ struct TrainCommand: Command {
         return outputs
     }
 
+    /// Refuses a run that would allocate `bytes` more than this process may take, for `what`: past its limit the
+    /// allocation would stop the process without a word.
+    static func checkMemory(_ bytes: Int, for what: String) throws(CommandFailure) {
+        if let shortfall = MemoryShortfall.of(holding: bytes) {
+            throw CommandFailure(message: "\(what) needs \(byteSize(bytes)) of memory, and \(shortfall); nothing was trained")
+        }
+    }
+
     /// The network and counters to start from: the `--resume` file's, or a new network.
     ///
     /// - Throws: ``UsageError`` when `--rows`/`--cols` contradict the file; the file's own errors.
@@ -333,6 +341,11 @@ struct TrainCommand: Command {
             let featureCount = NTupleNetwork.featureCount(
                 patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
                 rows: rules.rows, cols: rules.cols)
+            let weights = NTupleNetwork.weightCount(rows: rules.rows, cols: rules.cols, patterns: patterns, stages: (stages?.count ?? 0) + 1)
+            try TrainCommand.checkMemory(
+                NTupleNetwork.memoryBytes(weights: weights)
+                    + TDLearner.memoryBytes(weights: weights, method: learning ?? TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols).method),
+                for: "a new \(rules.sizeLabel) network with its learner")
             // Optimism is a value per board, shared over the features that sum to it.
             let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
@@ -423,6 +436,9 @@ struct TrainCommand: Command {
                         + "run's \(rules.sizeLabel) games; solve the board with the same rules flags")
             }
             return solution.expectedScore
+        }
+        if resume != nil {
+            try TrainCommand.checkMemory(TDLearner.memoryBytes(weights: network.weights.count, method: base.learning), for: "the learner of \(resume!)")
         }
         let alpha = base.alpha, seed = base.seed
         // Lanes pay where a move prefetches its weights: the packed 4×4 board (the README's figures).
@@ -611,6 +627,11 @@ struct TrainCommand: Command {
         Console.output(
             "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training"
                 + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.fileBytes)))" } ?? "") + "; \(recent)")
+        if let table = network.afterstates, let refused = table.growthRefused {
+            Console.error(
+                "note: the afterstate table stopped growing at \(table.count) afterstates, since doubling it would not fit: "
+                    + "\(refused); boards it lacks take the network's value")
+        }
         if let swept, swept.complete {
             Console.output(
                 "the table holds the exact value of every afterstate these rules reach: greedy play of \(out) is optimal play"

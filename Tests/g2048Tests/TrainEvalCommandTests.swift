@@ -195,6 +195,20 @@ struct TrainEvalCommandTests {
         #expect(folder.names == ["w.bin"])
     }
 
+    /// A new network, or its learner's accumulators, past what the process may map stopped `train` at its start
+    /// ("Fatal error: out of memory: cannot allocate 150 MiB of network weights", SIGILL, the accumulators of
+    /// temporal coherence), the `.lock` of its output left behind. They are refused from their size, before
+    /// either is allocated, in one line with the limit; nothing is left in the folder.
+    @Test func aNetworkBeyondMemoryIsRefusedBeforeTraining() throws {
+        let folder = TemporaryDirectory()
+        let (status, stderr) = try G2048Tests.runInShell(
+            "ulimit -v 150000; exec \"$0\" train --rows 3 --cols 3 --games 10 --out \"$1\"", [folder.file("w.bin")])
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.hasPrefix("error: a new 3x3 network with its learner needs 230 MiB of memory, and this process may map only "), "\(stderr)")
+        #expect(stderr.hasSuffix(" more (its address-space limit, ulimit -v); nothing was trained\n"), "\(stderr)")
+        #expect(folder.names.isEmpty)
+    }
+
     /// A sweep that failed (an allocation past a limit) took the network's games with it: the network is saved
     /// before the sweep begins, so a run stopped during it (here by SIGKILL) keeps them.
     @Test func theNetworkIsSavedBeforeTheSweep() throws {
