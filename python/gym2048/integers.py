@@ -65,18 +65,23 @@ def action_array(actions: Any, count: int, top: int, names: str = "") -> "npt.ND
     """`actions` as an integer array of exactly `count` entries 0..`top` (any integer dtype, or a list of ints);
     a float, bool or object dtype is a TypeError, another shape or an entry out of range a ValueError, each naming
     what it got and the action space. Nothing is cast, rounded or broadcast."""
+    # On every step of a vector: the messages are made only for an error.
     import numpy as np
     array = np.asarray(actions)
-    space = f"the action space is MultiDiscrete([{top + 1}] * {count})"
     kind = array.dtype.kind
     if kind not in "iu":
-        raise TypeError(f"actions must be integers 0..{top} ({space}), got dtype {array.dtype}")
+        raise TypeError(f"actions must be integers 0..{top} ({_space(count, top)}), got dtype {array.dtype}")
     if array.shape != (count,):
-        raise ValueError(f"actions must have shape ({count},) ({space}), got shape {array.shape}")
+        raise ValueError(f"actions must have shape ({count},) ({_space(count, top)}), got shape {array.shape}")
     # One pass over the batch: read as unsigned, a negative action is a huge one.
     unsigned = array.view(array.dtype.str.replace("i", "u")) if kind == "i" else array
     if count and unsigned.max() > top:
         index = int(np.flatnonzero((array < 0) | (array > top))[0])
         meaning = f"{names}; " if names else ""
-        raise ValueError(f"actions[{index}] must be 0..{top} ({meaning}{space}), got {array[index]}")
+        raise ValueError(f"actions[{index}] must be 0..{top} ({meaning}{_space(count, top)}), got {array[index]}")
     return array
+
+
+def _space(count: int, top: int) -> str:
+    """The action space, as the messages name it."""
+    return f"the action space is MultiDiscrete([{top + 1}] * {count})"
