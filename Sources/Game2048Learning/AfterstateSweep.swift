@@ -23,6 +23,8 @@ public enum AfterstateSweep {
         public var afterstates: Int
         /// Whether every reachable afterstate has its value: not stopped early, and the table had room.
         public var complete: Bool
+        /// Why no value was written: the table could not be made room for (``MemoryShortfall``), or `nil`.
+        public var shortfall: MemoryShortfall? = nil
     }
 
     /// The time a sweep takes per afterstate valued (one of each symmetric class), about, on one core: 3×3's
@@ -37,17 +39,20 @@ public enum AfterstateSweep {
     }
 
     /// The memory a sweep of `rules`'s board takes, about: the solver's passes
-    /// (``OptimalSolver/estimatedBytes(rules:)``) and the table they fill.
+    /// (``OptimalSolver/estimatedBytes(rules:)``) and the table they fill, held with its first slots while it is
+    /// reserved for them.
     public static func estimatedBytes(rules: Rules) -> Int {
-        OptimalSolver.estimatedBytes(rules: rules) + AfterstateTable.memoryBytes(holding: Int(OptimalSolver.estimatedAfterstates(rules: rules)))
+        OptimalSolver.estimatedBytes(rules: rules) + AfterstateTable.reservingBytes(holding: Int(OptimalSolver.estimatedAfterstates(rules: rules)))
     }
 
     /// Why a sweep of `rules`'s board cannot run in the memory this process may still take ("a sweep of 3x3 needs
     /// about 1.7 GiB of memory (estimated), and this process may map only 977 MiB more (its address-space limit,
     /// ulimit -v)"), or `nil` when it fits: an allocation past the limit would stop the process midway.
-    public static func memoryShortfall(rules: Rules) -> String? {
+    /// `threads`: every thread the run starts (its trainers', the sweep's and the one that watches them), whose
+    /// address space counts under `ulimit -v`.
+    public static func memoryShortfall(rules: Rules, threads: Int) -> String? {
         let bytes = estimatedBytes(rules: rules)
-        return MemoryShortfall.of(holding: bytes).map {
+        return MemoryShortfall.of(holding: bytes, threads: threads).map {
             "a sweep of \(rules.sizeLabel) needs about \(byteSize(bytes)) of memory (estimated), and \($0)"
         }
     }
@@ -67,7 +72,10 @@ public enum AfterstateSweep {
         stop.setDeadline(secondsFromNow: seconds)
         defer { stop.setDeadline(secondsFromNow: nil) }
         let (layers, complete) = OptimalSolver.passes(game: game, threads: threads, progress: progress) { stop.isDue }
-        table.reserve(table.count + layers.reduce(0) { $0 + $1.keys.count })
+        // Past the process's limit the reservation would stop it, and the run with it: the values are let go.
+        let total = table.count + layers.reduce(0) { $0 + $1.keys.count }
+        if let shortfall = table.reservingShortfall(total) { return Outcome(afterstates: 0, complete: false, shortfall: shortfall) }
+        table.reserve(total)
         var written = 0
         for layer in layers {
             for (key, value) in zip(layer.keys, layer.values) {

@@ -163,6 +163,13 @@ public final class AfterstateTable: @unchecked Sendable {
         if target > capacity { rehash(capacity: target) }
     }
 
+    /// Why ``reserve(_:)`` of `total` afterstates would not fit in this process (the new slots beside the old while
+    /// they move), or `nil` (also when it would not grow).
+    func reservingShortfall(_ total: Int) -> MemoryShortfall? {
+        let target = AfterstateTable.capacity(holding: min(total, AfterstateTable.maxCount), from: capacity)
+        return target > capacity ? memoryCheck(target * MemoryLayout<Slot>.stride) : nil
+    }
+
     /// Moves every afterstate into `newCapacity` slots, a power of two.
     private func rehash(capacity newCapacity: Int) {
         let (oldSlots, oldCapacity) = (slots, capacity)

@@ -121,21 +121,6 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// The features a network of `patterns` patterns reads on a `rows`×`cols` board: one per pattern and symmetry.
     public static func featureCount(patterns: Int, rows: Int, cols: Int) -> Int { patterns * (rows == cols ? 8 : 4) }
 
-    /// Creates a network with all weights at `initialValue`.
-    ///
-    /// - Parameters:
-    ///   - rows: the board's rows.
-    ///   - cols: the board's columns.
-    ///   - patterns: the tuples; `nil` takes ``TuplePattern/defaults(rows:cols:)``.
-    ///   - valueCount: values per cell; `nil` takes the default for the size. On
-    ///     4×4 boards it is at most 16 (four bits a cell), elsewhere at most 256
-    ///     (a cell's exponent is a byte); larger values are lowered to these.
-    ///   - initialValue: the starting weight, for optimistic initialization.
-    ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
-    ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
-    ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
-    ///   - afterstates: a table of afterstate values for the network to carry (see ``afterstates``), or `nil`.
-    /// - Precondition: the patterns fit the board; the thresholds are valid; a table is for the board's size.
     /// The values per cell a network made with `valueCount` has (see ``init(rows:cols:patterns:valueCount:initialValue:stageThresholds:promoted:afterstates:)``).
     static func valueCount(_ valueCount: Int?, rows: Int, cols: Int) -> Int {
         let values = valueCount ?? TuplePattern.defaults(rows: rows, cols: cols).valueCount
@@ -153,6 +138,21 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// The memory `count` weights take, aligned as they are mapped.
     public static func memoryBytes(weights count: Int) -> Int { WeightStorage.addressSpace(holding: count) }
 
+    /// Creates a network with all weights at `initialValue`.
+    ///
+    /// - Parameters:
+    ///   - rows: the board's rows.
+    ///   - cols: the board's columns.
+    ///   - patterns: the tuples; `nil` takes ``TuplePattern/defaults(rows:cols:)``.
+    ///   - valueCount: values per cell; `nil` takes the default for the size. On
+    ///     4×4 boards it is at most 16 (four bits a cell), elsewhere at most 256
+    ///     (a cell's exponent is a byte); larger values are lowered to these.
+    ///   - initialValue: the starting weight, for optimistic initialization.
+    ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
+    ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
+    ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
+    ///   - afterstates: a table of afterstate values for the network to carry (see ``afterstates``), or `nil`.
+    /// - Precondition: the patterns fit the board; the thresholds are valid; a table is for the board's size.
     public init(
         rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
         stageThresholds: [UInt8] = [], promoted: [Bool]? = nil, afterstates: AfterstateTable? = nil

@@ -140,11 +140,12 @@ public enum OptimalSolver {
         if objective == .win && rules.winTile == nil { throw .winWithoutWinTile }
     }
 
-    /// Refuses a solve of `rules` whose estimated memory (``estimatedBytes(rules:)``), with `extraBytes` more, this
-    /// process cannot take: an allocation past its limit would stop it midway, with nothing to show for the work.
-    public static func checkMemory(_ rules: Rules, extraBytes: Int = 0) throws(Refusal) {
+    /// Refuses a solve of `rules` on `threads` threads whose estimated memory (``estimatedBytes(rules:)``), with
+    /// `extraBytes` more, this process cannot take: an allocation past its limit would stop it midway, with nothing
+    /// to show for the work. The address space counts the solver's threads and the one that watches it.
+    public static func checkMemory(_ rules: Rules, threads: Int, extraBytes: Int = 0) throws(Refusal) {
         let bytes = estimatedBytes(rules: rules) + extraBytes
-        if let shortfall = MemoryShortfall.of(holding: bytes) {
+        if let shortfall = MemoryShortfall.of(holding: bytes, threads: threads + 1) {
             throw .tooLittleMemory(board: rules.sizeLabel, bytes: bytes, shortfall: shortfall)
         }
     }

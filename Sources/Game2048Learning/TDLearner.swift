@@ -110,6 +110,12 @@ public final class TDLearner: @unchecked Sendable {
     /// The reward a move that makes the win tile has at least (a merge into it scores its value), `Int64.max` for none.
     @usableFromInline let winReward: Int64
 
+    /// The memory a learner allocates beside its network of `weights` weights: the accumulators of temporal
+    /// coherence (two a weight) for a method that needs them.
+    public static func memoryBytes(weights: Int, method: LearningMethod) -> Int {
+        method.needsAccumulators ? NTupleNetwork.memoryBytes(weights: 2 * weights) : 0
+    }
+
     /// Creates a learner for `network` under `rules`.
     ///
     /// - Precondition: the network's board size is the rules'.
@@ -122,12 +128,6 @@ public final class TDLearner: @unchecked Sendable {
     ///   - method: how errors change the weights.
     ///   - coherenceAlpha: TC's meta learning rate β.
     ///   - coherenceStarted: for ``LearningMethod/otdThenTC``, whether the switch to TC happened already (a resumed run).
-    /// The memory a learner allocates beside its network of `weights` weights: the accumulators of temporal
-    /// coherence (two a weight) for a method that needs them.
-    public static func memoryBytes(weights: Int, method: LearningMethod) -> Int {
-        method.needsAccumulators ? NTupleNetwork.memoryBytes(weights: 2 * weights) : 0
-    }
-
     public init(
         network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
         method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false

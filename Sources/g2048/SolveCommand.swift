@@ -66,7 +66,7 @@ struct SolveCommand: Command {
 
     func run() throws -> Int32 {
         // Refused before the work: an allocation past the process's limit would stop it midway, without a word.
-        do throws(OptimalSolver.Refusal) { try OptimalSolver.checkMemory(rules) } catch { throw CommandFailure(message: error.description) }
+        do throws(OptimalSolver.Refusal) { try OptimalSolver.checkMemory(rules, threads: threads) } catch { throw CommandFailure(message: error.description) }
         // Checked and locked before the work: a solve of minutes is not lost to an --out it cannot write.
         let claim = try OutputFiles.claim(
             [.init(flag: "out", path: outPath, bytes: Solution.estimatedFileBytes(rules: rules))], inputs: [], force: force, command: "solve")

@@ -325,10 +325,10 @@ struct TrainCommand: Command {
         return outputs
     }
 
-    /// Refuses a run that would allocate `bytes` more than this process may take, for `what`: past its limit the
-    /// allocation would stop the process without a word.
-    static func checkMemory(_ bytes: Int, for what: String) throws(CommandFailure) {
-        if let shortfall = MemoryShortfall.of(holding: bytes) {
+    /// Refuses a run that would allocate `bytes` more than this process may take, for `what`, on `threads` threads
+    /// it starts: past its limit the allocation would stop the process without a word.
+    static func checkMemory(_ bytes: Int, for what: String, threads: Int) throws(CommandFailure) {
+        if let shortfall = MemoryShortfall.of(holding: bytes, threads: threads) {
             throw CommandFailure(message: "\(what) needs \(byteSize(bytes)) of memory, and \(shortfall); nothing was trained")
         }
     }
@@ -345,7 +345,7 @@ struct TrainCommand: Command {
             try TrainCommand.checkMemory(
                 NTupleNetwork.memoryBytes(weights: weights)
                     + TDLearner.memoryBytes(weights: weights, method: learning ?? TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols).method),
-                for: "a new \(rules.sizeLabel) network with its learner")
+                for: "a new \(rules.sizeLabel) network with its learner", threads: threads + 1)
             // Optimism is a value per board, shared over the features that sum to it.
             let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
@@ -438,7 +438,8 @@ struct TrainCommand: Command {
             return solution.expectedScore
         }
         if resume != nil {
-            try TrainCommand.checkMemory(TDLearner.memoryBytes(weights: network.weights.count, method: base.learning), for: "the learner of \(resume!)")
+            try TrainCommand.checkMemory(
+                TDLearner.memoryBytes(weights: network.weights.count, method: base.learning), for: "the learner of \(resume!)", threads: threads + 1)
         }
         let alpha = base.alpha, seed = base.seed
         // Lanes pay where a move prefetches its weights: the packed 4×4 board (the README's figures).
@@ -470,7 +471,7 @@ struct TrainCommand: Command {
         // Unless asked, a sweep that the clock would cut before its first value, or that the memory cannot hold,
         // gives way to the games; asked, a sweep that cannot fit is refused before the first game.
         let tableSeconds = seconds.map { $0 * share }
-        let sweepShortfall = share > 0 && self.tableLearning != .games ? AfterstateSweep.memoryShortfall(rules: rules) : nil
+        let sweepShortfall = share > 0 && self.tableLearning != .games ? AfterstateSweep.memoryShortfall(rules: rules, threads: threads + 2) : nil
         if self.tableLearning == .sweep, let sweepShortfall {
             throw CommandFailure(message: "--table-learning sweep: \(sweepShortfall); nothing was trained (--table-learning games needs less)")
         }
@@ -696,7 +697,7 @@ extension TrainCommand {
         Console.error(
             "valuing every afterstate of \(rules.sizeLabel) exactly: one backward sweep of dynamic programming on \(threads) "
                 + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
-                + "\(byteSize(Int(estimate * OptimalSolver.bytesPerAfterstate) + AfterstateTable.memoryBytes(holding: Int(estimate)))) "
+                + "\(byteSize(AfterstateSweep.estimatedBytes(rules: rules))) "
                 + "with the table (estimated); the network's weights no longer change")
         let progress = LayeredProgress.solving(estimate: estimate)
         let outcome = AfterstateSweep.run(
@@ -705,6 +706,10 @@ extension TrainCommand {
         let took = formatFixed(SystemClock.monotonicSeconds() - start, digits: 1)
         if outcome.complete {
             Console.error("valued \(outcome.afterstates) afterstates exactly in \(took) s; nothing is left to learn, so the run ends here")
+        } else if let shortfall = outcome.shortfall {
+            Console.error(
+                "the sweep valued every afterstate in \(took) s, but its table could not be made room for: \(shortfall); the "
+                    + "table keeps what it held, and 'g2048 train --resume \(out)' with more memory sweeps again")
         } else if outcome.afterstates == 0 {
             Console.error(
                 "the sweep stopped after \(took) s, before any afterstate was valued; the table keeps what it held, and "
