@@ -419,7 +419,10 @@ class G2048(HandleOwner):
 
     def step(self, action: Union[int, str]) -> dict[str, Any]:
         """One step of a single environment; `action` is 0..3 or a name. Returns the result dict."""
-        digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None
+        try:
+            digit = _DIGITS.get(action) if not isinstance(action, (str, bool)) else None
+        except TypeError:  # unhashable (a list, a dict): the server's message says what an action is
+            digit = None
         if digit is None:  # anything but 0..3: the server checks it and answers with its message
             return self.call("step", {"action": action})  # type: ignore[no-any-return]
         request_id = self._take_id()

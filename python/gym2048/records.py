@@ -7,50 +7,91 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Optional
+from typing import Any, Collection, Iterator, Mapping, NamedTuple, Optional, Union
 
-from .client import G2048, G2048Error
+from .client import G2048, G2048Error, G2048ParamsError
 
 RECORD_FORMAT = "gym2048-episode"
 RECORD_VERSION = 2
 
 
+class _Kind(NamedTuple):
+    """The values a member allows, as `g2048 replay` reads it: its JSON type ("integer", "number", "string", "bool"
+    or "object"; an integer is never a bool or a float), the range of a number, `null` when `nullable`, and for a
+    "choice" the only values it takes (`words` say them in a message)."""
+    kind: str
+    low: Optional[float] = None
+    high: Optional[float] = None
+    nullable: bool = False
+    choices: tuple[Union[str, int], ...] = ()
+    words: str = ""
+
+
+#: The members of fixed type of a line, a `config` or a `spawn`: a kind by name, or a _Kind (None: any value).
+_Kinds = Mapping[str, Union[str, _Kind, None]]
+
+_INT64_MAX = (1 << 63) - 1
+_INT64 = _Kind("integer", -_INT64_MAX - 1, _INT64_MAX)
+
+
 class _Lines:
     """One game's lines in a record: the members of each kind of line, what a header must give, the member a step
     and the end line must agree on (2048's score, Memorize's pairs), the outcomes an end line may state, and the
-    JSON type of each member whose type is fixed (`kinds`: "integer", "number", "string" or "bool"; an integer is
-    never a bool or a float, as `g2048 replay` reads them)."""
+    values of each member whose type is fixed (`kinds`, read by `_typed`)."""
 
     def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: str,
-                 outcomes: tuple[str, ...], min_version: int, kinds: dict[str, str]) -> None:
+                 outcomes: tuple[str, ...], min_version: int, kinds: _Kinds) -> None:
         self.header, self.required, self.step, self.end = header, required, step, end
         self.tally, self.outcomes, self.min_version, self.kinds = tally, outcomes, min_version, kinds
 
 
-#: The JSON types of members, by the name `_Lines.kinds` gives them, and how a message words them.
+#: The JSON types of members, by the name `_Kind.kind` gives them, and how a message words them.
 _KINDS = {"integer": ((int,), "an integer"), "number": ((int, float), "a number"), "string": ((str,), "a string"),
-          "bool": ((bool,), "true or false")}
+          "bool": ((bool,), "true or false"), "object": ((dict,), "an object")}
 
 
-def _typed(path: str, number: int, line: dict[str, Any], kinds: dict[str, str]) -> None:
-    """Refuse a member of a fixed type given another (a bool is neither an integer nor a number), naming it."""
+def _typed(path: str, number: int, line: dict[str, Any], kinds: _Kinds, prefix: str = "") -> None:
+    """Refuse a member given a value its kind does not allow: another type (a bool is neither an integer nor a
+    number), a number out of range, a choice it is not; naming the line and the member (`prefix` its object's,
+    "config." or "spawn."). Every game's lines, configs and spawns are checked by this one rule."""
     for name, value in line.items():
-        kind = kinds.get(name)
-        if kind is None:
+        spec = kinds.get(name)
+        if spec is None or (value is None and not isinstance(spec, str) and spec.nullable):
             continue
-        types, words = _KINDS[kind]
-        if not isinstance(value, types) or (isinstance(value, bool) and kind != "bool"):
-            raise ValueError(f"{path}: line {number}: \"{name}\" must be {words}, got {json.dumps(value)[:40]}")
+        kind = _Kind(spec) if isinstance(spec, str) else spec
+        got = f"got {json.dumps(value)[:40]}"
+        if kind.kind == "choice":
+            if not any(type(value) is type(choice) and value == choice for choice in kind.choices):
+                raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {kind.words}, {got}")
+            continue
+        types, words = _KINDS[kind.kind]
+        if not isinstance(value, types) or (isinstance(value, bool) and kind.kind != "bool"):
+            raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {words}, {got}")
+        if kind.low is not None and kind.high is not None and isinstance(value, (int, float)) \
+                and not kind.low <= value <= kind.high:
+            raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be between {kind.low} and {kind.high}, "
+                             f"{got}")
+
+
+def _listed(names: Any) -> str:
+    """`a, b or c`."""
+    words = [str(name) for name in names]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
 #: The games a record may hold, by the header's "game" member (2048 when it is left out).
 _GAMES = {
     "2048": _Lines({"type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player",
-                    "board"}, ("seed", "config", "board"), {"type", "step", "action", "reward", "spawn", "score"},
+                    "board"}, ("rules_version", "seed", "config", "player", "board"),
+                   {"type", "step", "action", "reward", "spawn", "score"},
                    {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1,
-                   {"seed": "integer", "rules_version": "integer", "player": "string", "step": "integer",
-                    "reward": "integer", "score": "integer", "steps": "integer", "outcome": "string",
-                    "last_episode": "bool"}),
+                   {"seed": _Kind("integer", 0, (1 << 64) - 1), "rules_version": _Kind("integer", 1, _INT64_MAX),
+                    "target_tile": _Kind("integer", 2, _INT64_MAX, nullable=True), "player": "string",
+                    "step": _Kind("integer", 1, _INT64_MAX),
+                    "action": _Kind("choice", choices=("up", "right", "down", "left", 0, 1, 2, 3),
+                                    words="up, right, down, left or 0..3"),
+                    "reward": _INT64, "spawn": _Kind("object", nullable=True), "score": _INT64,
+                    "steps": _Kind("integer", 0, _INT64_MAX), "outcome": "string", "last_episode": "bool"}),
     "memorize": _Lines({"type", "format", "version", "game", "seed", "config", "player", "deck"},
                        ("seed", "config", "player", "deck"), {"type", "step", "card", "content", "reward", "pairs"},
                        {"type", "steps", "moves", "pairs", "outcome", "last_episode"}, "pairs",
@@ -59,7 +100,7 @@ _GAMES = {
                         "content": "integer", "reward": "number", "pairs": "integer", "steps": "integer",
                         "moves": "integer", "outcome": "string", "last_episode": "bool"}),
 }
-_SPAWN_MEMBERS = {"cell", "value"}
+_SPAWN_MEMBERS = ("cell", "value")
 
 
 class RecordMismatch(Exception):
@@ -72,23 +113,36 @@ class RecordMismatch(Exception):
         self.step = step
 
 
-def _config_options(game: str) -> set[str]:
-    """The names a record's `config` may hold: the game's options, read from the engine's declarations (2048's rules
-    options from its table; Memorize's from the configuration its session reports, less the door's options)."""
+#: The members a 2048 record's `config` must give (the others default when left out or `null`).
+_BOARD_SIZE = ("rows", "cols")
+
+
+def _config_options(game: str) -> dict[str, Optional[_Kind]]:
+    """The names a record's `config` may hold, with the values each allows: the game's options, read from the
+    engine's declarations (2048's rules options and their ranges from its table; Memorize's names from the
+    configuration its session reports, less the door's options, their values checked by `_deal` and the server)."""
     from .native import options_table
     table = options_table()
     if game == "2048":
-        return {option["name"] for option in table if option["rules"]}
+        kinds: dict[str, Optional[_Kind]] = {}
+        for option in table:
+            if option["rules"]:
+                nullable = option["name"] not in _BOARD_SIZE
+                kinds[option["name"]] = (
+                    _Kind("choice", choices=tuple(option["choices"]), words=_listed(option["choices"]),
+                          nullable=nullable) if option["type"] == "choice"
+                    else _Kind(option["type"], option["min"], option["max"], nullable))
+        return kinds
     from .native import CallSession
     door = {option["name"] for option in table if not option["rules"]} | {"game"}
     session = CallSession({"game": game})
     try:
-        return set(session.call("spec")["config"]) - door
+        return dict.fromkeys(set(session.call("spec")["config"]) - door)
     finally:
         session.close()
 
 
-def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str = "") -> None:
+def _only(path: str, number: int, members: Any, allowed: Collection[str], prefix: str = "") -> None:
     """Refuse a member not in `allowed`, naming it (a misspelt member must not fall back to a default)."""
     for name in members:
         if name not in allowed:
@@ -96,11 +150,11 @@ def _only(path: str, number: int, members: Any, allowed: set[str], prefix: str =
                              f"(expected one of {', '.join(sorted(allowed))})")
 
 
-def _require(path: str, number: int, line: dict[str, Any], keys: tuple[str, ...]) -> None:
-    """Refuse a line that lacks one of `keys`, naming it."""
+def _require(path: str, number: int, line: dict[str, Any], keys: tuple[str, ...], prefix: str = "") -> None:
+    """Refuse a line (or its object at `prefix`) that lacks one of `keys`, naming it."""
     for key in keys:
         if key not in line:
-            raise ValueError(f"{path}: line {number}: missing \"{key}\"")
+            raise ValueError(f"{path}: line {number}: missing \"{prefix}{key}\"")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -145,10 +199,17 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
     ("header" | "step" | "end", line): a record of any length is read in the memory of one line, and a bad line is
     found when it is reached. Raises ValueError as read_record() describes, and for a line longer than
     MAX_LINE_BYTES."""
+    for _, kind, line in _numbered_lines(path):
+        yield kind, line
+
+
+def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """iter_record()'s lines with their line numbers."""
     version = 0          # the current episode's format version (0: no episode yet)
     game: Optional[str] = None
     lines = _GAMES["2048"]
-    configs: dict[str, set[str]] = {}
+    configs: dict[str, dict[str, Optional[_Kind]]] = {}
+    cells = 0
     episodes = 0
     steps = 0
     last_tally = 0
@@ -204,10 +265,14 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if game not in configs:
                     configs[game] = _config_options(game)
                 _only(path, number, line["config"], configs[game], "config.")
+                _typed(path, number, line["config"], configs[game], "config.")
                 if game == "memorize":
                     _deal(path, number, line["config"], line["deck"])
+                else:
+                    _require(path, number, line["config"], _BOARD_SIZE, "config.")
+                cells = line["config"]["rows"] * line["config"]["cols"]
                 version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
-                yield "header", line
+                yield number, "header", line
             elif kind == "step":
                 if not episodes:
                     raise ValueError(f"{path}: line {number}: a step before any header line")
@@ -215,14 +280,19 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                     raise ValueError(f"{path}: line {number}: a step after the end line of episode {episodes}")
                 _only(path, number, line, lines.step)
                 _typed(path, number, line, lines.kinds)
+                _typed(path, number, line, {"card": _Kind("integer", 0, cells - 1)})  # a Memorize card of the deal
                 if line.get("step") != steps + 1:
                     raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {steps + 1} was "
                                      "expected")
                 _require(path, number, line, tuple(sorted(lines.step - {"type", "step"})))
                 if isinstance(line.get("spawn"), dict):
                     _only(path, number, line["spawn"], _SPAWN_MEMBERS, "spawn.")
+                    _require(path, number, line["spawn"], _SPAWN_MEMBERS, "spawn.")
+                    _typed(path, number, line["spawn"], {"cell": _Kind("integer", 0, cells - 1),
+                                                         "value": _Kind("choice", choices=(2, 4), words="2 or 4")},
+                           "spawn.")
                 steps, last_tally = steps + 1, line[lines.tally]
-                yield "step", line
+                yield number, "step", line
             elif kind == "end":
                 if not episodes:
                     raise ValueError(f"{path}: line {number}: an end line before any header line")
@@ -247,7 +317,7 @@ def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
                 if not isinstance(line.get("last_episode"), bool):
                     raise ValueError(f"{path}: line {number}: \"last_episode\" must be true or false")
                 end = line
-                yield "end", line
+                yield number, "end", line
             else:
                 raise ValueError(f"{path}: line {number}: \"type\" must be \"header\", \"step\" or \"end\"")
     if not episodes:
@@ -274,7 +344,9 @@ def read_record(path: str) -> list[dict[str, Any]]:
     the deal ("deck": rows of card contents) in place of "board"; its steps are {"card", "content", "reward",
     "pairs"} and its end line {"steps", "moves", "pairs", "outcome": "finished", "truncated" or "stopped",
     "last_episode"} (docs/RECORDS.md). Raises ValueError naming the line for a malformed or
-    truncated file, or a member this version does not know. (iter_record() reads a record without holding it.)
+    truncated file, a missing, mistyped or out-of-range member (each read as `g2048 replay` reads it; a `config`
+    option within its declared range, `null` for its default), or a member this version does not know.
+    (iter_record() reads a record without holding it.)
     """
     episodes: list[dict[str, Any]] = []
     for kind, line in iter_record(path):
@@ -320,16 +392,22 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
         summaries.append(summary)
 
     with G2048(binary) as env:
-        for kind, line in iter_record(path):
+        for line_number, kind, line in _numbered_lines(path):
             if kind == "header":
                 if episode and header.get("version") == 1:
                     summarize(None)  # a version 1 episode has no end line: the next header closes it
                 episode, header, steps, ended = episode + 1, line, 0, False
-                if header.get("game") == "memorize":
-                    env.make(game="memorize", **header["config"])
+                memorize = header.get("game") == "memorize"
+                # A 2048 option left `null` has its default, as g2048 replay reads it.
+                config = header["config"] if memorize else {name: value for name, value in header["config"].items()
+                                                            if value is not None}
+                try:
+                    spec = env.make(**config, **({"game": "memorize"} if memorize else {}))
+                except G2048ParamsError as error:  # options that cannot be together (more initial tiles than cells)
+                    raise ValueError(f"{path}: line {line_number}: \"config\": {error}") from None
+                if memorize:
                     result = env.reset(seed=header["seed"])
                     continue
-                spec = env.make(**header["config"])
                 if header.get("rules_version") != spec["rules_version"]:
                     raise RecordMismatch(episode, 0, f"recorded with rules version {header.get('rules_version')}, "
                                                      f"the server plays rules version {spec['rules_version']}")
@@ -378,11 +456,9 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
 def _replay_card(env: G2048, header: dict[str, Any], line: dict[str, Any], episode: int) -> dict[str, Any]:
     """Turns a recorded Memorize card through the server and checks its content against the recorded deal: a card
     the server shows face up must show the deal's content (a matched pair shows no content: its reward says it)."""
-    card, number = line["card"], line["step"]
+    card, number = line["card"], line["step"]  # a card of the deal, as the record's reader checks
     deck = header["deck"]
-    cols = len(deck[0]) if deck and isinstance(deck[0], list) else 0
-    if not isinstance(card, int) or isinstance(card, bool) or cols == 0 or not 0 <= card < len(deck) * cols:
-        raise ValueError(f"episode {episode}, step {number}: card {card!r} is not a card of the recorded deal")
+    cols = len(deck[0])
     dealt = deck[card // cols][card % cols]
     if line["content"] != dealt:
         raise RecordMismatch(episode, number, f"card {card}: recorded content {line['content']!r}, but the recorded "

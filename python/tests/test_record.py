@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any, Callable, Optional
 
 import pytest
 
-from gym2048 import RecordMismatch, find_binary, read_record, replay_record
+from gym2048 import G2048Error, RecordMismatch, find_binary, read_record, replay_record
 
 
 def play(tmp_path: Path, *arguments: str, keys: Optional[str] = None) -> str:
@@ -256,7 +257,7 @@ def test_memorize_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
 
 def mutations(lines: list[dict[str, Any]], seed: int, count: int) -> list[list[dict[str, Any]]]:
     """`count` seeded damaged copies of a record's lines: a member removed, or its value replaced by another type
-    or an out-of-range number (a header's config and deal too)."""
+    or an out-of-range number (a header's config and deal, and a step's spawn, too)."""
     import copy
     import random
     rng = random.Random(seed)
@@ -266,7 +267,9 @@ def mutations(lines: list[dict[str, Any]], seed: int, count: int) -> list[list[d
         damaged = copy.deepcopy(lines)
         line = rng.choice(damaged)
         target = line
-        if line["type"] == "header" and rng.random() < 0.4:
+        if line["type"] == "step" and isinstance(line.get("spawn"), dict) and rng.random() < 0.3:
+            target = line["spawn"]
+        elif line["type"] == "header" and rng.random() < 0.4:
             target = line["config"] if rng.random() < 0.5 else line
             if target is line and "deck" in line and rng.random() < 0.5:
                 line["deck"] = rng.choice([[[1, 0]], [[0, 0], [1, 1]], [[0, 1, 0]], [[0, 1], [1, 0], [2, 2]], [[-1, 0], [0, 1]],
@@ -284,26 +287,88 @@ def mutations(lines: list[dict[str, Any]], seed: int, count: int) -> list[list[d
 
 def test_memorize_records_are_judged_as_g2048_replay_judges_them(tmp_path: Path) -> None:
     """Seeded damage to a Memorize record: the Python replay accepts exactly what `g2048 replay --check` accepts,
-    and refuses the rest with a ValueError or RecordMismatch (never a bare TypeError, IndexError or KeyError)."""
+    and refuses the rest with a ValueError naming the line or a RecordMismatch (never a bare TypeError, IndexError
+    or KeyError)."""
     record = play_memorize(tmp_path, "--agent", "random", "--seed", "4", "--rows", "2", "--cols", "2")
+    differ = judged_differently(record, "7", "150")
+    assert not differ, differ
+
+
+def judged(record: str) -> tuple[str, str]:
+    """How the Python replay and `g2048 replay --check` judge a record: each "accepted", "refused: <message>" or
+    (Python only) "crashed: <error>" for any error that is not the package's record error naming a line or step."""
+    swift = subprocess.run([find_binary(), "replay", "--check", record], capture_output=True, text=True, timeout=60)
+    try:
+        replay_record(record)
+        python = "accepted"
+    except RecordMismatch as error:
+        python = f"refused: {error}"
+    except ValueError as error:
+        named = re.search(r"line \d+: ", str(error)) and not isinstance(error, G2048Error)
+        python = f"{'refused' if named else 'crashed'}: {type(error).__name__}: {error}"
+    except Exception as error:  # noqa: BLE001
+        python = f"crashed: {type(error).__name__}: {error}"
+    return python, "accepted" if swift.returncode == 0 else f"refused: {swift.stderr.strip()[:200]}"
+
+
+def judged_differently(record: str, seed: str, count: str) -> str:
+    """Where seeded damage to `record` (G2048_FUZZ_SEED, G2048_FUZZ_RECORDS copies, `seed` and `count` unless
+    set) is judged otherwise by the Python replay and `g2048 replay --check`, or crashes the Python replay."""
     with open(record) as file:
         lines = [json.loads(line) for line in file]
-    damaged = str(tmp_path / "damaged.jsonl")
+    damaged = record + ".damaged.jsonl"
     differ = []
-    count = int(os.environ.get("G2048_FUZZ_RECORDS", "150"))
-    for index, mutated in enumerate(mutations(lines, int(os.environ.get("G2048_FUZZ_SEED", "7")), count)):
+    total = int(os.environ.get("G2048_FUZZ_RECORDS", count))
+    for index, mutated in enumerate(mutations(lines, int(os.environ.get("G2048_FUZZ_SEED", seed)), total)):
         with open(damaged, "w") as file:
             file.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in mutated))
-        swift = subprocess.run([find_binary(), "replay", "--check", damaged], capture_output=True, text=True,
-                               timeout=60)
-        try:
-            replay_record(damaged)
-            python = "accepted"
-        except (ValueError, RecordMismatch) as error:
-            python = f"refused: {error}"
-        except Exception as error:  # noqa: BLE001
-            python = f"crashed: {type(error).__name__}: {error}"
-        if python.startswith("crashed") or (python == "accepted") != (swift.returncode == 0):
-            differ.append(f"mutation {index}: python {python}; g2048 replay {swift.returncode}: "
-                          f"{swift.stderr.strip()[:200]}")
-    assert not differ, "\n".join(differ[:20]) + f"\n({len(differ)} differ)"
+        python, swift = judged(damaged)
+        accepts = swift == "accepted" and PENALTY_BELOW not in python
+        if python.startswith("crashed") or (python == "accepted") != accepts:
+            differ.append(f"mutation {index}: python {python}; g2048 replay {swift}")
+    return "\n".join(differ[:20]) + f"\n({len(differ)} differ)" if differ else ""
+
+
+#: A penalty below its declared range (0 or more), which the protocol's `make` refuses and so does replay_record(),
+#: while g2048 replay's reader lets it pass when the policy is not "terminate" (the one case they may differ on).
+PENALTY_BELOW = '"config.invalid_action_penalty" must be between 0 and'
+
+
+def test_2048_records_are_judged_as_g2048_replay_judges_them(tmp_path: Path) -> None:
+    """Seeded damage to a 2048 record (members removed, or given another type or an out-of-range value, in the
+    header, its config, a step and its spawn, and the end line): the Python replay accepts exactly what
+    `g2048 replay --check` accepts, and refuses the rest with a ValueError naming the line or a RecordMismatch
+    (never a bare TypeError, IndexError or KeyError, nor the server's refusal of a config)."""
+    record = play(tmp_path, "--rows", "2", "--cols", "2", "--agent", "random", "--seed", "3")
+    differ = judged_differently(record, "11", "200")
+    assert not differ, differ
+
+
+def test_2048_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
+    record = play(tmp_path, "--rows", "2", "--cols", "2", "--agent", "random", "--seed", "3")
+    with open(record) as file:
+        original = file.read()
+    step = original.splitlines()[1]
+    for old, new, message in (
+            ('"target_tile":2048', '"target_tile":0', r'line 1: "target_tile" must be between 2 and \d+, got 0'),
+            ('"target_tile":2048', '"target_tile":true', r'line 1: "target_tile" must be an integer, got true'),
+            (',"player":"random"', '', r'line 1: missing "player"'),
+            ('"invalid_action_penalty":0', '"invalid_action_penalty":-1',
+             r'line 1: "config.invalid_action_penalty" must be between 0 and \d+, got -1'),
+            ('"initial_tiles":2', '"initial_tiles":5', r'line 1: "config": .*initial_tiles'),
+            (step, re.sub(r'"action":"\w+"', '"action":[1]', step),
+             r'line 2: "action" must be up, right, down, left or 0..3, got \[1\]'),
+            (step, re.sub(r'"action":"\w+"', '"action":{"a":1}', step),
+             r'line 2: "action" must be up, right, down, left or 0..3, got \{"a": 1\}'),
+            (step, re.sub(r'"spawn":\{"cell":\d+', '"spawn":{"cell":4', step),
+             r'line 2: "spawn.cell" must be between 0 and 3, got 4')):
+        forged = str(tmp_path / "forged.jsonl")
+        with open(forged, "w") as file:
+            file.write(original.replace(old, new, 1))
+        assert old in original and old != new
+        with pytest.raises(ValueError, match=message):
+            replay_record(forged)
+        # g2048 replay refuses the same forgeries, but for the penalty below its declared range (the protocol's
+        # `make` refuses it, and so does a server client): under the "noop" policy its reader lets it pass.
+        swift = judged(forged)[1]
+        assert swift.startswith("refused: ") or "penalty" in old, swift
