@@ -164,15 +164,17 @@ extension Fields {
     }
 
     /// The rules from a `config` object; the options that are not required (all but rows and cols)
-    /// may be left out or `null`, and then have their default.
+    /// may be left out or `null`, and then have their default. Each integer is read within its option's declared
+    /// range, as `make` reads it: the rules check some only where they apply (a penalty under "terminate"), and a
+    /// record of another door must not pass here what `make` refuses.
     func rules() throws(RecordError) -> Rules {
         var settings = RulesSettings(Rules())
-        let anyInteger = Int128(Int.min)...Int128(Int.max)
+        func declared(_ range: ClosedRange<Int>) -> ClosedRange<Int128> { Int128(range.lowerBound)...Int128(range.upperBound) }
         for option in RulesOption.all where option.isRequired || json[option.name].map({ $0 != .null }) ?? false {
             let name = option.name
             switch option.kind {
-            case .integer(let field, _): settings[keyPath: field] = Int(try integer(name, in: anyInteger))
-            case .optionalInteger(let field, _): settings[keyPath: field] = try optionalInteger(name, in: anyInteger).map { Int($0) }
+            case .integer(let field, let range): settings[keyPath: field] = Int(try integer(name, in: declared(range)))
+            case .optionalInteger(let field, let range): settings[keyPath: field] = try optionalInteger(name, in: declared(range)).map { Int($0) }
             case .number(let field, _): settings[keyPath: field] = try number(name)
             case .choice(let field):
                 let choice = try string(name)

@@ -112,6 +112,11 @@ struct EpisodeRecordTests {
         (validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":3") + "\n", #"line 2: "spawn.value" must be 2 or 4, got 3"#),
         (validHeader + "\n" + validStep.replacingOccurrences(",\"score\":0", "") + "\n", #"line 2: missing "score""#),
         (validHeader.replacingOccurrences("\"rows\":4", "\"rows\":99"), #"line 1: "config.rows" must be between 2 and 8, got 99"#),
+        // Read within its declared range, as make reads it: the rules check a penalty only under "terminate".
+        (
+            validHeader.replacingOccurrences("\"invalid_action_penalty\":0", "\"invalid_action_penalty\":-1"),
+            #"line 1: "config.invalid_action_penalty" must be between 0 and 9223372036854775807, got -1"#
+        ),
         (
             validHeader.replacingOccurrences("\"spawn_four_probability\":0.1", "\"spawn_four_probability\":2"),
             #"line 1: "config.spawn_four_probability" must be between 0 and 1, got 2.0"#
