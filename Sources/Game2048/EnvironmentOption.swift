@@ -110,13 +110,7 @@ public struct EnvironmentOption: Sendable {
 
     /// The option of a rules option: its flag, help and allowed values are the rules option's.
     static func rules(_ option: RulesOption) -> EnvironmentOption {
-        let constraint: Constraint =
-            switch option.kind {
-            case .integer(_, let range): .integer(range, nullable: false)
-            case .optionalInteger(_, let range): .integer(range, nullable: true)
-            case .number(_, let range): .number(range)
-            case .choice: .choice(InvalidActionPolicy.Kind.allCases.map(\.rawValue))
-            }
+        let constraint = option.constraint
         let listed = if case .choice(let choices) = constraint { " " + choices.listedWithOr + "." } else { "" }
         return EnvironmentOption(
             name: option.name, flag: option.flag, valueName: option.valueName, help: option.help + listed,

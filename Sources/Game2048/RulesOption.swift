@@ -38,6 +38,16 @@ public struct RulesOption: Sendable {
     public let isRequired: Bool
     /// How Swift's ``Rules`` spells it (`spawnFourProbability`, `.terminate(penalty:)`), for the documents.
     public let swiftName: String
+    /// The values the option allows, as every game's options declare theirs: what the doors check and word.
+    public var constraint: OptionConstraint {
+        switch kind {
+        case .integer(_, let range): .integer(range, nullable: false)
+        case .optionalInteger(_, let range): .integer(range, nullable: true)
+        case .number(_, let range): .number(range)
+        case .choice: .choice(InvalidActionPolicy.Kind.allCases.map(\.rawValue))
+        }
+    }
+
     /// Whether the option can change the games of a player that makes only legal moves (the learner and the
     /// built-in agents): every option but the invalid-action policy and its penalty.
     public var concernsLegalPlay: Bool { field != .penalty && field != nil }

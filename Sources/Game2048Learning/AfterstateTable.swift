@@ -159,15 +159,20 @@ public final class AfterstateTable: @unchecked Sendable {
 
     /// Makes room for `total` afterstates in all, so that filling the table to that many moves no slot again.
     func reserve(_ total: Int) {
-        let target = AfterstateTable.capacity(holding: min(total, AfterstateTable.maxCount), from: capacity)
+        let target = capacity(reserving: total)
         if target > capacity { rehash(capacity: target) }
     }
 
     /// Why ``reserve(_:)`` of `total` afterstates would not fit in this process (the new slots beside the old while
     /// they move), or `nil` (also when it would not grow).
     func reservingShortfall(_ total: Int) -> MemoryShortfall? {
-        let target = AfterstateTable.capacity(holding: min(total, AfterstateTable.maxCount), from: capacity)
+        let target = capacity(reserving: total)
         return target > capacity ? memoryCheck(target * MemoryLayout<Slot>.stride) : nil
+    }
+
+    /// The slots ``reserve(_:)`` of `total` afterstates leaves the table with.
+    private func capacity(reserving total: Int) -> Int {
+        AfterstateTable.capacity(holding: min(total, AfterstateTable.maxCount), from: capacity)
     }
 
     /// Moves every afterstate into `newCapacity` slots, a power of two.

@@ -80,9 +80,8 @@ public enum OptimalSolver {
     public static func solve(
         rules: Rules, objective: Objective = .score, threads: Int = 1, progress: ((Progress) -> Void)? = nil
     ) throws(Refusal) -> Solution {
-        try check(rules, objective: objective)
-        let game = SolverGame(rules: rules, objective: objective, symmetric: true)
-        return Solution(game: game, layers: passes(game: game, threads: threads, progress: progress).layers)
+        // Never stopped, the passes value every layer.
+        try solve(rules: rules, objective: objective, threads: threads, progress: progress) { false }!
     }
 
     /// Solves `rules` for `objective` on `threads` threads unless `stop`, asked after each layer of either pass,

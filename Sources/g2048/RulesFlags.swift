@@ -37,15 +37,7 @@ enum RulesFlags {
                 }
                 return .string(text)
             }
-        }.shown(shown).accepting(integers: integers(of: option))
-    }
-
-    /// The integers `option` accepts, or `nil` for an option whose value is no integer.
-    static func integers(of option: RulesOption) -> ClosedRange<Int>? {
-        switch option.kind {
-        case .integer(_, let range), .optionalInteger(_, let range): range
-        case .number, .choice: nil
-        }
+        }.shown(shown).accepting(integers: option.constraint.integers)
     }
 
     /// Whether the option can be off.
