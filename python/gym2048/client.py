@@ -31,6 +31,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 from .handles import HandleOwner
 
 ACTIONS = ("up", "right", "down", "left")
+#: The actions as messages list them.
+ACTION_NAMES = ", ".join(ACTIONS)
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 #: The JSON-RPC code of "invalid params": a bad option, action, seed or board.

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .backend import BACKENDS, Backend, make_backend, reset_params
-from .client import G2048ParamsError
+from .client import ACTION_NAMES, G2048ParamsError
 from .integers import seed_value
 from .render import parse_text, render_board
 
@@ -42,7 +42,7 @@ def discrete_action(action: Any, count: int, noun: str = "", names: str = "") ->
 
 def single_action(action: Any) -> int:
     """A 2048 action as Python users pass it, checked against Discrete(4) (see `discrete_action`)."""
-    return discrete_action(action, 4, names="up, right, down, left")
+    return discrete_action(action, 4, names=ACTION_NAMES)
 
 
 def observation_space(spec: dict[str, Any]) -> spaces.Box:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from .client import G2048Error, splitmix64
+from .client import ACTION_NAMES, ACTIONS, G2048Error, splitmix64
 from .handles import HandleOwner
 from .integers import action_array, integer
 from .native import _raise_last, library
@@ -327,7 +327,7 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
                 chosen = np.asarray(policy(observations[live], masks))
                 if chosen.size != live.size:
                     raise ValueError(f"the policy returned {chosen.size} actions for {len(live)} boards")
-                chosen = action_array(chosen.reshape(-1), len(live), 3, "up, right, down, left")
+                chosen = action_array(chosen.reshape(-1), len(live), 3, ACTION_NAMES)
                 _check_legal(chosen, masks, observations[live])
                 actions[:] = 0
                 actions[live] = chosen
@@ -349,7 +349,7 @@ def _check_legal(chosen: npt.NDArray[Any], masks: npt.NDArray[np.bool_], boards:
     if len(illegal):
         index = int(illegal[0])
         action = int(chosen[index])
-        raise ValueError(f"the policy gave {action} ({('up', 'right', 'down', 'left')[action]}) for board {index} of "
+        raise ValueError(f"the policy gave {action} ({ACTIONS[action]}) for board {index} of "
                          f"the batch (observation {np.asarray(boards[index]).tolist()}), where it is not legal: a "
                          "policy must choose one of the legal moves its masks give")
 

@@ -28,6 +28,7 @@ from typing import Any, Optional
 import numpy as np
 from gymnasium import spaces
 
+from .client import ACTION_NAMES
 from .env import observation_space
 from .handles import HandleOwner
 from .integers import action_array, integer
@@ -99,7 +100,7 @@ class Gym2048Puffer(HandleOwner, pufferlib.PufferEnv):  # type: ignore[misc]
                                                   list[dict[str, Any]]]:
         """Step every board with its action (0 up, 1 right, 2 down, 3 left) into the shared buffers."""
         engine = self._engine()
-        engine.step(action_array(actions, self.num_agents, 3, "up, right, down, left"), lambda: None)
+        engine.step(action_array(actions, self.num_agents, 3, ACTION_NAMES), lambda: None)
         np.copyto(self.rewards, engine.rewards, casting="unsafe")
         if self._single is not None and (self.terminals[0] or self.truncations[0]):
             self._record(np.array([True]), self._single.columns)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Collection, Iterator, Mapping, NamedTuple, Optional, Union
 
-from .client import G2048, G2048Error, G2048ParamsError
+from .client import ACTION_NAMES, ACTIONS, G2048, G2048Error, G2048ParamsError
 
 RECORD_FORMAT = "gym2048-episode"
 RECORD_VERSION = 2
@@ -88,8 +88,7 @@ _GAMES = {
                    {"seed": _Kind("integer", 0, (1 << 64) - 1), "rules_version": _Kind("integer", 1, _INT64_MAX),
                     "target_tile": _Kind("integer", 2, _INT64_MAX, nullable=True), "player": "string",
                     "step": _Kind("integer", 1, _INT64_MAX),
-                    "action": _Kind("choice", choices=("up", "right", "down", "left", 0, 1, 2, 3),
-                                    words="up, right, down, left or 0..3"),
+                    "action": _Kind("choice", choices=(*ACTIONS, 0, 1, 2, 3), words=f"{ACTION_NAMES} or 0..3"),
                     "reward": _INT64, "spawn": _Kind("object", nullable=True), "score": _INT64,
                     "steps": _Kind("integer", 0, _INT64_MAX), "outcome": "string", "last_episode": "bool"}),
     "memorize": _Lines({"type", "format", "version", "game", "seed", "config", "player", "deck"},

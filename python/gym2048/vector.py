@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .backend import Backend, make_backend, reset_params
-from .client import splitmix64
+from .client import ACTION_NAMES, splitmix64
 from .env import BackendOwner, observation_space
 from .integers import action_array, vector_seeds
 from .render import parse_text, render_board
@@ -143,7 +143,7 @@ class Gym2048VectorEnv(BackendOwner, VectorEnv[npt.NDArray[Any], npt.NDArray[Any
     def _checked(self, actions: Any) -> npt.NDArray[Any]:
         """`actions` as an integer array of num_envs entries 0..3 (any integer dtype, or a list of ints); anything
         else is a TypeError or ValueError naming what it got and the action space (the number rule's)."""
-        return action_array(actions, self.num_envs, 3, "up, right, down, left")
+        return action_array(actions, self.num_envs, 3, ACTION_NAMES)
 
     def _step_single(self, array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64],
                                                              npt.NDArray[np.bool_], npt.NDArray[np.bool_],
