@@ -6,16 +6,16 @@
 //
 // Module graph (arrows point at what a module depends on):
 //
-//     g2048 (CLI) ──▶ Game2048Server ───▶ Game2048, Game2048JSON, Game2048System, Memorize, GymGames
-//                 ├─▶ Game2048Learning ─▶ Game2048, Game2048System, CPrefetch
-//                 ├─▶ Game2048Play ─────▶ Game2048Learning, Game2048, Game2048JSON, Game2048System, Memorize, GymGames
+//     g2048 (CLI) ──▶ GymServer ───▶ Game2048, GymJSON, GymSystem, Memorize, GymGames
+//                 ├─▶ Game2048Learning ─▶ Game2048, GymSystem, CPrefetch
+//                 ├─▶ GymPlay ─────▶ Game2048Learning, Game2048, GymJSON, GymSystem, Memorize, GymGames
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
-//                 └───────────────────────▶ Game2048, Memorize, Game2048System
+//                 └───────────────────────▶ Game2048, Memorize, GymSystem
 //     Game2048 ──▶ GymCore ◀── Memorize
 //
-// Game2048JSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
+// GymJSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
-// Game2048System is the one system layer (files, descriptors, clocks, errno text, number
+// GymSystem is the one system layer (files, descriptors, clocks, errno text, number
 // formatting, `FileError`): the only module besides the terminal code that imports Glibc.
 //     TDLearner (example) ──▶ Game2048, Game2048Learning
 //     RandomAgent (example) ──▶ Game2048
@@ -28,8 +28,8 @@
 // cannot spell.
 //
 // Products are what a user depends on: the rules (Game2048, Memorize, GymCore), the server and the learner
-// as libraries, Game2048JSON because JSONValue is part of the server's API, and the CLI.
-// Game2048Play and Game2048System are internal: what only the CLI and the tests use is
+// as libraries, GymJSON because JSONValue is part of the server's API, and the CLI.
+// GymPlay and GymSystem are internal: what only the CLI and the tests use is
 // `package`, not `public`.
 import PackageDescription
 
@@ -39,9 +39,9 @@ let package = Package(
         .library(name: "Game2048", targets: ["Game2048"]),
         .library(name: "GymCore", targets: ["GymCore"]),
         .library(name: "Memorize", targets: ["Memorize"]),
-        .library(name: "Game2048Server", targets: ["Game2048Server"]),
+        .library(name: "GymServer", targets: ["GymServer"]),
         .library(name: "Game2048Learning", targets: ["Game2048Learning"]),
-        .library(name: "Game2048JSON", targets: ["Game2048JSON"]),
+        .library(name: "GymJSON", targets: ["GymJSON"]),
         .executable(name: "g2048", targets: ["g2048"]),
         // The engine for C and any FFI (libgym2048.so; its header is Sources/CGym2048/include/gym2048.h).
         .library(name: "gym2048", type: .dynamic, targets: ["Gym2048C"]),
@@ -52,20 +52,20 @@ let package = Package(
         .target(name: "Memorize", dependencies: ["GymCore"]),
         // The list of games every door makes by name.
         .target(name: "GymGames", dependencies: ["Game2048", "Memorize"]),
-        .target(name: "Game2048JSON", dependencies: ["Game2048"]),
-        .target(name: "Game2048System"),
-        .target(name: "Game2048Server", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "Memorize", "GymGames"]),
+        .target(name: "GymJSON", dependencies: ["Game2048"]),
+        .target(name: "GymSystem"),
+        .target(name: "GymServer", dependencies: ["Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
         .target(name: "CPrefetch"),
         .target(name: "CGym2048"),
         // Pins the glibc symbol versions of the self-contained builds (see its baseline.c).
         .target(name: "CGlibcBaseline"),
-        .target(name: "Gym2048C", dependencies: ["Game2048", "Game2048JSON", "Game2048Server", "Game2048Learning", "CGym2048", "CGlibcBaseline"]),
-        .target(name: "Game2048Learning", dependencies: ["Game2048", "Game2048JSON", "Game2048System", "CPrefetch"]),
-        .target(name: "Game2048Play", dependencies: ["Game2048", "Game2048Learning", "Game2048JSON", "Game2048System", "Memorize", "GymGames"]),
+        .target(name: "Gym2048C", dependencies: ["Game2048", "GymJSON", "GymServer", "Game2048Learning", "CGym2048", "CGlibcBaseline"]),
+        .target(name: "Game2048Learning", dependencies: ["Game2048", "GymJSON", "GymSystem", "CPrefetch"]),
+        .target(name: "GymPlay", dependencies: ["Game2048", "Game2048Learning", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
         .executableTarget(
             name: "g2048",
             dependencies: [
-                "Game2048", "Game2048JSON", "Game2048System", "Game2048Server", "Game2048Learning", "Game2048Play", "Memorize", "GymGames",
+                "Game2048", "GymJSON", "GymSystem", "GymServer", "Game2048Learning", "GymPlay", "Memorize", "GymGames",
                 "CGlibcBaseline",
             ]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
@@ -74,16 +74,16 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048", "GymCore"]),
         .testTarget(name: "MemorizeTests", dependencies: ["Memorize", "GymCore"]),
-        .testTarget(name: "Game2048JSONTests", dependencies: ["Game2048JSON"]),
-        .testTarget(name: "Game2048SystemTests", dependencies: ["Game2048System", "TestSupport"]),
+        .testTarget(name: "GymJSONTests", dependencies: ["GymJSON"]),
+        .testTarget(name: "GymSystemTests", dependencies: ["GymSystem", "TestSupport"]),
         // Snapshots/ are read by path (#filePath), not bundled: excluded, so that SwiftPM does not warn about them.
-        .testTarget(name: "Game2048ServerTests", dependencies: ["Game2048Server", "Game2048", "Game2048JSON"], exclude: ["Snapshots"]),
-        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "Game2048System", "TestSupport"]),
+        .testTarget(name: "GymServerTests", dependencies: ["GymServer", "Game2048", "GymJSON"], exclude: ["Snapshots"]),
+        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "GymSystem", "TestSupport"]),
         .testTarget(
-            name: "Game2048PlayTests",
-            dependencies: ["Game2048Play", "Game2048Learning", "Game2048", "Game2048JSON", "Game2048System", "Memorize", "GymGames", "TestSupport"]),
+            name: "GymPlayTests",
+            dependencies: ["GymPlay", "Game2048Learning", "Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "TestSupport"]),
         .testTarget(
-            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "Game2048System", "Memorize", "TestSupport"],
+            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "GymSystem", "Memorize", "TestSupport"],
             exclude: ["Snapshots"]),
     ]
 )

@@ -8,7 +8,7 @@
 # Each module is converted twice. Once with its public symbols only, into <output>/<Module>.doccarchive: the
 # documentation a user of the library reads, where a link to an internal symbol is broken. Once with every
 # symbol, private ones included, only to check the links in every doc comment; that archive is thrown away.
-# The modules that are not products (Game2048Play, Game2048System) and the executable g2048 have no public
+# The modules that are not products (GymPlay, GymSystem) and the executable g2048 have no public
 # symbols, so they only have the second pass.
 #
 # The articles are docs/*.md themselves: each catalogue (Sources/<Module>/<Module>.docc) links to them, so the
@@ -17,9 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=${1:-.build/documentation}
-libraries=(GymCore Game2048 Memorize Game2048JSON Game2048Server Game2048Learning)
+libraries=(GymCore Game2048 Memorize GymJSON GymServer Game2048Learning)
 # Modules that are not products (their API is `package`) and the executable: their links are checked, no archive kept.
-internal=(GymGames Game2048Play Game2048System g2048)
+internal=(GymGames GymPlay GymSystem g2048)
 
 # The Swift driver leaves a TemporaryDirectory.* in $TMPDIR at every run; keep those in a folder removed at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-docs.XXXXXX")

@@ -1,5 +1,5 @@
 import Game2048
-import Game2048System
+import GymSystem
 
 /// Fills a small board's ``AfterstateTable`` with the exact value of every afterstate its rules reach: the table's
 /// part of `g2048 train --table-learning sweep`, the default on the boards that may have a table.

@@ -1,4 +1,4 @@
-import Game2048JSON
+import GymJSON
 
 extension EvaluationReport {
     /// The report as one JSON object: `g2048 eval --json`'s, and what other languages' evaluations return (the

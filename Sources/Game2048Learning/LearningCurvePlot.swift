@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 
 /// Draws a learning curve as a self-contained SVG: mean score and tile-reach
 /// rates against games trained.

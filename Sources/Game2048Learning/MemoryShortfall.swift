@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 
 /// Why this process cannot hold what a load or a long computation would allocate, found before anything is
 /// allocated: the one memory check of every file a user hands the program (weights with their afterstate tables,

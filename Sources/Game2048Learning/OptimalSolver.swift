@@ -1,5 +1,5 @@
 import Game2048
-import Game2048System
+import GymSystem
 
 /// Exact optimal play on a small board: the expected worth to come of every reachable afterstate under the best
 /// policy, by dynamic programming.

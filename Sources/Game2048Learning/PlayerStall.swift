@@ -1,5 +1,5 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 
 /// A player gave no move on a board where a move was legal: a game cannot go on, and ending it there would
 /// report a score the player never earned (an evaluation stops instead).

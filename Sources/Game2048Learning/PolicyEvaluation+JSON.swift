@@ -1,4 +1,4 @@
-import Game2048JSON
+import GymJSON
 
 extension PolicyEvaluation {
     /// The evaluation as one JSON object: `g2048 eval --exact --json`'s, and what other languages' exact

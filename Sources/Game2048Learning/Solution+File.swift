@@ -1,5 +1,5 @@
 import Game2048
-import Game2048System
+import GymSystem
 
 /// Why a solution file cannot be read or written.
 public enum SolutionFileError: Error, Hashable, Sendable, CustomStringConvertible {

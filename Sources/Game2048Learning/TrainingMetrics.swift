@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 
 /// The learning curve of a training run: one row every `interval` games, and a
 /// sliding window for progress lines.

@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 import Synchronization
 
 /// When a training run must end early: a request (a signal, a caller) or a deadline, seen both

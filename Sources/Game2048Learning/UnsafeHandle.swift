@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 
 // With KeyTable.swift (the exact solver's hash tables), the one file in Game2048Learning
 // that allocates memory by hand and keeps a pointer to it. (Elsewhere pointers are only

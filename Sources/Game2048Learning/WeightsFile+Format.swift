@@ -1,5 +1,5 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 
 /// The shape of a network as the header stores it.
 struct NetworkLayout: Hashable {

@@ -1,5 +1,5 @@
 import Game2048
-import Game2048System
+import GymSystem
 
 #if !_endian(little)
 #error("WeightsFile copies weights in memory order, and the format is little-endian")

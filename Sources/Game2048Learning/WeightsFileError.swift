@@ -1,4 +1,4 @@
-import Game2048System
+import GymSystem
 
 /// Why a weights file could not be saved or loaded.
 ///

@@ -1,6 +1,6 @@
 import CGym2048
 import Game2048
-import Game2048Server
+import GymServer
 
 /// The C buffers struct, checked and read into `VectorStepBuffers`, with the observation columns encoded.
 ///

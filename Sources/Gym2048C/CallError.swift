@@ -1,6 +1,6 @@
 import CGym2048
-import Game2048JSON
-import Game2048Server
+import GymJSON
+import GymServer
 import Glibc
 
 /// Why a C call failed: its status and the protocol's error (code, message, data), which

@@ -2,8 +2,8 @@
 // changes, and every failure is a status with the protocol's error: nothing here may trap on the caller's input.
 import CGym2048
 import Game2048
-import Game2048JSON
-import Game2048Server
+import GymJSON
+import GymServer
 
 /// A C string made once and kept for the life of the process (static storage, written once, then only read).
 func staticCString(_ text: String) -> UnsafeMutablePointer<CChar> {

@@ -1,6 +1,6 @@
 import CGym2048
 import Game2048
-import Game2048Server
+import GymServer
 import Glibc
 import Synchronization
 

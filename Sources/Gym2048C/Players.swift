@@ -2,9 +2,9 @@
 // moves as `g2048 eval` does, and the evaluation report `g2048 eval --json` prints, for any agent's games.
 import CGym2048
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
-import Game2048Server
+import GymServer
 import Glibc
 import Synchronization
 

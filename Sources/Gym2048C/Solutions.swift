@@ -2,9 +2,9 @@
 // optimal value of each action (regret and Q-errors follow from them), of each board, and its optimal move.
 import CGym2048
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
-import Game2048Server
+import GymServer
 import Glibc
 
 /// A solution handle's box: a read-only solution (calls need no lock), and the process that loaded it.

@@ -1,6 +1,6 @@
 import Game2048
-import Game2048JSON
-import Game2048System
+import GymJSON
+import GymSystem
 
 /// `g2048 bench`: environment steps per second under a random legal-action agent.
 struct BenchCommand: Command {

@@ -1,5 +1,5 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
 
 /// One option of a command, declared once: its key, the flag derived from it, the value's name and help,

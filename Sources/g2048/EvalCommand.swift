@@ -1,8 +1,8 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
-import Game2048Play
-import Game2048System
+import GymPlay
+import GymSystem
 
 /// `g2048 eval`: measure a player over many seeded games.
 struct EvalCommand: Command {

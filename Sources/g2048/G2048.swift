@@ -1,6 +1,6 @@
 import Game2048
-import Game2048Server
-import Game2048System
+import GymServer
+import GymSystem
 
 /// A subcommand: its spec, validation (in `init`), and its work (`run`).
 protocol Command {

@@ -1,5 +1,5 @@
 import Dispatch
-import Game2048System
+import GymSystem
 import Synchronization
 
 /// SIGINT and SIGTERM during a long run: the first asks the run to stop, so it can save its work

@@ -1,5 +1,5 @@
-import Game2048JSON
-import Game2048System
+import GymJSON
+import GymSystem
 import GymCore
 import GymGames
 import Memorize

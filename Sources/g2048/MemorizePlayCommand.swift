@@ -1,5 +1,5 @@
-import Game2048Play
-import Game2048System
+import GymPlay
+import GymSystem
 import GymCore
 import GymGames
 import Memorize

@@ -1,5 +1,5 @@
 import Game2048Learning
-import Game2048System
+import GymSystem
 
 /// The one policy for every file a command writes (`--out`, `--metrics`, `--plot`, `--record`),
 /// applied before any work starts: the pre-flight check of every command that writes.

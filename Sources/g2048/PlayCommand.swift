@@ -1,12 +1,12 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
-import Game2048Play
-import Game2048System
+import GymPlay
+import GymSystem
 
 /// `g2048 play`: play in the terminal, get hints, watch an agent, record the game.
 ///
-/// The work is done by `TerminalGame` in Game2048Play; this command validates
+/// The work is done by `TerminalGame` in GymPlay; this command validates
 /// the flags, loads the weights and the best scores, and maps the outcome to an exit code.
 struct PlayCommand: Command {
     static let spec = CommandSpec(

@@ -1,5 +1,5 @@
-import Game2048Play
-import Game2048System
+import GymPlay
+import GymSystem
 
 // What `play` and `replay` share: the pace of the screen and how the program's end becomes an exit code.
 extension PlayOutcome {

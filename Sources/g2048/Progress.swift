@@ -1,5 +1,5 @@
 import Synchronization
-import Game2048System
+import GymSystem
 
 /// Progress on stderr: a line redrawn in place on a terminal (at most every 0.2 s), a plain
 /// line every 10 seconds otherwise (so logs and CI output stay readable).

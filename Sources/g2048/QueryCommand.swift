@@ -1,7 +1,7 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
-import Game2048System
+import GymSystem
 
 /// `g2048 query`: a solution file's answers on given boards: the optimal value, each action's value, the optimal
 /// move.

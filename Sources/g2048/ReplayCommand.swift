@@ -1,10 +1,10 @@
-import Game2048Play
-import Game2048System
+import GymPlay
+import GymSystem
 import GymGames
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
 ///
-/// The work is done by `ReplayViewer` in Game2048Play.
+/// The work is done by `ReplayViewer` in GymPlay.
 struct ReplayCommand: Command {
     static let spec = CommandSpec(
         name: "replay",

@@ -1,7 +1,7 @@
 import Game2048
-import Game2048Server
-import Game2048JSON
-import Game2048System
+import GymServer
+import GymJSON
+import GymSystem
 
 /// `g2048 serve`: the environment over newline-delimited JSON-RPC 2.0 on stdin and stdout.
 struct ServeCommand: Command {

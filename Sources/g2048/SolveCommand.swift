@@ -1,6 +1,6 @@
 import Game2048
 import Game2048Learning
-import Game2048System
+import GymSystem
 import Synchronization
 
 /// `g2048 solve`: the exact optimal values of every reachable state of a small board.

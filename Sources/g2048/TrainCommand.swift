@@ -1,8 +1,8 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 import Game2048Learning
 import Synchronization
-import Game2048System
+import GymSystem
 
 /// `g2048 train`: TD(0) learning of an n-tuple network, with progress, checkpoints, a curve and a plot.
 struct TrainCommand: Command {

@@ -1,6 +1,6 @@
 import Game2048Learning
 import Synchronization
-import Game2048System
+import GymSystem
 
 /// What `g2048 train` keeps while it runs: the learning curve, its CSV file and the progress summary.
 ///

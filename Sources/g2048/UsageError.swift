@@ -1,5 +1,5 @@
 import Game2048
-import Game2048JSON
+import GymJSON
 
 /// A problem with the command line, reported before any work starts.
 ///

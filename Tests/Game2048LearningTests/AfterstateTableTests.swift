@@ -1,5 +1,5 @@
 import Game2048
-import Game2048System
+import GymSystem
 import Testing
 import TestSupport
 

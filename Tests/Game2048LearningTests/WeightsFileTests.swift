@@ -6,7 +6,7 @@ import Darwin
 import Testing
 import Game2048
 @testable import Game2048Learning
-import Game2048System
+import GymSystem
 import TestSupport
 
 // MARK: - Helpers (shared with the metrics and plot tests)

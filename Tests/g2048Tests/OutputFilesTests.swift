@@ -1,6 +1,6 @@
 import Foundation
 import Game2048Learning
-import Game2048System
+import GymSystem
 import Testing
 @testable import g2048
 import TestSupport

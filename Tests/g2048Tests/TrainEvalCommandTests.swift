@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Game2048
-import Game2048Play
+import GymPlay
 import Testing
 @testable import Game2048Learning
 @testable import g2048

@@ -1,0 +1,40 @@
+import GymSystem
+
+/// What a ``PlaySession`` plays: the board size (or a start screen to choose one), the win message's tile, the seed.
+///
+///     var configuration = PlayConfiguration(seed: 42)      // start screen, 2048 shows the win message
+///     configuration.rows = 3; configuration.cols = 5        // or a fixed size
+package struct PlayConfiguration: Hashable, Sendable {
+    /// Board rows, or `nil` to choose the size on a start screen.
+    package var rows: Int?
+    /// Board columns, or `nil` to choose the size on a start screen.
+    package var cols: Int?
+    /// The tile whose first appearance shows the win message (default 2048); `nil` for none. Play goes on after it.
+    package var targetTile: Int?
+    /// The first game's seed; each restart adds 1.
+    package var seed: UInt64
+    /// The chance that a spawned tile is a 4.
+    package var spawnFourProbability: Double
+    /// Who plays, as recorded in episode headers: `human` or an agent's name.
+    package var player: String
+    /// The square sizes the start screen offers.
+    package var sizeChoices: [Int]
+
+    /// Creates a configuration.
+    package init(
+        rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
+        spawnFourProbability: Double = 0.1, player: String = "human", sizeChoices: [Int] = Array(2...6)
+    ) {
+        self.rows = rows
+        self.cols = cols
+        self.targetTile = targetTile
+        self.seed = seed
+        self.spawnFourProbability = spawnFourProbability
+        self.player = player
+        self.sizeChoices = sizeChoices
+    }
+
+    /// A seed from the wall clock, for a game without `--seed`: milliseconds since 1970,
+    /// 13 digits, short enough to type and exact in any JSON reader.
+    package static func clockSeed() -> UInt64 { SystemClock.wallClockMilliseconds() }
+}

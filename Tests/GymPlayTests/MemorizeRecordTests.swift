@@ -1,0 +1,211 @@
+import Foundation
+import Game2048
+import GymSystem
+import GymGames
+import Memorize
+import Testing
+@testable import GymPlay
+import TestSupport
+
+/// Memorize's records: written by the recorder, read back line for line, replayed from their seeds; forged,
+/// cut and mutated records refused with one precise line; another game's episode refused by name.
+struct MemorizeRecordTests {
+    /// Seeded games of random legal cards through `EpisodeRecorder`, dealt as `play` deals (the seed plus the deal's
+    /// number), each deal stopped after `cards` cards or at its end: the file's bytes and the records expected.
+    static func recorded(
+        rules: MemorizeRules, deals: Int = 3, cards: Int = 40, seed: UInt64 = 11
+    ) throws -> (bytes: [UInt8], records: [MemorizeRecord]) {
+        let temporary = TemporaryDirectory()
+        let path = temporary.path + "/memorize.jsonl"
+        let recorder = try EpisodeRecorder<MemorizeEpisodes>(path: path)
+        var records: [MemorizeRecord] = []
+        var environment = MemorizeEnvironment(rules: rules)
+        var choices = Xoshiro256StarStar(seed: seed ^ 0xC0DE)
+        for deal in 0..<deals {
+            environment.reset(seed: seed &+ UInt64(deal))
+            let header = MemorizeHeader(seed: seed &+ UInt64(deal), rules: rules, player: "random", deck: environment.deck)
+            try recorder.begin(header)
+            records.append(MemorizeRecord(header: header))
+            var progress = MemorizeEpisodes.progress(at: header)
+            for _ in 0..<cards where !environment.isOver {
+                let legal = environment.actionMask
+                let card = legal.map { $0 }[choices.uniform(below: legal.count)]
+                let step = MemorizeRecordStep(card: card, step: try environment.step(card), in: environment)
+                try recorder.append(step)
+                records[deal].steps.append(step)
+                MemorizeEpisodes.advance(&progress, by: step)
+            }
+            records[deal].end = MemorizeEpisodes.end(steps: records[deal].steps.count, progress: progress, isLastEpisode: deal == deals - 1)
+        }
+        try recorder.finish()
+        recorder.close()
+        return (try SystemIO.readFile(path), records)
+    }
+
+    static let rules = try! MemorizeRules(rows: 2, cols: 3, mismatchPenalty: 0.25)
+
+    @Test func theRecorderWritesWhatTheParserReadsAndEveryEpisodeReplays() throws {
+        for (rules, cards) in [(Self.rules, 40), (try MemorizeRules(rows: 4, cols: 4, maxSteps: 9), 40), (try MemorizeRules(rows: 8, cols: 8), 7)] {
+            let (bytes, records) = try Self.recorded(rules: rules, cards: cards)
+            let parsed = try MemorizeRecord.parse(bytes: bytes)
+            #expect(parsed == records)
+            #expect(Array(parsed.map(\.jsonLines).joined().utf8) == bytes, "writing what was read gives the same bytes")
+            for record in parsed {
+                var replayer = try MemorizeReplayer(record.header)
+                for step in record.steps { _ = try replayer.step(step) }
+                try replayer.end(try #require(record.end))
+            }
+        }
+    }
+
+    @Test func theEndLineSaysHowTheGameEnded() throws {
+        let finished = try Self.recorded(rules: Self.rules, deals: 1, cards: 1_000).records[0].end
+        #expect(finished?.outcome == .finished && finished?.pairs == 3)
+        let cut = try Self.recorded(rules: try MemorizeRules(rows: 2, cols: 3, maxSteps: 3), deals: 1).records[0].end
+        #expect(cut?.outcome == .truncated && cut?.steps == 3 && cut?.moves == 1)
+        let stopped = try Self.recorded(rules: Self.rules, deals: 1, cards: 2).records[0].end
+        #expect(stopped?.outcome == .stopped && stopped?.steps == 2 && stopped?.moves == 1)
+    }
+
+    /// The lines of one finished 2×3 game, to forge.
+    static func lines() throws -> [String] {
+        let (bytes, _) = try recorded(rules: rules, deals: 1, cards: 1_000)
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    static func replacing(_ lines: [String], line: Int, _ old: String, _ new: String) -> String {
+        var lines = lines
+        precondition(lines[line].contains(old), "\(old) not in \(lines[line])")
+        lines[line] = lines[line].replacingOccurrences(of: old, with: new)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test(arguments: [
+        (0, "\"game\":\"memorize\"", "\"game\":\"chess\"", "line 1: \"game\" must be 2048 or memorize, got \"chess\""),
+        (0, "\"game\":\"memorize\"", "\"game\":\"2048\"", "line 1: a 2048 episode in a record of memorize"),
+        (0, "\"version\":2", "\"version\":1", "line 1: a Memorize record of version 1"),
+        (0, "\"version\":2", "\"version\":3", "line 1: record format version 3 is newer than this g2048 reads (2)"),
+        (0, "\"rows\":2", "\"rows\":3", "line 1: \"config\": rows·cols must be an even number of cards from 2 to 64, got 3x3 = 9"),
+        (0, "\"rows\":2", "\"rows\":2.0", "line 1: \"config.rows\" must be an integer, got 2.0"),
+        (0, "\"rows\":2,", "", "line 1: missing \"config.rows\""),
+        (0, "\"reveal_seen\":false", "\"reveal_seen\":\"no\"", "line 1: \"config.reveal_seen\" must be true or false, got \"no\""),
+        (0, "\"mismatch_penalty\":0.25", "\"mismatch_penalty\":-1", "line 1: \"config.mismatch_penalty\" must be between"),
+        (0, "\"reveal_seen\"", "\"colour\"", "line 1: unknown member \"config.colour\""),
+        (0, "\"seed\":11", "\"seed\":-1", "line 1: \"seed\" must be between 0 and 18446744073709551615, got -1"),
+        (1, "\"step\":1", "\"step\":2", "line 2: step 2 where step 1 was expected"),
+        (1, "\"card\":", "\"cards\":", "line 2: unknown member \"cards\""),
+        (1, "\"pairs\":0", "\"pairs\":1", "line 2: \"pairs\" must be between 0 and 0, got 1"),
+    ])
+    func forgedLinesAreRefusedByName(line: Int, old: String, new: String, message: String) throws {
+        let text = Self.replacing(try Self.lines(), line: line, old, new)
+        let error = try #require(throws: RecordError.self) { try MemorizeRecord.parse(text) }
+        #expect(error.description.hasPrefix(message), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func aForgedDeckIsRefused() throws {
+        let lines = try Self.lines()
+        let deck = lines[0].components(separatedBy: "\"deck\":")[1]
+        for (forged, message) in [
+            ("[[0,0,0],[1,1,2]]}", "\"deck\": card 2 has content 0 a third time"),
+            ("[[0,0,1],[1,2,7]]}", "\"deck\" holds contents from 0 to 2, got 7"),
+            ("[[0,0,1],[1,2]]}", "\"deck\" must be 2 rows of 3 card contents"),
+        ] {
+            let text = ([lines[0].replacingOccurrences(of: deck, with: forged)] + lines.dropFirst()).joined(separator: "\n") + "\n"
+            let error = try #require(throws: RecordError.self) { try MemorizeRecord.parse(text) }
+            #expect(error.description.hasPrefix("line 1: " + message.prefix(12)), "\(error)")
+        }
+    }
+
+    @Test func endLinesAndStepsAfterTheEndAreChecked() throws {
+        let lines = try Self.lines()
+        let last = lines.count - 1
+        for (old, new, message) in [
+            ("\"outcome\":\"finished\"", "\"outcome\":\"stopped\"", "the end line says stopped, but the episode's steps say finished"),
+            ("\"pairs\":3", "\"pairs\":2", "the end line counts 2 pairs, but the episode's last step has 3"),
+            ("\"outcome\":\"finished\"", "\"outcome\":\"won\"", "\"outcome\" must be finished, truncated or stopped, got \"won\""),
+        ] {
+            let error = try #require(throws: RecordError.self) { try MemorizeRecord.parse(Self.replacing(lines, line: last, old, new)) }
+            #expect(error.description.contains(message), "\(error)")
+        }
+        // A step after the last pair, numbered in sequence.
+        var extra = lines
+        let stepNumber = lines.count - 1
+        extra.insert("{\"type\":\"step\",\"step\":\(stepNumber),\"card\":0,\"content\":0,\"reward\":0,\"pairs\":3}", at: last)
+        let error = try #require(throws: RecordError.self) { try MemorizeRecord.parse(extra.joined(separator: "\n") + "\n") }
+        #expect(error.description == "line \(last + 1): a step after the game was finished")
+    }
+
+    @Test func aReplayFindsTheFirstStepThatDiffers() throws {
+        let (_, records) = try Self.recorded(rules: Self.rules, deals: 1, cards: 1_000)
+        let record = records[0]
+        func mismatch(_ edit: (inout MemorizeRecord) -> Void) throws -> String {
+            var forged = record
+            edit(&forged)
+            let error = try #require(throws: ReplayMismatch.self) {
+                var replayer = try MemorizeReplayer(forged.header)
+                for step in forged.steps { _ = try replayer.step(step) }
+                try replayer.end(forged.end!)
+            }
+            return error.description
+        }
+        #expect(try mismatch { $0.header.seed += 1 }.hasPrefix("start: the recorded deck has "))
+        let content = record.steps[2].content
+        #expect(try mismatch { $0.steps[2].content = (content + 1) % 3 }.hasPrefix("step 3: card \(record.steps[2].card): recorded content "))
+        #expect(try mismatch { $0.steps[1].reward = 7 }.hasPrefix("step 2: card \(record.steps[1].card): recorded reward 7.0, replay gives "))
+        // The second card of a move turned again: face up, refused.
+        #expect(try mismatch { $0.steps[1].card = $0.steps[0].card }.contains("is face up: only face-down cards may be turned, and the rules refuse it"))
+        #expect(try mismatch { $0.end!.outcome = .stopped } == "step \(record.steps.count): the record says the game was stopped, but the replay is finished")
+    }
+
+    @Test func oneGamePerRecord() throws {
+        let memorize = String(decoding: try Self.recorded(rules: Self.rules, deals: 1).bytes, as: UTF8.self)
+        let game2048 = PlayedGame(rows: 2, cols: 2, seed: 3, moves: 5).records.map(\.jsonLines).joined()
+        let error = try #require(throws: RecordError.self) { try EpisodeRecord.parse(game2048.replacingOccurrences(of: "true}", with: "false}") + memorize) }
+        #expect(error.description.contains("a memorize episode in a record of 2048 (\"game\" is \"memorize\"): a record holds one game"))
+        let temporary = TemporaryDirectory()
+        for (text, game) in [(memorize, Game.memorize), (game2048, .twentyFortyEight), ("\n\n" + memorize, .memorize), ("not json\n", nil)] {
+            let path = temporary.path + "/record.jsonl"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(Game.ofRecord(at: path) == game)
+        }
+    }
+
+    @Test func everyCutAtALineBoundaryIsAnError() throws {
+        let (bytes, records) = try Self.recorded(rules: Self.rules)
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") && offset < bytes.count - 1 {
+            #expect(throws: RecordError.self) { try MemorizeRecord.parse(bytes: Array(bytes[...offset])) }
+        }
+        #expect(try MemorizeRecord.parse(bytes: bytes) == records)
+    }
+
+    /// The seeded file mutations of 2048's records (``FileMutationTests``), on Memorize records: each mutant is
+    /// refused in one line, or its episodes replay exactly and are ones that were played.
+    @Test func seededMutationsGiveAPreciseErrorOrAVerifiedReplay() throws {
+        let (bytes, records) = try Self.recorded(rules: Self.rules, deals: 3, cards: 14)
+        var rng = Xoshiro256StarStar(seed: 30)
+        for index in 0..<FileMutationTests.count {
+            let mutation = FileMutationTests.Mutation.allCases[index % FileMutationTests.Mutation.allCases.count]
+            let mutant = FileMutationTests.mutate(bytes, mutation, rng: &rng)
+            let label = "mutation \(index) (\(mutation))"
+            let parsed: [MemorizeRecord]
+            do {
+                parsed = try MemorizeRecord.parse(bytes: mutant)
+            } catch {
+                #expect(!error.reason.isEmpty && !error.description.contains("\n") && !error.description.contains("\r"), "\(label): \(error)")
+                continue
+            }
+            if mutation == .forgeMember { Issue.record("\(label): a forged member was read") }
+            for record in parsed {
+                do {
+                    var replayer = try MemorizeReplayer(record.header)
+                    for step in record.steps { _ = try replayer.step(step) }
+                    if let end = record.end { try replayer.end(end) }
+                    #expect(records.contains { $0.header.seed == record.header.seed && $0.steps == record.steps }, "\(label)")
+                } catch {
+                    #expect(!error.description.isEmpty && !error.description.contains("\n"), "\(label): \(error)")
+                }
+            }
+        }
+    }
+}
