@@ -72,12 +72,15 @@ let package = Package(
         .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
         // The test targets' shared scratch folder (not a product).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A game that exists only in the tests, served by every door from its declaration.
+        .target(name: "TestGames", dependencies: ["GymCore"], path: "Tests/TestGames"),
         .testTarget(name: "Game2048Tests", dependencies: ["Game2048", "GymCore"]),
         .testTarget(name: "MemorizeTests", dependencies: ["Memorize", "GymCore"]),
         .testTarget(name: "GymJSONTests", dependencies: ["GymJSON"]),
         .testTarget(name: "GymSystemTests", dependencies: ["GymSystem", "TestSupport"]),
         // Snapshots/ are read by path (#filePath), not bundled: excluded, so that SwiftPM does not warn about them.
-        .testTarget(name: "GymServerTests", dependencies: ["GymServer", "Game2048", "GymJSON"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "GymServerTests", dependencies: ["GymServer", "Game2048", "GymJSON", "GymGames", "TestGames"], exclude: ["Snapshots"]),
         .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "GymSystem", "TestSupport"]),
         .testTarget(
             name: "GymPlayTests",

@@ -5,7 +5,7 @@
 
 #include "gym2048.h"
 
-_Static_assert(sizeof(g2048_info_buffers) == 12 * sizeof(void *), "g2048_info_buffers is twelve pointers");
+_Static_assert(sizeof(g2048_info_buffers) == 10 * sizeof(void *), "g2048_info_buffers is ten pointers");
 _Static_assert(sizeof(uint8_t) == 1, "flags and exponents are bytes");
 
 // Once loaded, libgym2048 is never unloaded: dlclose() leaves it in place (RTLD_NODELETE). Each thread's last

@@ -60,17 +60,9 @@ public struct Environment: Sendable {
         case generic(Board)
     }
 
-    /// Where the environment is in its episode.
-    ///
-    /// The raw values are the names a saved ``EnvironmentState`` gives the phase.
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
-        /// Created, and not reset yet.
-        case needsReset = "needs_reset"
-        /// An episode is running; `step` is allowed.
-        case running
-        /// The episode terminated or was truncated; call `reset`.
-        case over
-    }
+    /// Where the environment is in its episode: the phases every game shares. The raw values are the names a
+    /// saved ``EnvironmentState`` gives the phase.
+    public typealias Phase = EpisodePhase
 
     /// Creates an environment. Call ``reset(seed:)`` before the first step.
     ///

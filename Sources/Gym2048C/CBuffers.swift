@@ -28,12 +28,6 @@ struct CBuffers: ~Copyable {
         guard let rewards = c.rewards else { throw .argument("out.rewards must not be NULL") }
         guard let terminations = c.terminations else { throw .argument("out.terminations must not be NULL") }
         guard let truncations = c.truncations else { throw .argument("out.truncations must not be NULL") }
-        // Memorize's columns, checked without building anything: this runs on every step.
-        if c.info.pairs_matched != nil || c.info.mismatches != nil || c.final_info.pairs_matched != nil || c.final_info.mismatches != nil {
-            let name = c.info.pairs_matched != nil || c.info.mismatches != nil ? "info" : "final_info"
-            let columns = name == "info" ? c.info : c.final_info
-            throw .argument("out.\(name).\(columns.pairs_matched != nil ? "pairs_matched" : "mismatches") is Memorize's: a 2048 session leaves it NULL")
-        }
         var encoded: [(scratch: UnsafeMutablePointer<UInt8>, target: UnsafeMutableRawPointer, isAfterstate: Bool)] = []
         let direct = encoding == .exponents
         func board(_ target: UnsafeMutableRawPointer?, isAfterstate: Bool = false) -> UnsafeMutablePointer<UInt8>? {
@@ -90,41 +84,5 @@ struct CBuffers: ~Copyable {
     /// C's bytes 0/1 as Swift's `Bool`, which is stored the same way.
     static func flags(_ bytes: UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<Bool>? {
         bytes.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Bool.self) }
-    }
-}
-
-/// The C buffers struct of a Memorize session, checked: the columns the game writes, and a refusal by name for
-/// each column it does not (2048's info columns, the final infos).
-enum MemorizeCBuffers {
-    static func read(_ out: UnsafePointer<g2048_buffers>?, numEnvs: Int) throws(CallError) -> MemorizeBuffers {
-        guard let out else { throw .argument("out must not be NULL") }
-        let c = out.pointee
-        guard c.num_envs == Int64(numEnvs) else {
-            throw .argument("out.num_envs must be the handle's \(numEnvs) (every column holds one entry per environment), got \(c.num_envs)")
-        }
-        guard let observations = c.observations else { throw .argument("out.observations must not be NULL") }
-        guard c.rewards != nil || c.reward_values != nil else { throw .argument("out.rewards or out.reward_values must not be NULL") }
-        guard let terminations = c.terminations else { throw .argument("out.terminations must not be NULL") }
-        guard let truncations = c.truncations else { throw .argument("out.truncations must not be NULL") }
-        let info = c.info
-        let others: [(String, UnsafeMutableRawPointer?)] = [
-            ("action_masks", UnsafeMutableRawPointer(info.action_masks)), ("scores", UnsafeMutableRawPointer(info.scores)),
-            ("max_tiles", UnsafeMutableRawPointer(info.max_tiles)), ("invalid", UnsafeMutableRawPointer(info.invalid)),
-            ("won", UnsafeMutableRawPointer(info.won)), ("afterstates", info.afterstates),
-            ("spawn_cells", UnsafeMutableRawPointer(info.spawn_cells)), ("spawn_exponents", UnsafeMutableRawPointer(info.spawn_exponents)),
-        ]
-        if let column = others.first(where: { $0.1 != nil })?.0 {
-            throw .argument(
-                "out.info.\(column) is 2048's: a memorize session writes info.steps, info.legal_actions, info.pairs_matched "
-                    + "and info.mismatches (leave the others NULL)")
-        }
-        if CBuffers.anyColumn(c.final_info) {
-            throw .argument("out.final_info is 2048's: a memorize session writes finals and final_observations (leave final_info NULL)")
-        }
-        return MemorizeBuffers(
-            observations: observations.assumingMemoryBound(to: UInt8.self), rewards: c.rewards, rewardValues: c.reward_values,
-            terminations: CBuffers.flags(terminations)!, truncations: CBuffers.flags(truncations)!, steps: info.steps,
-            legalActions: info.legal_actions, pairsMatched: info.pairs_matched, mismatches: info.mismatches,
-            finals: CBuffers.flags(c.finals), finalObservations: c.final_observations?.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -67,10 +67,12 @@ public func g2048LayoutGet(_ handle: Int64, _ layout: UnsafeMutablePointer<g2048
         let box = try Handles.box(handle)
         guard let layout else { throw .argument("layout must not be NULL") }
         layout.pointee = box.session.withLock { session in
-            guard let (rules, numEnvs) = session.memorizeShape else { return session.config.layout }
+            guard let space = session.declaredSpace, let (_, numEnvs) = session.declaredColumns else { return session.config.layout }
+            let shape = space.observation.shape
             return g2048_layout(
-                num_envs: Int64(numEnvs), rows: Int32(rules.rows), cols: Int32(rules.cols), values_per_observation: Int64(rules.cardCount),
-                observation_dtype: Int32(MemoryLayout<UInt8>.size), num_actions: Int64(rules.cardCount))
+                num_envs: Int64(numEnvs), rows: Int32(shape.first ?? 1), cols: Int32(shape.dropFirst().reduce(1, *)),
+                values_per_observation: Int64(space.observation.count), observation_dtype: Int32(space.observation.type.byteCount),
+                num_actions: Int64(space.actionCount))
         }
     }
 }
@@ -116,10 +118,7 @@ public func g2048Reset(_ handle: Int64, _ params: UnsafePointer<CChar>?, _ out: 
         let box = try Handles.box(handle)
         let parameters = try json(params, name: "params")
         try box.session.withLock { session throws(CallError) in
-            if let (_, numEnvs) = session.memorizeShape {
-                let buffers = try MemorizeCBuffers.read(out, numEnvs: numEnvs)
-                return try CallError.rethrowing { () throws(RPCError) in try session.reset(params: parameters, into: buffers) }
-            }
+            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
             let buffers = try CBuffers(out, config: session.config)
             try CallError.rethrowing { () throws(RPCError) in try session.reset(params: parameters, into: buffers.buffers) }
             buffers.finish()
@@ -134,14 +133,7 @@ public func g2048Step(
     call { () throws(CallError) in
         let box = try Handles.box(handle)
         try box.session.withLock { session throws(CallError) in
-            if let (_, numEnvs) = session.memorizeShape {
-                let buffers = try MemorizeCBuffers.read(out, numEnvs: numEnvs)
-                guard let actions else { throw .argument("actions must not be NULL") }
-                guard numActions == Int64(numEnvs) else { throw .argument("actions must have \(numEnvs) entries, got \(numActions)") }
-                return try CallError.rethrowing { () throws(RPCError) in
-                    try session.step(cards: UnsafeBufferPointer(start: actions, count: Int(numActions)), into: buffers)
-                }
-            }
+            try CallError.rethrowing { () throws(RPCError) in try session.requireBuffers() }
             let buffers = try CBuffers(out, config: session.config)
             guard let actions else { throw .argument("actions must not be NULL") }
             guard numActions == Int64(session.config.numEnvs) else {

@@ -35,20 +35,21 @@ extension GameSession {
         try Self.step(&environments, actions, into: buffers)
     }
 
-    /// The members of a request's `params` (none when it is absent or null).
-    /// Refuses 2048's buffers when the session serves another game: a Memorize session writes `MemorizeBuffers`.
+    /// Refuses 2048's buffers when the session serves another game, which writes its declared columns.
     public func requireBuffers() throws(RPCError) {
-        guard game == .twentyFortyEight else {
-            throw .invalidParams("a \(game.rawValue) session writes MemorizeBuffers (reset(params:into:), step(cards:into:)), not 2048's")
+        if let declared {
+            throw .invalidParams(
+                "a \(declared.game.name) session writes its declared columns (reset(params:into:), step(actions:into:)), not 2048's")
         }
     }
 
+    /// The members of a request's `params` (none when it is absent or null).
     static func members(of params: JSONValue?) throws(RPCError) -> [(String, JSONValue)] {
         guard let params, params != .null else { return [] }
         return try Params.reading { () throws(JSONReadError) in try JSONReader(params, path: "params").members() }
     }
 
-    static func method(named name: String) -> ProtocolMethod { methods.first { $0.name == name }! }
+    static func method(named name: String) -> ProtocolMethod<GameSession> { methods.first { $0.name == name }! }
 
     /// Resets the environments of either kind, opened as their concrete type so that they change in place.
     static func reset(_ environments: inout some ServedEnvironments, _ request: ResetRequest, into buffers: VectorStepBuffers) {

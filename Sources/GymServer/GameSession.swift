@@ -16,16 +16,19 @@ public struct GameSession: Sendable {
     var environments: any ServedEnvironments
     /// Whether `reset` has been called since the last `make`.
     public internal(set) var isReset = false
-    /// The Memorize environments, when `make` chose that game (`"game": "memorize"`); `config` then waits, unused,
-    /// for a `make` back to 2048.
-    var memorize: MemorizeSession?
+    /// The games `make` may name.
+    public let registry: GameRegistry
+    /// The session of another registered game, when `make` named one (`"game": "memorize"`); `config` then
+    /// waits, unused, for a `make` back to 2048.
+    var declared: DeclaredSession?
 
-    /// The game served.
-    public var game: Game { memorize == nil ? .twentyFortyEight : .memorize }
+    /// The name of the game served.
+    public var gameName: String { declared?.game.name ?? Game2048Game.declaration.name }
 
-    /// Creates a session with `config`; call `reset` before stepping.
-    public init(config: ServerConfig) {
+    /// Creates a session with `config`; call `reset` before stepping. `registry` lists the games `make` may name.
+    public init(config: ServerConfig, registry: GameRegistry = .standard) {
         self.config = config
+        self.registry = registry
         environments = config.numEnvs > 1 ? VectorSession(config: config) : SingleSession(config: config)
     }
 
@@ -38,16 +41,16 @@ public struct GameSession: Sendable {
     /// - Throws: ``RPCError``; the session is unchanged when it throws.
     public mutating func call(_ method: String, params: JSONValue?) throws(RPCError) -> JSONValue {
         let members = try Self.members(of: params)
-        if method == "make", let game = try Self.game(in: members) {
+        if method == "make", let game = try game(in: members) {
             return try make(game, members.filter { $0.0 != "game" })
         }
-        if var memorize {
-            defer { self.memorize = memorize }
+        if var declared {
+            defer { self.declared = declared }
             if method == "make" {
-                memorize = try MemorizeSession(options: members, base: memorize)
-                return memorize.spec
+                declared = try DeclaredSession(game: declared.game, options: members, base: declared)
+                return declared.spec
             }
-            return try memorize.call(method, members)
+            return try declared.call(method, members)
         }
         guard let entry = Self.methods.first(where: { $0.name == method }) else { throw .methodNotFound(method) }
         try entry.check(members)
@@ -55,7 +58,7 @@ public struct GameSession: Sendable {
     }
 
     /// Every method, in documentation order: the one place a method is declared.
-    static let methods: [ProtocolMethod] = [
+    static let methods: [ProtocolMethod<GameSession>] = [
         ProtocolMethod(name: "spec", parameters: []) { session, _ throws(RPCError) in session.spec },
         ProtocolMethod(name: "make", parameters: nil) { session, members throws(RPCError) in
             try session.make(members)
@@ -84,7 +87,7 @@ public struct GameSession: Sendable {
 
     /// The `spec` result: shapes, bounds, action names and the whole configuration.
     public var spec: JSONValue {
-        if let memorize { return memorize.spec }
+        if let declared { return declared.spec }
         let rows = config.rules.rows, cols = config.rules.cols
         let high = Int(config.rules.largestExponent)
         let encoding = config.observation
@@ -93,7 +96,7 @@ public struct GameSession: Sendable {
         let maxReward = Double(config.rules.cellCount / 2) * Double(Int128(1) << high)
         return .object([
             ("protocol", .string(Methods.protocolVersion)),
-            ("game", .string(Game.twentyFortyEight.rawValue)),
+            ("game", .string(Game2048Game.declaration.name)),
             ("rules_version", .integer(Int128(Rules.version))),
             ("rows", .integer(Int128(rows))), ("cols", .integer(Int128(cols))),
             ("num_envs", .integer(Int128(config.numEnvs))),
@@ -112,35 +115,33 @@ public struct GameSession: Sendable {
         ])
     }
 
-    /// The `game` a `make` names, if it names one.
-    static func game(in members: [(String, JSONValue)]) throws(RPCError) -> Game? {
+    /// The game a `make` names, if it names one.
+    func game(in members: [(String, JSONValue)]) throws(RPCError) -> GameDeclaration? {
         guard let value = members.first(where: { $0.0 == "game" })?.1 else { return nil }
-        guard let name = value.string, let game = Game(rawValue: name) else {
+        guard let name = value.string, let game = registry.named(name) else {
             throw .invalidOption(
-                "game", reason: "must be one of \(Game.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \(value.brief)")
+                "game", reason: "must be one of \(registry.games.map { "\"\($0.name)\"" }.joined(separator: ", ")), got \(value.brief)")
         }
         return game
     }
 
-    /// A `make` that names its game: Memorize from its defaults with `changes`, or 2048 with `changes` to the
-    /// configuration it had.
-    mutating func make(_ game: Game, _ changes: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
-        switch game {
-        case .memorize:
-            let next = try MemorizeSession(options: changes, base: nil)
-            self = GameSession(config: config)
-            memorize = next
+    /// A `make` that names its game: 2048 with `changes` to the configuration it had, or another game from its
+    /// defaults with `changes`.
+    mutating func make(_ game: GameDeclaration, _ changes: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
+        guard game.name == Game2048Game.declaration.name else {
+            let next = try DeclaredSession(game: game, options: changes, base: nil)
+            self = GameSession(config: config, registry: registry)
+            declared = next
             return next.spec
-        case .twentyFortyEight:
-            let next = try config.applying(changes)
-            self = GameSession(config: next)
-            return spec
         }
+        let next = try config.applying(changes)
+        self = GameSession(config: next, registry: registry)
+        return spec
     }
 
     mutating func make(_ members: [(String, JSONValue)]) throws(RPCError) -> JSONValue {
         let next = try config.applying(members)
-        self = GameSession(config: next)
+        self = GameSession(config: next, registry: registry)
         return spec
     }
 

@@ -1,18 +1,19 @@
 import GymJSON
 
-/// One method of the protocol: its name, the parameters it accepts and what runs it.
+/// One method of the protocol: its name, the parameters it accepts and what runs it on a `Session` (2048's
+/// ``GameSession``, or any declared game's `DeclaredSession`).
 ///
 /// ``GameSession/methods`` is the one list of them: the session dispatches through it, and
 /// everything that names the methods (``Methods/names``, the `-32601` message, `g2048 serve --help`)
 /// reads it, so adding a method is one entry there plus its handler.
-struct ProtocolMethod: Sendable {
+struct ProtocolMethod<Session>: Sendable {
     /// The name a request gives in `method`.
     let name: String
     /// The parameter names it accepts, checked before it runs; `nil` when the handler checks them
     /// itself (`step`, whose parameter depends on single or vector mode).
     let parameters: [String]?
     /// Runs the method on a session with the request's parameters (the members of `params`).
-    let run: @Sendable (inout GameSession, [(String, JSONValue)]) throws(RPCError) -> JSONValue
+    let run: @Sendable (inout Session, [(String, JSONValue)]) throws(RPCError) -> JSONValue
 
     /// Refuses a parameter this method does not take, naming it and the ones it does.
     func check(_ members: [(String, JSONValue)]) throws(RPCError) {

@@ -66,18 +66,7 @@ extension EnvironmentOption {
         .array(
             all.map { option in
                 var members: [(String, JSONValue)] = [("name", .string(option.name)), ("flag", .string("--" + option.flag))]
-                switch option.constraint {
-                case .integer(let range, let nullable):
-                    members += [
-                        ("type", "integer"), ("min", .integer(Int128(range.lowerBound))),
-                        ("max", .integer(Int128(range.upperBound))), ("nullable", .bool(nullable)),
-                    ]
-                case .number(let range):
-                    members += [("type", "number"), ("min", .double(range.lowerBound)), ("max", .double(range.upperBound))]
-                case .choice(let choices): members += [("type", "choice"), ("choices", .array(choices.map { .string($0) }))]
-                case .list(let choices): members += [("type", "list"), ("choices", .array(choices.map { .string($0) }))]
-                case .boolean: members += [("type", "boolean")]
-                }
+                members += option.constraint.tableMembers
                 members.append(("default", option.defaultJSON))
                 members.append(("rules", .bool(option.rules != nil)))
                 if let defaultNote = option.defaultNote { members.append(("default_follows", .string(defaultNote))) }
@@ -110,6 +99,19 @@ extension EnvironmentOption {
 }
 
 extension OptionConstraint {
+    /// The constraint as the options tables give it (`g2048_options`, `g2048_games`): its `type` (`integer`,
+    /// `number`, `choice`, `list` or `boolean`), and its bounds or choices, and whether it may be `null` (off).
+    var tableMembers: [(String, JSONValue)] {
+        switch self {
+        case .integer(let range, let nullable):
+            [("type", "integer"), ("min", .integer(Int128(range.lowerBound))), ("max", .integer(Int128(range.upperBound))), ("nullable", .bool(nullable))]
+        case .number(let range): [("type", "number"), ("min", .double(range.lowerBound)), ("max", .double(range.upperBound))]
+        case .choice(let choices): [("type", "choice"), ("choices", .array(choices.map { .string($0) }))]
+        case .list(let choices): [("type", "list"), ("choices", .array(choices.map { .string($0) }))]
+        case .boolean: [("type", "boolean")]
+        }
+    }
+
     /// The value of option `name` in `json`, checked by this constraint, for every game's options: an integer
     /// exactly (`5.0` and `5e0` are refused, as for seeds and actions), a number, one of its names, a list of
     /// them, or a boolean.

@@ -29,7 +29,7 @@ import GymCore
 /// - **Seeding**: as 2048's environment: a seed restarts the generator (`Xoshiro256StarStar` seeded through
 ///   `SplitMix64`); no seed continues its stream; a new environment starts from the initializer's seed.
 /// - **Lifecycle**: ``step(_:)`` before the first reset or after the episode ended is a programming error.
-public struct MemorizeEnvironment: Sendable {
+public struct MemorizeEnvironment: GameEnvironment {
     /// The rules this environment plays by.
     public let rules: MemorizeRules
     /// The generator of the decks.
@@ -53,15 +53,8 @@ public struct MemorizeEnvironment: Sendable {
     /// Where the environment is in its episode.
     public private(set) var phase = Phase.needsReset
 
-    /// Where the environment is in its episode (2048's phases, by the same names).
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
-        /// Created, and not reset yet.
-        case needsReset = "needs_reset"
-        /// An episode is running; `step` is allowed.
-        case running
-        /// The episode terminated or was truncated; call `reset`.
-        case over
-    }
+    /// Where the environment is in its episode: the phases every game shares.
+    public typealias Phase = EpisodePhase
 
     /// Creates an environment. Call ``reset(seed:)`` before the first step.
     ///
@@ -142,6 +135,13 @@ public struct MemorizeEnvironment: Sendable {
     public mutating func step(_ card: Int) throws(MemorizeStepError) -> MemorizeStep {
         precondition(phase == .running, phase == .over ? "step(_:) after the episode ended: call reset()" : "step(_:) before reset()")
         try check(card)
+        let outcome = advance(card)
+        return MemorizeStep(
+            observation: observation, reward: outcome.reward, terminated: outcome.terminated, truncated: outcome.truncated, info: info)
+    }
+
+    /// Turns `card`, which ``check(_:)`` allowed, in a running episode.
+    public mutating func advance(_ card: Int) -> StepOutcome {
         mismatched = CardSet()
         seen.insert(card)
         steps += 1
@@ -165,6 +165,6 @@ public struct MemorizeEnvironment: Sendable {
         let terminated = pairsMatched == rules.pairCount
         let truncated = rules.maxSteps.map { steps >= $0 } ?? false
         if terminated || truncated { phase = .over }
-        return MemorizeStep(observation: observation, reward: reward, terminated: terminated, truncated: truncated, info: info)
+        return StepOutcome(reward: reward, terminated: terminated, truncated: truncated)
     }
 }

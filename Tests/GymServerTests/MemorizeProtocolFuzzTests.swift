@@ -28,7 +28,7 @@ struct MemorizeProtocolFuzzTests {
                 do throws(RPCError) { outcome = .success(try session.call(method, params: params)) } catch { outcome = .failure(error) }
                 switch outcome {
                 case .success(let result):
-                    if method == "step", session.game == .memorize {
+                    if method == "step", session.gameName == "memorize" {
                         steps += 1
                         try Self.check(result, session)
                     }
@@ -61,7 +61,7 @@ struct MemorizeProtocolFuzzTests {
 
     /// A random request for `session`.
     static func request(_ rng: inout Xoshiro256StarStar, _ session: GameSession) -> (String, JSONValue) {
-        let cards = session.memorize?.rules.cardCount ?? 4, envs = session.memorize?.numEnvs ?? 1
+        let cards = session.declaredSpace?.actionCount ?? 4, envs = session.declaredColumns?.numEnvs ?? 1
         func card() -> JSONValue {
             switch rng.uniform(below: 10) {
             case 0: "up"
@@ -85,14 +85,15 @@ struct MemorizeProtocolFuzzTests {
 
     /// A step result against the spec: codes within bounds, the mask exactly the face-down cards.
     static func check(_ result: JSONValue, _ session: GameSession) throws {
-        let serving = try #require(session.memorize)
-        let pairs = serving.rules.pairCount, high = CardView.maxCode(pairs: pairs)
-        let observations = serving.numEnvs == 1 ? [result["observation"]!] : result["observation"]!.array!
-        let infos = serving.numEnvs == 1 ? [result["info"]!] : result["info"]!.array!
+        let space = try #require(session.declaredSpace)
+        let numEnvs = try #require(session.declaredColumns).numEnvs
+        let cards = space.actionCount, pairs = cards / 2, high = CardView.maxCode(pairs: pairs)
+        let observations: [JSONValue] = numEnvs == 1 ? [result["observation"]!] : result["observation"]!.array!
+        let infos: [JSONValue] = numEnvs == 1 ? [result["info"]!] : result["info"]!.array!
         for (observation, info) in zip(observations, infos) {
             let codes = observation.array!.flatMap { $0.array! }.map { Int($0.integer!) }
             let mask = info["action_mask"]!.array!.map { $0.bool! }
-            #expect(codes.count == serving.rules.cardCount && codes.allSatisfy { (0...high).contains($0) })
+            #expect(codes.count == cards && codes.allSatisfy { (0...high).contains($0) })
             #expect(mask == codes.map { $0 == 0 || $0 >= 2 + pairs })
         }
     }

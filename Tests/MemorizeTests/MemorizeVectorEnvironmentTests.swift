@@ -49,7 +49,7 @@ struct MemorizeVectorEnvironmentTests {
         vector.reset(seed: 1)
         try vector.step([0, 0, 0])
         let before = vector.observations
-        #expect(throws: MemorizeVectorStepError.illegalCard(index: 1, .faceUp(0))) { try vector.step([1, 0, 1]) }
+        #expect(throws: MemorizeVectorStepError.illegalAction(index: 1, .faceUp(0))) { try vector.step([1, 0, 1]) }
         #expect(vector.observations == before)
     }
 

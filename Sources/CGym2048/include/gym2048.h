@@ -14,12 +14,11 @@
  * defaults are the engine's one table: g2048_options returns it as JSON. The same configuration, seeds and
  * actions give byte-identical results here, through the pipe and in Swift.
  *
- * Memorize: a configuration with "game": "memorize" makes a session of the second game (docs/MEMORIZE.md). Its
- * reset and step use the same buffers: actions are cards (0 .. num_actions - 1), observations rows * cols uint8
- * codes, rewards 1 for a pair and -mismatch_penalty for a mismatch (give reward_values when the penalty is a
- * fraction: rewards then must be NULL), and the info columns it writes are steps, legal_actions, pairs_matched
- * and mismatches (any other info column, and final_info, is refused by name). 2048 sessions write every column
- * but pairs_matched and mismatches, which they refuse.
+ * Every game: g2048_games lists the games the library serves, each with its options. A configuration with
+ * "game": NAME makes a session of that game (2048 when none is named). Whatever the game, g2048_columns describes
+ * the handle's result columns at run time (name, dtype, width per environment), and g2048_reset_columns and
+ * g2048_step_columns write them into the caller's arrays, one per column: a new game needs no new struct here.
+ * 2048 sessions also write the fixed g2048_buffers struct (g2048_reset, g2048_step), its fastest path.
  *
  * Ownership: every buffer is the caller's. A call reads and writes only the buffers it is given, only during
  * the call, and keeps no pointer. Results go into a g2048_buffers whose columns each hold `num_envs` entries.
@@ -63,8 +62,10 @@ extern "C" {
    version 4, exact evaluation (g2048_exact_*) and the solution's objective in g2048_solution_info; version 5,
    Memorize sessions through the buffers: g2048_layout.num_actions, g2048_buffers.reward_values and the info
    columns pairs_matched and mismatches; version 6, g2048_solution_values; version 7, g2048_solution_moves;
-   version 8, g2048_exact_progress. */
-#define G2048_ABI_VERSION 8
+   version 8, g2048_exact_progress; version 9, every game through run-time columns (g2048_games, g2048_columns,
+   g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
+   which its columns now carry. */
+#define G2048_ABI_VERSION 9
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -96,8 +97,6 @@ typedef struct {
     uint8_t *spawn_exponents; /* 1 for a 2, 2 for a 4, 0 when none */
     uint8_t *legal_actions;   /* num_envs * num_actions bytes (g2048_layout): 1 where action i is legal, 0
                                  elsewhere (action_masks as bytes, the shape an action-masking policy reads) */
-    int64_t *pairs_matched;   /* Memorize: the pairs matched so far */
-    int64_t *mismatches;      /* Memorize: the mismatched moves so far */
 } g2048_info_buffers;
 
 /* Where a reset or a step writes. The first four columns are required. */
@@ -113,8 +112,7 @@ typedef struct {
     uint8_t *finals;
     void *final_observations;
     g2048_info_buffers final_info;
-    /* The rewards as doubles, written when given: Memorize's mismatch penalty may be a fraction, which rewards
-       (integers) cannot hold. */
+    /* The rewards as doubles, written when given. */
     double *reward_values;
 } g2048_buffers;
 
@@ -124,7 +122,7 @@ typedef struct {
     int32_t rows, cols;
     int64_t values_per_observation; /* rows * cols, or channels * rows * cols for "onehot" */
     int32_t observation_dtype;      /* G2048_UINT8, G2048_FLOAT32 or G2048_INT64 */
-    int64_t num_actions;            /* 4 for 2048 (G2048_UP .. G2048_LEFT); a Memorize session's card count */
+    int64_t num_actions;            /* 4 for 2048 (G2048_UP .. G2048_LEFT); another game's action count */
 } g2048_layout;
 
 /* The library's version, e.g. "0.3.0" (static storage): the version of g2048 and of the Python package. */
@@ -162,6 +160,24 @@ g2048_status g2048_reset(int64_t handle, const char *params, const g2048_buffers
 /* Steps every environment with its action (num_actions == num_envs, each 0..3, or a card for Memorize), the
    results written into out. */
 g2048_status g2048_step(int64_t handle, const uint8_t *actions, int64_t num_actions, const g2048_buffers *out);
+
+/* The games the library serves, as a JSON array, one object each: name, summary and options (each as
+   g2048_options describes one: name, type, default, allowed values, help). Static storage. */
+const char *g2048_games(void);
+/* The handle's result columns as a JSON array, in the order the *_columns calls take them: one object each with
+   name, dtype ("bool", "uint8", "int8", "int64", "float32" or "float64") and width (values per environment; a
+   column holds num_envs * width values). First "observation", "reward", "terminated" and "truncated", then the
+   game's info columns; in vector mode under autoreset_mode "same_step", "final" (the environments the step
+   ended) and "final_" + each earlier column but the reward and flags (their last observation and info, zero
+   elsewhere). Valid until this thread's next call. */
+g2048_status g2048_columns(int64_t handle, const char **columns);
+/* Resets every environment with the protocol's reset params, the results written into columns: num_columns
+   addresses, one per column g2048_columns lists (a NULL address is not written; the first four must not be NULL). */
+g2048_status g2048_reset_columns(int64_t handle, const char *params, void *const *columns, int64_t num_columns);
+/* Steps every environment with its action (num_actions == num_envs, each 0 .. g2048_layout.num_actions - 1), the
+   results written into columns as for g2048_reset_columns. */
+g2048_status g2048_step_columns(int64_t handle, const int64_t *actions, int64_t num_actions, void *const *columns,
+                                int64_t num_columns);
 
 /* Trained players: a weights file written by `g2048 train`, valuing boards and picking moves as `g2048 eval`
    plays them (the same search, node budget, pruning and tile-downgrading defaults). A player handle is not a
