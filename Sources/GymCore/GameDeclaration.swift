@@ -32,6 +32,10 @@ public struct GameDeclaration: Sendable {
     /// A game whose environments are `Environment`, with options that set `Settings` fields.
     ///
     /// - Parameters:
+    ///   - name: the name `make`'s `game` and `--game` give.
+    ///   - summary: one line on the game.
+    ///   - environment: the type of its environments.
+    ///   - options: its options, in the order `spec` reports them.
     ///   - settings: the settings of the default rules.
     ///   - rules: the rules the settings describe, or why they make no game.
     public init<Environment: GameEnvironment, Settings: Sendable>(

@@ -6,7 +6,7 @@ import GymJSON
 /// checked by the protocol's code with its messages.
 extension GameSession {
     /// The columns a declared game's `reset` and `step` write, and its number of environments; `nil` for 2048's
-    /// session, whose buffers are ``VectorStepBuffers``.
+    /// session, whose buffers are `VectorStepBuffers`.
     public var declaredColumns: (columns: GameColumns, numEnvs: Int)? { declared.map { ($0.columns, $0.numEnvs) } }
 
     /// The declared game's space, `nil` for 2048's session.

@@ -1,7 +1,7 @@
 import GymCore
 
 /// `count` independent games of Memorize with the same rules, stepped together, with Gymnasium's autoreset
-/// modes: the vector every game shares (``VectorGame``), of Memorize's environments.
+/// modes: the vector every game shares (`VectorGame`), of Memorize's environments.
 ///
 ///     var envs = MemorizeVectorEnvironment(rules: MemorizeRules(), count: 64)
 ///     envs.reset(seed: 42)
