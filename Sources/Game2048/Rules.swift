@@ -58,7 +58,7 @@ public struct Rules: Hashable, Sendable {
     /// Creates validated rules.
     ///
     /// - Throws: ``RulesError`` naming the first parameter out of range, for
-    ///   example "rows must be between 2 and 8, got 99".
+    ///   example "rows must be an integer from 2 to 8, got 99".
     public init(
         rows: Int = 4,
         cols: Int = 4,

@@ -1,7 +1,7 @@
 /// A configuration value out of range, or a board that doesn't fit the rules.
 ///
 ///     do { _ = try Rules(rows: 99) } catch { print(error) }
-///     // rows must be between 2 and 8, got 99
+///     // rows must be an integer from 2 to 8, got 99
 ///
 /// Each case carries the offending value. ``field`` names the parameter and
 /// ``rule`` states the constraint and the value received, so the CLI
@@ -56,11 +56,9 @@ public enum RulesError: Error, Hashable, Sendable {
     /// The constraint and the value received, without the field name.
     public var rule: String {
         switch self {
-        case .rows(let n), .cols(let n):
-            "must be between \(Rules.sizeRange.lowerBound) and \(Rules.sizeRange.upperBound), got \(n)"
-        case .spawnFourProbability(let p):
-            "must be between \(Int(Rules.spawnFourProbabilityRange.lowerBound)) and \(Int(Rules.spawnFourProbabilityRange.upperBound)), got \(p)"
-        case .initialTiles(let n, let cells): "must be between 1 and \(cells), got \(n)"
+        case .rows(let n), .cols(let n): "must be \(OptionConstraint.expectation(integersIn: Rules.sizeRange)), got \(n)"
+        case .spawnFourProbability(let p): "must be \(OptionConstraint.expectation(numbersIn: Rules.spawnFourProbabilityRange)), got \(p)"
+        case .initialTiles(let n, let cells): "must be \(OptionConstraint.expectation(integersIn: 1...cells)), got \(n)"
         case .winTile(let n): "must be a power of two from \(Rules.winTileRange.lowerBound) to 2^\(Rules.maxExponent), got \(n)"
         case .maxSteps(let n): "must be at least \(Rules.maxStepsRange.lowerBound), got \(n)"
         case .penalty(let n): "must be \(Rules.penaltyRange.lowerBound) or more, got \(n)"
@@ -77,6 +75,6 @@ public enum RulesError: Error, Hashable, Sendable {
 }
 
 extension RulesError: CustomStringConvertible {
-    /// `field` followed by `rule`, for example "rows must be between 2 and 8, got 99".
+    /// `field` followed by `rule`, for example "rows must be an integer from 2 to 8, got 99".
     public var description: String { "\(field.rawValue) \(rule)" }
 }

@@ -6,99 +6,77 @@
 /// read it. Adding a rules option is an entry here and its field in ``RulesSettings``, plus the rule itself
 /// in ``Rules``.
 public struct RulesOption: Sendable {
-    /// The option's type, the values the protocol allows (`Rules` checks what depends on other
-    /// options, such as `initial_tiles` at most rows·cols), and where it lives in ``RulesSettings``.
-    public enum Kind: Sendable {
-        /// An integer in the range.
-        case integer(WritableKeyPath<RulesSettings, Int> & Sendable, in: ClosedRange<Int>)
-        /// An integer in the range, or `null` (off).
-        case optionalInteger(WritableKeyPath<RulesSettings, Int?> & Sendable, in: ClosedRange<Int>)
-        /// A number in the range.
-        case number(WritableKeyPath<RulesSettings, Double> & Sendable, in: ClosedRange<Double>)
-        /// One of the invalid-action policies, by name (`InvalidActionPolicy.Kind`'s cases).
-        case choice(WritableKeyPath<RulesSettings, InvalidActionPolicy.Kind> & Sendable)
-    }
-
-    /// The snake_case name (`initial_tiles`).
-    public let name: String
+    /// The option as every game's options are declared: its name, flag, help, allowed values and its field of
+    /// ``RulesSettings``.
+    public let option: GameOption<RulesSettings>
     /// The field a `Game2048.RulesError` about this option names (`nil` for one that is checked by name, not
     /// by `Rules`: the invalid-action policy).
     public let field: RulesError.Field?
-    /// The `g2048 serve` flag, without its dashes (`initial-tiles`).
-    public let flag: String
-    /// The flag's value placeholder in the help (`n`, `policy`).
-    public let valueName: String
-    /// The flag's help line; a choice's help goes on with its names.
-    public let help: String
-    /// The type, the allowed values and the field.
-    public let kind: Kind
-    /// What the documentation adds to the allowed values, or "".
-    public let note: String
     /// Whether a record's `config` must give it (the board size); the others default to `Rules()`'s.
     public let isRequired: Bool
     /// How Swift's ``Rules`` spells it (`spawnFourProbability`, `.terminate(penalty:)`), for the documents.
     public let swiftName: String
+
+    /// The snake_case name (`initial_tiles`).
+    public var name: String { option.name }
+    /// The `g2048 serve` flag, without its dashes (`initial-tiles`).
+    public var flag: String { option.flag }
+    /// The flag's value placeholder in the help (`n`, `policy`).
+    public var valueName: String { option.valueName }
+    /// The flag's help line; a choice's help ends with its names.
+    public var help: String { option.help }
+    /// What the documentation adds to the allowed values, or "".
+    public var note: String { option.note }
     /// The values the option allows, as every game's options declare theirs: what the doors check and word.
-    public var constraint: OptionConstraint {
-        switch kind {
-        case .integer(_, let range): .integer(range, nullable: false)
-        case .optionalInteger(_, let range): .integer(range, nullable: true)
-        case .number(_, let range): .number(range)
-        case .choice: .choice(InvalidActionPolicy.Kind.allCases.map(\.rawValue))
-        }
-    }
+    public var constraint: OptionConstraint { option.constraint }
 
     /// Whether the option can change the games of a player that makes only legal moves (the learner and the
     /// built-in agents): every option but the invalid-action policy and its penalty.
     public var concernsLegalPlay: Bool { field != .penalty && field != nil }
 
-    /// An option; its flag is its name with dashes unless `flag` is given.
-    init(
-        _ name: String, field: RulesError.Field?, flag: String? = nil, valueName: String = "n", help: String, _ kind: Kind,
-        note: String = "", isRequired: Bool = false, swiftName: String? = nil
-    ) {
-        self.name = name
+    /// A rules option: its declaration and what the documents and errors say of it.
+    init(_ option: GameOption<RulesSettings>, field: RulesError.Field?, isRequired: Bool = false, swiftName: String? = nil) {
+        self.option = option
         self.field = field
-        self.flag = flag ?? String(name.map { $0 == "_" ? "-" : $0 })
-        self.valueName = valueName
-        self.help = help
-        self.kind = kind
-        self.note = note
         self.isRequired = isRequired
-        self.swiftName = swiftName ?? field?.rawValue ?? name
+        self.swiftName = swiftName ?? field?.rawValue ?? option.name
     }
 
     /// `rows`.
     public static let rows = RulesOption(
-        "rows", field: .rows, help: "Board rows, 2 to 8.", .integer(\.rows, in: Rules.sizeRange), isRequired: true)
+        .integer("rows", help: "Board rows, 2 to 8.", in: Rules.sizeRange, \.rows), field: .rows, isRequired: true)
     /// `cols`.
     public static let cols = RulesOption(
-        "cols", field: .cols, help: "Board columns, 2 to 8.", .integer(\.cols, in: Rules.sizeRange), isRequired: true)
+        .integer("cols", help: "Board columns, 2 to 8.", in: Rules.sizeRange, \.cols), field: .cols, isRequired: true)
     /// `spawn_four_probability`.
     public static let spawnFourProbability = RulesOption(
-        "spawn_four_probability", field: .spawnFourProbability, valueName: "p", help: "Chance that a spawned tile is a 4.",
-        .number(\.spawnFourProbability, in: Rules.spawnFourProbabilityRange))
+        .number(
+            "spawn_four_probability", valueName: "p", help: "Chance that a spawned tile is a 4.", in: Rules.spawnFourProbabilityRange,
+            \.spawnFourProbability), field: .spawnFourProbability)
     /// `initial_tiles`.
     public static let initialTiles = RulesOption(
-        "initial_tiles", field: .initialTiles, help: "Tiles placed by reset.", .integer(\.initialTiles, in: 1...64),
-        note: ", at most rows·cols")
+        .integer("initial_tiles", help: "Tiles placed by reset.", in: 1...64, note: ", at most rows·cols", \.initialTiles),
+        field: .initialTiles)
     /// `win_tile`.
     public static let winTile = RulesOption(
-        "win_tile", field: .winTile, valueName: "tile", help: "End the episode when this tile appears.",
-        .optionalInteger(\.winTile, in: Rules.winTileRange), note: ", a power of two")
+        .optionalInteger(
+            "win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: Rules.winTileRange,
+            note: ", a power of two", \.winTile), field: .winTile)
     /// `max_steps`.
     public static let maxSteps = RulesOption(
-        "max_steps", field: .maxSteps, help: "Truncate episodes after this many steps.",
-        .optionalInteger(\.maxSteps, in: Rules.maxStepsRange))
+        .optionalInteger("max_steps", help: "Truncate episodes after this many steps.", in: Rules.maxStepsRange, \.maxSteps),
+        field: .maxSteps)
     /// `invalid_action`.
     public static let invalidAction = RulesOption(
-        "invalid_action", field: nil, valueName: "policy", help: "What an illegal action does:", .choice(\.invalidAction),
+        .choice("invalid_action", valueName: "policy", help: "What an illegal action does:", \.invalidAction), field: nil,
         swiftName: "invalidAction")
     /// `invalid_action_penalty` (`--penalty`).
     public static let penalty = RulesOption(
-        "invalid_action_penalty", field: .penalty, flag: "penalty", help: "Penalty of an illegal action under terminate.",
-        .integer(\.penalty, in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound)),
-        note: "; the reward is `-penalty` under `terminate`", swiftName: "invalidAction: .terminate(penalty:)")
+        .integer(
+            "invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
+            in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound),
+            note: "; the reward is `-penalty` under `terminate`", \.penalty), field: .penalty,
+        swiftName: "invalidAction: .terminate(penalty:)")
 
     /// Every rules option, in the order `spec` and records list them.
     public static let all: [RulesOption] = [rows, cols, spawnFourProbability, initialTiles, winTile, maxSteps, invalidAction, penalty]
@@ -113,14 +91,7 @@ public struct RulesOption: Sendable {
     public static func name(of field: RulesError.Field) -> String { option(of: field)?.name ?? field.rawValue }
 
     /// The option's value in `settings`.
-    public func value(in settings: RulesSettings) -> OptionValue {
-        switch kind {
-        case .integer(let field, _): .integer(settings[keyPath: field])
-        case .optionalInteger(let field, _): settings[keyPath: field].map { .integer($0) } ?? .null
-        case .number(let field, _): .number(settings[keyPath: field])
-        case .choice(let field): .string(settings[keyPath: field].rawValue)
-        }
-    }
+    public func value(in settings: RulesSettings) -> OptionValue { option.value(in: settings) }
 
     /// Sets the option in `settings` to `value`, if `value` is of the option's type and (unless `checkingRange` is
     /// false, to leave the check and its message to ``RulesSettings/rules()``) in its range; returns whether it did.
@@ -131,20 +102,7 @@ public struct RulesOption: Sendable {
     ///     RulesOption.rows.assign(.string("4"), to: &settings)        // false: not an integer
     @discardableResult
     public func assign(_ value: OptionValue, to settings: inout RulesSettings, checkingRange: Bool = true) -> Bool {
-        switch (kind, value) {
-        case (.integer(let field, let range), .integer(let integer)) where !checkingRange || range.contains(integer):
-            settings[keyPath: field] = integer
-        case (.optionalInteger(let field, _), .null): settings[keyPath: field] = nil
-        case (.optionalInteger(let field, let range), .integer(let integer)) where !checkingRange || range.contains(integer):
-            settings[keyPath: field] = integer
-        case (.number(let field, let range), .number(let number)) where !checkingRange || range.contains(number):
-            settings[keyPath: field] = number
-        case (.choice(let field), .string(let name)):
-            guard let choice = InvalidActionPolicy.Kind(rawValue: name) else { return false }
-            settings[keyPath: field] = choice
-        default: return false
-        }
-        return true
+        checkingRange ? option.assign(value, to: &settings) : option.assignUnchecked(value, to: &settings)
     }
 
     /// `rules` as named values, every option in ``all`` order.

@@ -109,7 +109,7 @@ public func g2048PlayerMoves(
     call { () throws(CallError) in
         let box = try Handles.box(player, as: PlayerBox.self)
         guard TrainedPlayer.depths.contains(Int(depth)) else {
-            throw .argument("depth must be between \(TrainedPlayer.depths.lowerBound) and \(TrainedPlayer.depths.upperBound), got \(depth)")
+            throw .argument("depth must be \(OptionConstraint.expectation(integersIn: TrainedPlayer.depths)), got \(depth)")
         }
         try box.player.withLock { player throws(CallError) in
             let given = try boards(

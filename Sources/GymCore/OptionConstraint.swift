@@ -31,13 +31,25 @@ public enum OptionConstraint: Sendable, Hashable {
     /// from 0 to 1", "one of noop, terminate or reject", "true or false".
     public var expectation: String {
         switch self {
-        case .integer(let range, let nullable):
-            "an integer from \(range.lowerBound) to \(range.upperBound)" + (nullable ? " or null (off)" : "")
-        case .number(let range): "a number from \(range.lowerBound) to \(range.upperBound)"
+        case .integer(let range, let nullable): Self.expectation(integersIn: range) + (nullable ? " or null (off)" : "")
+        case .number(let range): Self.expectation(numbersIn: range)
         case .choice(let names): "one of " + names.listedWithOr
         case .list(let names): "a list of any of " + names.listedWithOr
         case .boolean: "true or false"
         }
+    }
+}
+
+extension OptionConstraint {
+    /// The one wording of an integer range, as a message completes "must be …": "an integer from 2 to 8". Every
+    /// door's message of an integer out of range (options, flags, parameters, records) says it this way.
+    public static func expectation<Integer: BinaryInteger>(integersIn range: ClosedRange<Integer>) -> String {
+        "an integer from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// The one wording of a number range: "a number from 0.0 to 1.0".
+    public static func expectation(numbersIn range: ClosedRange<Double>) -> String {
+        "a number from \(range.lowerBound) to \(range.upperBound)"
     }
 }
 

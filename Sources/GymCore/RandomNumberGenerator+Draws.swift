@@ -47,7 +47,7 @@ extension RandomNumberGenerator {
 /// - Precondition: `0 <= p <= 1`.
 @inlinable
 public func bernoulliThreshold(probability p: Double) -> UInt64 {
-    precondition(p >= 0 && p <= 1, "probability must be between 0 and 1, got \(p)")
+    precondition(p >= 0 && p <= 1, "probability must be a number from 0.0 to 1.0, got \(p)")
     // p · 2^53 is exact (a power-of-two scaling); round it up by hand so the
     // module needs no libm.
     let scaled = p * 0x1p53

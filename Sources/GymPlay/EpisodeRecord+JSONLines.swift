@@ -163,6 +163,15 @@ extension Fields {
         throw error("\"\(prefix + name)\" must be up, right, down, left or 0..3, got \(value.summary)")
     }
 
+    /// The value of `name`, one of `names`.
+    func choice(_ name: String, of names: [String]) throws(RecordError) -> String {
+        let choice = try string(name)
+        guard names.contains(choice) else {
+            throw error("\"\(prefix)\(name)\" must be \(names.listedWithOr), got \(JSONValue.quoted(choice, limit: 20))")
+        }
+        return choice
+    }
+
     /// The rules from a `config` object; the options that are not required (all but rows and cols)
     /// may be left out or `null`, and then have their default. Each integer is read within its option's declared
     /// range, as `make` reads it: the rules check some only where they apply (a penalty under "terminate"), and a
@@ -172,18 +181,16 @@ extension Fields {
         func declared(_ range: ClosedRange<Int>) -> ClosedRange<Int128> { Int128(range.lowerBound)...Int128(range.upperBound) }
         for option in RulesOption.all where option.isRequired || json[option.name].map({ $0 != .null }) ?? false {
             let name = option.name
-            switch option.kind {
-            case .integer(let field, let range): settings[keyPath: field] = Int(try integer(name, in: declared(range)))
-            case .optionalInteger(let field, let range): settings[keyPath: field] = try optionalInteger(name, in: declared(range)).map { Int($0) }
-            case .number(let field, _): settings[keyPath: field] = try number(name)
-            case .choice(let field):
-                let choice = try string(name)
-                guard let kind = InvalidActionPolicy.Kind(rawValue: choice) else {
-                    let names = InvalidActionPolicy.Kind.allCases.map(\.rawValue)
-                    throw error("\"\(prefix)\(name)\" must be \(names.listedWithOr), got \(JSONValue.quoted(choice, limit: 20))")
+            // Each value of the option's type, an integer within its declared range; the rules check the rest together.
+            let value: OptionValue =
+                switch option.constraint {
+                case .integer(let range, nullable: false): .integer(Int(try integer(name, in: declared(range))))
+                case .integer(let range, nullable: true): try optionalInteger(name, in: declared(range)).map { .integer(Int($0)) } ?? .null
+                case .number: .number(try number(name))
+                case .boolean: .boolean(try bool(name))
+                case .choice(let names), .list(let names): .string(try choice(name, of: names))
                 }
-                settings[keyPath: field] = kind
-            }
+            option.assign(value, to: &settings, checkingRange: false)
         }
         do {
             return try settings.rules()

@@ -67,12 +67,12 @@ package struct PlaySession {
     package init(configuration: PlayConfiguration, bestScores: BestScores, hinter: (any Player)? = nil) {
         precondition((configuration.rows == nil) == (configuration.cols == nil), "give both rows and cols, or neither")
         for size in [configuration.rows, configuration.cols].compactMap({ $0 }) + configuration.sizeChoices {
-            precondition(Rules.sizeRange.contains(size), "board sizes must be between 2 and 8, got \(size)")
+            precondition(Rules.sizeRange.contains(size), "board sizes must be an integer from 2 to 8, got \(size)")
         }
         precondition(!configuration.sizeChoices.isEmpty, "the start screen needs at least one size")
         precondition(
             (0...1).contains(configuration.spawnFourProbability),
-            "spawnFourProbability must be between 0 and 1, got \(configuration.spawnFourProbability)")
+            "spawnFourProbability must be a number from 0.0 to 1.0, got \(configuration.spawnFourProbability)")
         self.configuration = configuration
         self.bestScores = bestScores
         self.hinter = hinter

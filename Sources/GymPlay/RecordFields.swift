@@ -33,10 +33,8 @@ package struct Fields {
                 "unknown member \(JSONValue.quoted(error.path, limit: 60)) (expected one of \(names.joined(separator: ", ")))")
         case (.duplicateMember, _): return self.error("\(JSONValue.quoted(error.path, limit: 60)) appears twice")
         case (_, .object) where error.path.isEmpty: return self.error("expected a JSON object, got \(got)")
-        case (.notAllowed, .integer(let range)):
-            return self.error("\(path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)")
-        case (.notAllowed, .number(let range)):
-            return self.error("\(path) must be between \(range.lowerBound) and \(range.upperBound), got \(got)")
+        case (.notAllowed, .integer(let range)): return self.error("\(path) must be \(OptionConstraint.expectation(integersIn: range)), got \(got)")
+        case (.notAllowed, .number(let range)): return self.error("\(path) must be \(OptionConstraint.expectation(numbersIn: range)), got \(got)")
         case (_, .object): return self.error("\(path) must be an object, got \(got)")
         case (_, .string): return self.error("\(path) must be a string, got \(got)")
         case (_, .integer): return self.error("\(path) must be an integer, got \(got)")

@@ -15,7 +15,7 @@ public enum RPCError: Error, Hashable, Sendable {
     /// A parameter is missing, of the wrong type, or out of range.
     case invalidParams(String)
     /// A `make` option (or `g2048 serve` flag) out of range or of the wrong type: its protocol name and
-    /// what is wrong with the value ("must be between 2 and 8, got 9"). Code -32602, with the option in `data`.
+    /// what is wrong with the value ("must be an integer from 2 to 8, got 9"). Code -32602, with the option in `data`.
     case invalidOption(String, reason: String)
     /// An option `make` does not have. Code -32602, with the option in `data`.
     case unknownOption(String)

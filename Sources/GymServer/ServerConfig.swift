@@ -112,16 +112,14 @@ enum Params {
         }
     }
 
-    /// What is wrong with the value at the error's path ("must be between 2 and 8, got 9"), or `nil`
+    /// What is wrong with the value at the error's path ("must be an integer from 2 to 8, got 9"), or `nil`
     /// when the path itself is the fault (missing, unknown or duplicate).
     static func rule(_ error: JSONReadError) -> String? {
         let got = error.value.map(\.brief) ?? "nothing"
         switch (error.failure, error.expected) {
         case (.missing, _): return nil
-        case (.notAllowed, .integer(let range)): return "must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
-        case (.notAllowed, .number(let range)): return "must be between \(range.lowerBound) and \(range.upperBound), got \(got)"
-        case (_, .integer(let range)): return "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(got)"
-        case (_, .number(let range)): return "must be a number from \(range.lowerBound) to \(range.upperBound), got \(got)"
+        case (_, .integer(let range)): return "must be \(OptionConstraint.expectation(integersIn: range)), got \(got)"
+        case (_, .number(let range)): return "must be \(OptionConstraint.expectation(numbersIn: range)), got \(got)"
         case (_, .oneOf(let names)): return "must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), got \(got)"
         case (.unknownMember, _), (.duplicateMember, _): return nil
         case (_, .object): return "must be an object, got \(error.value?.typeName ?? "nothing")"

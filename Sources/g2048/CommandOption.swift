@@ -72,7 +72,7 @@ extension CommandOption {
 extension CommandOption where Value == Int? {
     /// An integer within `range`.
     ///
-    /// - Throws: "--games must be an integer, got 'x'", "--games must be between 1 and 1000000, got 0"; an
+    /// - Throws: "--games must be an integer, got 'x'", "--games must be an integer from 1 to 1000000, got 0"; an
     ///   integer too large for the machine is out of range, not "not an integer".
     static func integer(_ key: String, _ valueName: String = "n", help: String, in range: ClosedRange<Int>) -> CommandOption<Int?> {
         let flag = flag(ofKey: key)
@@ -80,7 +80,7 @@ extension CommandOption where Value == Int? {
         return CommandOption<Int?>(spec: spec, absent: nil) { text throws(UsageError) in
             guard let value = Int(text), range.contains(value) else {
                 guard isIntegerText(text) else { throw UsageError("--\(flag) must be an integer, got '\(text)'") }
-                throw UsageError("--\(flag) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+                throw UsageError("--\(flag) must be \(OptionConstraint.expectation(integersIn: range)), got \(text)")
             }
             return value
         }
@@ -92,14 +92,14 @@ extension CommandOption where Value == Double? {
     /// A floating-point number within `range`.
     ///
     /// - Throws: "--alpha must be a number, got 'x'", "--alpha must be a finite number, got nan",
-    ///   "--alpha must be between 1e-09 and 1.0, got 11".
+    ///   "--alpha must be a number from 1e-09 to 1.0, got 11".
     static func number(_ key: String, _ valueName: String, help: String, in range: ClosedRange<Double>) -> CommandOption<Double?> {
         let flag = flag(ofKey: key)
         return CommandOption<Double?>(spec: .option(flag, valueName, help), absent: nil) { text throws(UsageError) in
             guard let value = Double(text) else { throw UsageError("--\(flag) must be a number, got '\(text)'") }
             guard value.isFinite else { throw UsageError("--\(flag) must be a finite number, got \(text)") }
             guard range.contains(value) else {
-                throw UsageError("--\(flag) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+                throw UsageError("--\(flag) must be \(OptionConstraint.expectation(numbersIn: range)), got \(text)")
             }
             return value
         }
@@ -182,7 +182,7 @@ extension CommandOption where Value == Int? {
     /// The board's rows or columns, from the rules option (its flag, value name, range and help),
     /// with this command's `help` when it words it otherwise.
     static func boardSize(_ option: RulesOption, help: String? = nil) -> CommandOption<Int?> {
-        guard case .integer(_, let range) = option.kind else { preconditionFailure("\(option.name) is no board size") }
+        guard case .integer(let range, _) = option.constraint else { preconditionFailure("\(option.name) is no board size") }
         let size = integer(option.name, option.valueName, help: help ?? option.help, in: range)
         return size
     }

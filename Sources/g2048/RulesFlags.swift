@@ -20,8 +20,8 @@ enum RulesFlags {
         let shown = option.value(in: RulesSettings(Rules())).flagText
         let help = RulesFlags.nullable(option) ? option.help.dropLast() + ", or off." : option.help
         return CommandOption<OptionValue?>.parsed(option.name, option.valueName, help: help) { text throws(UsageError) -> OptionValue in
-            switch option.kind {
-            case .integer, .optionalInteger:
+            switch option.constraint {
+            case .integer:
                 if text == "off" && nullable(option) { return .null }
                 guard isIntegerText(text) else {
                     throw UsageError("--\(flag) must be an integer\(nullable(option) ? " or off" : ""), got '\(text)'")
@@ -31,18 +31,19 @@ enum RulesFlags {
             case .number:
                 guard let number = Double(text), number.isFinite else { throw UsageError("--\(flag) must be a finite number, got '\(text)'") }
                 return .number(number)
-            case .choice:
-                guard InvalidActionPolicy.Kind(rawValue: text) != nil else {
-                    throw UsageError("--\(flag) must be one of \(InvalidActionPolicy.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
-                }
+            case .choice(let names), .list(let names):
+                guard names.contains(text) else { throw UsageError("--\(flag) must be one of \(names.joined(separator: ", ")), got '\(text)'") }
                 return .string(text)
+            case .boolean:
+                guard text == "true" || text == "false" else { throw UsageError("--\(flag) must be true or false, got '\(text)'") }
+                return .boolean(text == "true")
             }
         }.shown(shown).accepting(integers: option.constraint.integers)
     }
 
     /// Whether the option can be off.
     static func nullable(_ option: RulesOption) -> Bool {
-        if case .optionalInteger = option.kind { true } else { false }
+        if case .integer(_, nullable: true) = option.constraint { true } else { false }
     }
 
     /// `base` with every flag given applied, validated together as `Rules` validates them; and the options given.

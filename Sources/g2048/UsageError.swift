@@ -5,7 +5,7 @@ import GymJSON
 ///
 /// Printed to stderr as
 ///
-///     error: --rows must be between 2 and 8, got 99
+///     error: --rows must be an integer from 2 to 8, got 99
 ///     usage: g2048 bench [--rows <n>] [--cols <n>] …
 ///     see 'g2048 bench --help'
 ///

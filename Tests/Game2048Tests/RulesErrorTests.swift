@@ -3,10 +3,10 @@ import Testing
 
 struct RulesErrorTests {
     static let messages: [(RulesError, String, String)] = [
-        (.rows(99), "rows", "rows must be between 2 and 8, got 99"),
-        (.cols(1), "cols", "cols must be between 2 and 8, got 1"),
-        (.spawnFourProbability(1.5), "spawnFourProbability", "spawnFourProbability must be between 0 and 1, got 1.5"),
-        (.initialTiles(17, cells: 16), "initialTiles", "initialTiles must be between 1 and 16, got 17"),
+        (.rows(99), "rows", "rows must be an integer from 2 to 8, got 99"),
+        (.cols(1), "cols", "cols must be an integer from 2 to 8, got 1"),
+        (.spawnFourProbability(1.5), "spawnFourProbability", "spawnFourProbability must be a number from 0.0 to 1.0, got 1.5"),
+        (.initialTiles(17, cells: 16), "initialTiles", "initialTiles must be an integer from 1 to 16, got 17"),
         (.winTile(3), "winTile", "winTile must be a power of two from 4 to 2^50, got 3"),
         (.maxSteps(0), "maxSteps", "maxSteps must be at least 1, got 0"),
         (.penalty(-5), "penalty", "penalty must be 0 or more, got -5"),
@@ -29,7 +29,7 @@ struct RulesErrorTests {
             _ = try Rules(rows: 99)
             Issue.record("rows 99 accepted")
         } catch {
-            #expect(error.description == "rows must be between 2 and 8, got 99")
+            #expect(error.description == "rows must be an integer from 2 to 8, got 99")
         }
     }
 }

@@ -108,18 +108,21 @@ struct EpisodeRecordTests {
             validHeader + "\n" + validStep.replacingOccurrences("\"action\":\"left\"", "\"action\":\"north\"") + "\n",
             #"line 2: "action" must be up, right, down, left or 0..3, got "north""#
         ),
-        (validHeader + "\n" + validStep.replacingOccurrences("\"cell\":3", "\"cell\":16") + "\n", #"line 2: "spawn.cell" must be between 0 and 15, got 16"#),
+        (
+            validHeader + "\n" + validStep.replacingOccurrences("\"cell\":3", "\"cell\":16") + "\n",
+            #"line 2: "spawn.cell" must be an integer from 0 to 15, got 16"#
+        ),
         (validHeader + "\n" + validStep.replacingOccurrences("\"value\":2", "\"value\":3") + "\n", #"line 2: "spawn.value" must be 2 or 4, got 3"#),
         (validHeader + "\n" + validStep.replacingOccurrences(",\"score\":0", "") + "\n", #"line 2: missing "score""#),
-        (validHeader.replacingOccurrences("\"rows\":4", "\"rows\":99"), #"line 1: "config.rows" must be between 2 and 8, got 99"#),
+        (validHeader.replacingOccurrences("\"rows\":4", "\"rows\":99"), #"line 1: "config.rows" must be an integer from 2 to 8, got 99"#),
         // Read within its declared range, as make reads it: the rules check a penalty only under "terminate".
         (
             validHeader.replacingOccurrences("\"invalid_action_penalty\":0", "\"invalid_action_penalty\":-1"),
-            #"line 1: "config.invalid_action_penalty" must be between 0 and 9223372036854775807, got -1"#
+            #"line 1: "config.invalid_action_penalty" must be an integer from 0 to 9223372036854775807, got -1"#
         ),
         (
             validHeader.replacingOccurrences("\"spawn_four_probability\":0.1", "\"spawn_four_probability\":2"),
-            #"line 1: "config.spawn_four_probability" must be between 0 and 1, got 2.0"#
+            #"line 1: "config.spawn_four_probability" must be a number from 0.0 to 1.0, got 2.0"#
         ),
         (validHeader.replacingOccurrences("\"noop\"", "\"explode\""), #"line 1: "config.invalid_action" must be noop, terminate or reject, got "explode""#),
         (validHeader.replacingOccurrences("\"version\":2", "\"version\":3"), "line 1: record format version 3 is newer than this g2048 reads (2)"),
@@ -155,7 +158,7 @@ struct EpisodeRecordTests {
             #"line 4: an end line in a version 1 record (version 1 has none; its header says "version":1)"#
         ),
         (validHeader.replacingOccurrences("gym2048-episode", "other"), #"line 1: "format" must be "gym2048-episode", got "other""#),
-        (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":-1"), #"line 1: "seed" must be between 0 and 18446744073709551615, got -1"#),
+        (validHeader.replacingOccurrences("\"seed\":42", "\"seed\":-1"), #"line 1: "seed" must be an integer from 0 to 18446744073709551615, got -1"#),
         (validHeader.replacingOccurrences("[0,0,1,0]]", "[0,0,1]]"), #"line 1: "board" must be 4 rows of 4 exponents"#),
         (validHeader.replacingOccurrences("[0,0,1,0]]", "[0,0,1,51]]"), #"line 1: "board" cells must be exponents from 0 to 50, got 51"#),
     ]

@@ -89,12 +89,12 @@ struct MemorizeRecordTests {
         (0, "\"rows\":2", "\"rows\":2.0", "line 1: \"config.rows\" must be an integer, got 2.0"),
         (0, "\"rows\":2,", "", "line 1: missing \"config.rows\""),
         (0, "\"reveal_seen\":false", "\"reveal_seen\":\"no\"", "line 1: \"config.reveal_seen\" must be true or false, got \"no\""),
-        (0, "\"mismatch_penalty\":0.25", "\"mismatch_penalty\":-1", "line 1: \"config.mismatch_penalty\" must be between"),
+        (0, "\"mismatch_penalty\":0.25", "\"mismatch_penalty\":-1", "line 1: \"config.mismatch_penalty\" must be a number from"),
         (0, "\"reveal_seen\"", "\"colour\"", "line 1: unknown member \"config.colour\""),
-        (0, "\"seed\":11", "\"seed\":-1", "line 1: \"seed\" must be between 0 and 18446744073709551615, got -1"),
+        (0, "\"seed\":11", "\"seed\":-1", "line 1: \"seed\" must be an integer from 0 to 18446744073709551615, got -1"),
         (1, "\"step\":1", "\"step\":2", "line 2: step 2 where step 1 was expected"),
         (1, "\"card\":", "\"cards\":", "line 2: unknown member \"cards\""),
-        (1, "\"pairs\":0", "\"pairs\":1", "line 2: \"pairs\" must be between 0 and 0, got 1"),
+        (1, "\"pairs\":0", "\"pairs\":1", "line 2: \"pairs\" must be an integer from 0 to 0, got 1"),
     ])
     func forgedLinesAreRefusedByName(line: Int, old: String, new: String, message: String) throws {
         let text = Self.replacing(try Self.lines(), line: line, old, new)

@@ -97,7 +97,7 @@ struct DispatcherTests {
             "invalid params: seed must be an unsigned 64-bit integer (0 to 18446744073709551615), got 18446744073709551616"
         ),
         (#"{"jsonrpc":"2.0","id":1,"method":"reset","params":[1]}"#, -32602, "invalid params: params must be an object, got array"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":99}}"#, -32602, "invalid params: rows must be between 2 and 8, got 99"),
+        (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":99}}"#, -32602, "invalid params: rows must be an integer from 2 to 8, got 99"),
         (#"{"jsonrpc":"2.0","id":1,"method":"make","params":{"rows":"4"}}"#, -32602, #"invalid params: rows must be an integer from 2 to 8, got "4""#),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"colour":1}}"#, -32602,
@@ -109,7 +109,7 @@ struct DispatcherTests {
         ),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"make","params":{"spawn_four_probability":1e999}}"#, -32602,
-            "invalid params: spawn_four_probability must be between 0.0 and 1.0, got inf"
+            "invalid params: spawn_four_probability must be a number from 0.0 to 1.0, got inf"
         ),
         (
             #"{"jsonrpc":"2.0","id":1,"method":"fly"}"#, -32601,

@@ -41,11 +41,11 @@ struct MemorizeSessionTests {
         arguments: [
             ([("game", JSONValue.string("chess"))], "game must be one of \"2048\", \"memorize\", got \"chess\""),
             ([("game", "memorize"), ("rows", 3), ("cols", 3)], "rows·cols must be an even number of cards from 2 to 64, got 3x3 = 9"),
-            ([("game", "memorize"), ("rows", 0)], "rows must be between 1 and 64, got 0"),
+            ([("game", "memorize"), ("rows", 0)], "rows must be an integer from 1 to 64, got 0"),
             ([("game", "memorize"), ("rows", 2.0)], "rows must be an integer from 1 to 64, got 2.0"),
             ([("game", "memorize"), ("reveal_seen", 1)], "reveal_seen must be true or false, got 1"),
-            ([("game", "memorize"), ("mismatch_penalty", -1)], "mismatch_penalty must be between 0.0 and 1000000.0, got -1"),
-            ([("game", "memorize"), ("num_envs", 70_000)], "num_envs must be between 1 and 65536, got 70000"),
+            ([("game", "memorize"), ("mismatch_penalty", -1)], "mismatch_penalty must be a number from 0.0 to 1000000.0, got -1"),
+            ([("game", "memorize"), ("num_envs", 70_000)], "num_envs must be an integer from 1 to 65536, got 70000"),
             ([("game", "memorize"), ("autoreset_mode", "later")], "autoreset_mode must be one of"),
             ([("game", "memorize"), ("spawn_four_probability", 0.2)], "unknown option 'spawn_four_probability' for memorize"),
         ] as [([(String, JSONValue)], String)])

@@ -40,9 +40,9 @@ struct ServerOptionTests {
         #expect(option.rules?.name == name)
         #expect(option.flag == rules.flag && option.valueName == rules.valueName && option.note == rules.note)
         #expect(option.help.hasPrefix(rules.help))
-        if case .integer(_, let range) = rules.kind {
+        if case .integer(let range, nullable: false) = rules.constraint {
             let above = Int128(range.upperBound) + 1
-            #expect(throws: RPCError.invalidOption(name, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(above)")) {
+            #expect(throws: RPCError.invalidOption(name, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(above)")) {
                 try ServerConfig().applying([(name, .integer(above))])
             }
         }

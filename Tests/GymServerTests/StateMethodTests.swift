@@ -53,7 +53,7 @@ struct StateMethodTests {
             ),
             (
                 #"{"state":[\#(good),\#(good.replacingOccurrences(of: "[1,2,3,4]", with: "[1,2,3,18446744073709551616]"))]}"#,
-                "invalid params: state[1].generator[3] must be between 0 and 18446744073709551615, got 18446744073709551616"
+                "invalid params: state[1].generator[3] must be an integer from 0 to 18446744073709551615, got 18446744073709551616"
             ),
             (
                 #"{"state":[\#(good),\#(good.replacingOccurrences(of: #""board":[[2,0"#, with: #""board":[[6,0"#))]}"#,

@@ -43,7 +43,7 @@ struct ArgumentsTests {
 
     @Test func typedReadsValidateRangeAndSyntax() throws {
         let parsed = try parseArguments(["--rows", "9", "--seed", "-1"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be between 2 and 8, got 9")) { try parsed[Self.rows] }
+        #expect(throws: UsageError("--rows must be an integer from 2 to 8, got 9")) { try parsed[Self.rows] }
         #expect(throws: UsageError("--seed must be an integer from 0 to 18446744073709551615, got '-1'")) { try parsed[Self.seed] }
         let good = try parseArguments(["--rows", "6", "--seed", "18446744073709551615", "--json"], spec: Self.spec)
         #expect(try good[Self.rows] == 6 && good[Self.seed] == UInt64.max && good[Self.json])
@@ -80,9 +80,9 @@ struct ArgumentsTests {
 
     /// Integers are quoted as typed, and one too large for Int is out of range rather than "not an integer".
     @Test(arguments: [
-        ("99999999999999999999", "--rows must be between 2 and 8, got 99999999999999999999"),
-        ("009", "--rows must be between 2 and 8, got 009"),
-        ("+9", "--rows must be between 2 and 8, got +9"),
+        ("99999999999999999999", "--rows must be an integer from 2 to 8, got 99999999999999999999"),
+        ("009", "--rows must be an integer from 2 to 8, got 009"),
+        ("+9", "--rows must be an integer from 2 to 8, got +9"),
         ("4.0", "--rows must be an integer, got '4.0'"),
         ("", "--rows must be an integer, got ''"),
     ])
@@ -93,9 +93,9 @@ struct ArgumentsTests {
 
     /// `--cols 1` alone once reported `--rows`: each size flag is checked under its own name.
     @Test(arguments: [
-        (["--cols", "1"], "--cols must be between 2 and 8, got 1"),
-        (["--rows", "1"], "--rows must be between 2 and 8, got 1"),
-        (["--rows", "3", "--cols", "9"], "--cols must be between 2 and 8, got 9"),
+        (["--cols", "1"], "--cols must be an integer from 2 to 8, got 1"),
+        (["--rows", "1"], "--rows must be an integer from 2 to 8, got 1"),
+        (["--rows", "3", "--cols", "9"], "--cols must be an integer from 2 to 8, got 9"),
     ])
     func boardSizeNamesTheFlagAtFault(arguments: [String], message: String) throws {
         let parsed = try parseArguments(arguments, spec: BenchCommand.spec)
@@ -121,7 +121,7 @@ struct ArgumentsTests {
         let word = try parseArguments(["--rows", "ten"], spec: Self.spec)
         #expect(throws: UsageError("--rows must be a number, got 'ten'")) { try word[Self.rowsAsNumber] }
         let big = try parseArguments(["--rows", "11"], spec: Self.spec)
-        #expect(throws: UsageError("--rows must be between 0.0 and 10.0, got 11")) { try big[Self.rowsAsNumber] }
+        #expect(throws: UsageError("--rows must be a number from 0.0 to 10.0, got 11")) { try big[Self.rowsAsNumber] }
     }
 
     @Test func helpTextFollowsArgumentParserConventions() {

@@ -21,10 +21,10 @@ struct BenchCommandTests {
     }
 
     @Test(arguments: [
-        (["--rows", "99"], "--rows must be between 2 and 8, got 99"),
-        (["--rows", "4", "--cols", "1"], "--cols must be between 2 and 8, got 1"),
-        (["--envs", "0"], "--envs must be between 1 and 1000000, got 0"),
-        (["--seconds", "0"], "--seconds must be between 0.01 and 3600.0, got 0"),
+        (["--rows", "99"], "--rows must be an integer from 2 to 8, got 99"),
+        (["--rows", "4", "--cols", "1"], "--cols must be an integer from 2 to 8, got 1"),
+        (["--envs", "0"], "--envs must be an integer from 1 to 1000000, got 0"),
+        (["--seconds", "0"], "--seconds must be a number from 0.01 to 3600.0, got 0"),
         (["--seed", "x"], "--seed must be an integer from 0 to 18446744073709551615, got 'x'"),
     ])
     func outOfRangeOptionsAreUsageErrors(arguments: [String], message: String) {

@@ -124,7 +124,7 @@ struct G2048Tests {
         let result = try Self.run(["bench", "--rows", "99"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("error: --rows must be between 2 and 8, got 99\nusage: g2048 bench"))
+        #expect(result.stderr.hasPrefix("error: --rows must be an integer from 2 to 8, got 99\nusage: g2048 bench"))
         #expect(result.stderr.hasSuffix("see 'g2048 bench --help'\n"))
     }
 
@@ -243,7 +243,7 @@ struct G2048Tests {
     @Test func serveNamesNonFiniteNumbers() throws {
         let result = try Self.run(["serve", "--spawn-four-probability", "nan"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("error: --spawn-four-probability must be between 0.0 and 1.0, got nan\n"))
+        #expect(result.stderr.hasPrefix("error: --spawn-four-probability must be a number from 0.0 to 1.0, got nan\n"))
     }
 }
 

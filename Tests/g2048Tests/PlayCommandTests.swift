@@ -316,13 +316,13 @@ struct PlayCommandTests {
         (["play", "--delay", "10"], "error: --delay sets the pace of --agent; give an agent too"),
         (["play", "--hint", "--downgrade", "8192"], "error: --downgrade applies to the network's search; give --weights (with --hint or --agent ntuple)"),
         (["play", "--hint", "--weights", "w.bin", "--downgrade", "100"], "error: --downgrade must be on, off or a power of two from 8 to 32768, got '100'"),
-        (["play", "--rows", "9"], "error: --rows must be between 2 and 8, got 9"),
-        (["play", "--cols", "1"], "error: --cols must be between 2 and 8, got 1"),
+        (["play", "--rows", "9"], "error: --rows must be an integer from 2 to 8, got 9"),
+        (["play", "--cols", "1"], "error: --cols must be an integer from 2 to 8, got 1"),
         (["play", "--win-tile", "100"], "error: --win-tile must be a power of two from 4 to 2^50 or off, got 100"),
         (["play", "--win-tile", "0100"], "error: --win-tile must be a power of two from 4 to 2^50 or off, got 0100"),
         (["play", "--seed", "-1"], "error: --seed must be an integer from 0 to 18446744073709551615, got '-1'"),
         (["replay"], "error: missing <file>: the record to replay"),
-        (["replay", "--file", "x", "--delay", "-5"], "error: --delay must be between 0 and 600000, got -5"),
+        (["replay", "--file", "x", "--delay", "-5"], "error: --delay must be an integer from 0 to 600000, got -5"),
     ])
     func usageErrorsExit64WithOneLineReason(arguments: [String], message: String) throws {
         let scratch = Scratch()

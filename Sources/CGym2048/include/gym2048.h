@@ -30,7 +30,7 @@
  *
  * Errors: every function that can fail returns a g2048_status. On failure nothing changed (the environments and
  * the buffers are as before), g2048_last_error() returns the message and g2048_last_error_json() the protocol's
- * error object, {"code": -32602, "message": "invalid params: rows must be between 2 and 8, got 9",
+ * error object, {"code": -32602, "message": "invalid params: rows must be an integer from 2 to 8, got 9",
  * "data": {"option": "rows", "reason": "invalid"}}: the same words, codes and data as `g2048 serve`. No input
  * makes the library abort: a null, unknown or destroyed handle, malformed JSON, a null or mis-sized buffer, an
  * action outside 0..3 and options out of range are all errors.
