@@ -8,7 +8,9 @@
     gym2048.evaluate(policy, games=1000, seed=1)                            # `g2048 eval --json`'s report
 
 Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`) and
-`Memorize-v0`, the memory card game (`gymnasium.make("Memorize-v0", rows=4, cols=4)`).
+one id for every other game the engine serves, `{Name}-v0`, made by the generic `GameEnv` and `GameVectorEnv`:
+`Memorize-v0`, the memory card game (`gymnasium.make("Memorize-v0", rows=4, cols=4)`). `gym2048.games()` lists
+the games with their options and ids.
 The client (`gym2048.client`) needs only the standard library; the environments need numpy and gymnasium,
 and are imported on first use.
 """
@@ -22,6 +24,7 @@ from .records import RecordMismatch, read_record, replay_record
 
 if TYPE_CHECKING:
     from .env import Gym2048Env
+    from .game_envs import GameEnv, GameVectorEnv, games
     from .memorize import MemorizeEnv, MemorizeVectorEnv
     from .players import Solution, TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
@@ -37,7 +40,8 @@ def _version() -> str:
 
 __version__ = _version()
 
-__all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "Gym2048Env", "Gym2048VectorEnv",
+__all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "GameEnv", "GameVectorEnv",
+           "Gym2048Env", "Gym2048VectorEnv", "games",
            "MemorizeEnv", "MemorizeVectorEnv", "RecordMismatch", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
            "__version__"]
 
@@ -61,6 +65,9 @@ def __getattr__(name: str) -> Any:
     if name == "Gym2048VectorEnv":
         from .vector import Gym2048VectorEnv
         return Gym2048VectorEnv
+    if name in ("GameEnv", "GameVectorEnv", "games"):
+        from . import game_envs
+        return getattr(game_envs, name)
     if name in ("MemorizeEnv", "MemorizeVectorEnv"):
         from . import memorize
         return getattr(memorize, name)
@@ -78,10 +85,17 @@ def _register() -> None:
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="gym2048.env:Gym2048Env",
                            vector_entry_point="gym2048.vector:Gym2048VectorEnv")
-    # Memorize, the second game: the same engine and doors (gym2048/memorize.py).
-    if MEMORIZE_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=MEMORIZE_ENV_ID, entry_point="gym2048.memorize:MemorizeEnv",
-                           vector_entry_point="gym2048.memorize:MemorizeVectorEnv")
+    # Every other game the engine lists, by the generic classes (gym2048/game_envs.py): "memorize" is Memorize-v0.
+    from .native import games_table
+    from .game_envs import env_id
+    try:
+        names = [game["name"] for game in games_table()]
+    except G2048Error:  # no libgym2048 here: only 2048's classes, whose server backend needs none
+        return
+    for name in names:
+        if name != "2048" and env_id(name) not in gymnasium.registry:
+            gymnasium.register(id=env_id(name), entry_point="gym2048.game_envs:GameEnv",
+                               vector_entry_point="gym2048.game_envs:GameVectorEnv", kwargs={"game": name})
 
 
 _register()

@@ -23,14 +23,14 @@ from .handles import HandleOwner
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
 #: The C ABI this module is written against (gym2048.h's G2048_ABI_VERSION).
-ABI_VERSION = 8
+ABI_VERSION = 9
 _OK = 0
 #: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
 #: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
 _SCALAR_COLUMNS = {"score": ("scores", np.int64), "max_tile": ("max_tiles", np.int64), "steps": ("steps", np.int64),
                    "invalid": ("invalid", np.bool_), "won": ("won", np.bool_)}
 _INFO_COLUMNS = ("action_masks", "scores", "max_tiles", "steps", "invalid", "won", "afterstates", "spawn_cells",
-                 "spawn_exponents", "legal_actions", "pairs_matched", "mismatches")
+                 "spawn_exponents", "legal_actions")
 
 
 def find_library() -> str:
@@ -94,6 +94,8 @@ def library() -> ctypes.CDLL:
                 "g2048_exact_next": ([i64, ctypes.POINTER(i64)], i32), "g2048_exact_boards": ([i64, p, p], i32),
                 "g2048_exact_answer": ([i64, p, i64], i32), "g2048_exact_result": ([i64, text, out_text], i32),
                 "g2048_exact_progress": ([i64] + [ctypes.POINTER(i64)] * 5, i32),
+                "g2048_games": ([], text), "g2048_columns": ([i64, out_text], i32),
+                "g2048_reset_columns": ([i64, text, p, i64], i32), "g2048_step_columns": ([i64, p, i64, p, i64], i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)
@@ -109,6 +111,29 @@ def options_table() -> list[dict[str, Any]]:
     """The engine's options: one dict each with name, flag, type, bounds or choices, default and help."""
     table: list[dict[str, Any]] = json.loads(library().g2048_options())
     return table
+
+
+def games_table() -> list[dict[str, Any]]:
+    """The games the engine serves (`g2048_games`), the default first: one dict each with its `name`, `summary`
+    and `options` (each as `options_table` describes one)."""
+    games: list[dict[str, Any]] = json.loads(library().g2048_games())["games"]
+    return games
+
+
+#: The C ABI's column dtypes (g2048_columns) as numpy's.
+COLUMN_DTYPES: dict[str, type[Any]] = {"bool": np.bool_, "uint8": np.uint8, "int8": np.int8, "int64": np.int64,
+                                       "float32": np.float32, "float64": np.float64}
+
+
+def column_arrays(layout: list[dict[str, Any]], num_envs: int, shape: tuple[int, ...]) -> dict[str, npt.NDArray[Any]]:
+    """One zeroed array per column of `layout` (g2048_columns' list): `(num_envs, *shape)` for the observation and
+    its final, `(num_envs,)` for a column of width one, `(num_envs, width)` otherwise."""
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    for column in layout:
+        name, width = column["name"], column["width"]
+        size = shape if name in ("observation", "final_observation") else () if width == 1 else (width,)
+        arrays[name] = np.zeros((num_envs, *size), COLUMN_DTYPES[column["dtype"]])
+    return arrays
 
 
 def _raise_last() -> None:
@@ -186,99 +211,51 @@ class CallSession(HandleOwner):
             pass
 
 
-class MemorizeBufferSession(CallSession):
-    """A Memorize session in this process whose `reset` and `step` go through the buffers (g2048_reset,
-    g2048_step) instead of JSON, answered in the protocol's shapes, so that `MemorizeEnv` reads either door alike:
-    the results are the same as `call`'s through JSON (the parity tests compare them). Other methods, and a step
-    whose cards are not plain integers (the engine's JSON path words that refusal), go through `call`."""
+class ColumnSession(CallSession):
+    """Any game the engine serves, in this process, through its result columns (g2048_columns): one numpy array per
+    column, allocated once, and one C call per reset or step writing them all (g2048_reset_columns,
+    g2048_step_columns), the actions read from `self.actions`. `spec` and `layout` are the engine's; every other
+    protocol method is `call`."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
-        self._allocate()
+        lib = library()
+        self.spec: dict[str, Any] = self.call("spec")
+        text = ctypes.c_char_p()
+        with self._lock:
+            if lib.g2048_columns(self._live(), ctypes.byref(text)) != _OK:
+                _raise_last()
+            self.layout: list[dict[str, Any]] = json.loads(text.value or b"[]")
+        self.num_envs: int = self.spec["num_envs"]
+        self.columns = column_arrays(self.layout, self.num_envs, tuple(self.spec["observation"]["shape"]))
+        addresses = (ctypes.c_void_p * len(self.layout))(*(_pointer(self.columns[c["name"]]) for c in self.layout))
+        self.actions = np.zeros(self.num_envs, np.int64)
+        # The calls' arguments made once as ctypes values (a call through argtypes converts each anew).
+        self._reset_fn, self._step_fn = lib["g2048_reset_columns"], lib["g2048_step_columns"]
+        self._reset_fn.restype = self._step_fn.restype = ctypes.c_int32
+        self._addresses = addresses
+        count = ctypes.c_int64(len(self.layout))
+        self._step_arguments = (ctypes.c_int64(self._live()), ctypes.c_void_p(_pointer(self.actions)),
+                                ctypes.c_int64(self.num_envs), addresses, count)
+        self._reset_arguments = (ctypes.c_int64(self._live()), addresses, count)
 
-    def _allocate(self) -> None:
-        """Buffers for the session's current configuration."""
-        spec = CallSession.call(self, "spec")
-        n, rows, cols, cards = spec["num_envs"], spec["rows"], spec["cols"], spec["actions"]
-        self.num_envs, self.shape = n, (rows, cols)
-        self.observations = np.zeros((n, rows, cols), np.uint8)
-        self.rewards = np.zeros(n, np.float64)
-        self.terminations, self.truncations = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
-        self.columns = {"legal_actions": np.zeros((n, cards), np.uint8), "pairs_matched": np.zeros(n, np.int64),
-                        "mismatches": np.zeros(n, np.int64), "steps": np.zeros(n, np.int64)}
-        same_step = spec["config"]["autoreset_mode"] == "same_step" and n > 1
-        self.finals = np.zeros(n, np.bool_) if same_step else None
-        self.final_observations = np.zeros((n, rows, cols), np.uint8) if same_step else None
-        self.actions = np.zeros(n, np.uint8)
-        info = _InfoBuffers(**{name: _pointer(column) for name, column in self.columns.items()})
-        self._buffers = _Buffers(n, _pointer(self.observations), None, _pointer(self.terminations),
-                                 _pointer(self.truncations), info, _pointer(self.finals),
-                                 _pointer(self.final_observations), _InfoBuffers(), _pointer(self.rewards))
-
-    def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
-        if method == "reset":
-            text = None if params is None else to_json(params).encode()
-            self._not_forked()
-            with self._lock:
-                if library().g2048_reset(self._live(), text, ctypes.byref(self._buffers)) != _OK:
-                    _raise_last()
-                return self._result(reset=True)
-        cards = self._cards(params) if method == "step" else None
-        if cards is None:
-            result = super().call(method, params)
-            if method == "make":
-                self._allocate()
-            return result
+    def reset(self, params: Mapping[str, Any]) -> None:
+        """Reset with the protocol's `params` (`seed`, `seeds`) into the columns."""
+        text = to_json(params).encode()
+        handle, addresses, count = self._reset_arguments
         self._not_forked()
         with self._lock:
-            self.actions[:] = cards
-            if library().g2048_step(self._live(), self.actions.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
-                                    self.num_envs, ctypes.byref(self._buffers)) != _OK:
+            self._live()
+            if self._reset_fn(handle, text, addresses, count) != _OK:
                 _raise_last()
-            return self._result(reset=False)
 
-    def _cards(self, params: Optional[Mapping[str, Any]]) -> Optional[list[int]]:
-        """The cards of a step's params when they are plain integers a byte holds (the engine checks the rest)."""
-        if params is None or len(params) != 1:
-            return None
-        name, value = next(iter(params.items()))
-        values = [value] if name == "action" and self.num_envs == 1 else value if name == "actions" else None
-        if not isinstance(values, list) or len(values) != self.num_envs:
-            return None
-        if not all(isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 256 for card in values):
-            return None
-        return values
-
-    def _info(self, index: int) -> dict[str, Any]:
-        """One environment's info in the protocol's order; `moves` is the sum of the two counters, as
-        `MemorizeInfo.moves` is."""
-        pairs, mismatches = int(self.columns["pairs_matched"][index]), int(self.columns["mismatches"][index])
-        return {"action_mask": [bool(flag) for flag in self.columns["legal_actions"][index]], "pairs_matched": pairs,
-                "mismatches": mismatches, "moves": pairs + mismatches, "steps": int(self.columns["steps"][index])}
-
-    def _result(self, reset: bool) -> dict[str, Any]:
-        """The buffers in the protocol's shapes: one environment's values, or lists over a vector's."""
-        n = self.num_envs
-        if n == 1:
-            result: dict[str, Any] = {"observation": self.observations[0].tolist()}
-            if not reset:
-                result["reward"] = float(self.rewards[0])
-            result["terminated"] = bool(self.terminations[0])
-            if not reset:
-                result["truncated"] = bool(self.truncations[0])
-            result["info"] = self._info(0)
-            return result
-        result = {"observation": self.observations.tolist()}
-        if not reset:
-            result["reward"] = self.rewards.tolist()
-        result["terminated"] = self.terminations.tolist()
-        if not reset:
-            result["truncated"] = self.truncations.tolist()
-        result["info"] = [self._info(index) for index in range(n)]
-        if not reset and self.finals is not None and self.final_observations is not None:
-            result["final_observation"] = [self.final_observations[index].tolist() if self.finals[index] else None
-                                           for index in range(n)]
-        return result
+    def step(self) -> None:
+        """Step every environment with `self.actions` into the columns."""
+        self._not_forked()
+        with self._lock:
+            self._live()
+            if self._step_fn(*self._step_arguments) != _OK:
+                _raise_last()
 
 
 class InProcessSession(CallSession):

@@ -13,13 +13,14 @@ from gymnasium.utils.env_checker import check_env
 
 import gym2048  # noqa: F401 - registers the environments
 from gym2048.client import G2048Error
-from gym2048.memorize import MemorizeEnv
+from gym2048.game_envs import GameEnv, GameVectorEnv
+from gym2048.memorize import MemorizeEnv, MemorizeVectorEnv
 
 
-def game(env: gymnasium.Env[Any, Any]) -> MemorizeEnv:
-    """The MemorizeEnv under the wrappers gymnasium.make puts around it."""
+def game(env: gymnasium.Env[Any, Any]) -> GameEnv:
+    """The GameEnv under the wrappers gymnasium.make puts around it."""
     unwrapped = env.unwrapped
-    assert isinstance(unwrapped, MemorizeEnv)
+    assert isinstance(unwrapped, GameEnv) and unwrapped.game == "memorize"
     return unwrapped
 
 
@@ -75,14 +76,14 @@ def test_the_mask_is_the_face_down_cards_and_an_illegal_card_is_refused() -> Non
         assert game(env).action_masks().tolist() == [True, True, False, True]
         with pytest.raises(G2048Error, match="card 2 is face up"):
             env.step(2)
-        with pytest.raises(ValueError, match="action must be a card 0..3"):
+        with pytest.raises(ValueError, match=r"action must be 0..3 \(the action space is Discrete\(4\)\), got 4"):
             env.step(4)
-        with pytest.raises(TypeError, match="action must be a card"):
+        with pytest.raises(TypeError, match="action must be an integer 0..3"):
             env.step(1.0)
         # The checks 2048's actions have: a card as a one-element integer array, and the arrays that are not one.
-        with pytest.raises(ValueError, match=r"action must be one card 0..3 \(the action space is Discrete\(4\)\), got an array of shape \(2,\)"):
+        with pytest.raises(ValueError, match=r"action must be one integer 0..3 \(the action space is Discrete\(4\)\), got an array of shape \(2,\)"):
             env.step(np.array([1, 3]))
-        with pytest.raises(TypeError, match="action must be a card, an integer 0..3 .*got an array of dtype float64"):
+        with pytest.raises(TypeError, match="action must be an integer 0..3 .*got an array of dtype float64"):
             env.step(np.array([1.0]))
         with pytest.raises(TypeError, match="got bool True"):
             env.step(True)
@@ -130,6 +131,18 @@ def test_the_vector_plays_each_lane_as_a_single_env_would(num_envs: int, mode: s
     finally:
         envs.close()
         server.close()
+
+
+def test_the_old_classes_are_the_generic_ones_for_memorize() -> None:
+    env, envs = MemorizeEnv(rows=2, cols=2), MemorizeVectorEnv(2, rows=2, cols=2)
+    try:
+        assert isinstance(env, GameEnv) and isinstance(envs, GameVectorEnv)
+        assert env.game == envs.game == "memorize"
+        with pytest.raises(TypeError, match="game is fixed"):
+            MemorizeEnv(game="2048")
+    finally:
+        env.close()
+        envs.close()
 
 
 def test_the_memory_example_shows_the_gap() -> None:
