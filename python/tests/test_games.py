@@ -1,0 +1,212 @@
+"""The conformance suite of every game the engine lists (`g2048_games`), through its Gymnasium id: both backends
+play the same games byte for byte, `check_env` passes, a seed is a trajectory, a vector is N single environments
+seeded as the engine derives their seeds, and refusals carry the engine's messages. A game added to the engine's
+registry is tested here without a line more."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import gym2048
+from gym2048.client import G2048Error, splitmix64
+from gym2048.game_envs import GameEnv, GameVectorEnv, env_id
+from gym2048.native import games_table
+
+GAMES = [game["name"] for game in games_table()]
+#: Small options of each game, where its defaults are large (the suite plays hundreds of steps).
+SMALL: dict[str, dict[str, Any]] = {"2048": {"rows": 2, "cols": 3}, "memorize": {"rows": 2, "cols": 3}}
+BACKENDS = ("inprocess", "server")
+
+
+def game_id(name: str) -> str:
+    return "Gym2048-v0" if name == "2048" else env_id(name)
+
+
+def plain(value: Any) -> Any:
+    """A result as plain Python values with their dtypes, for exact comparison."""
+    if isinstance(value, np.ndarray):
+        return (str(value.dtype), value.tolist()) if value.dtype != object else [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return (type(value).__name__, value)
+
+
+def legal(mask: Any, noise: Any) -> int:
+    """A legal action drawn from `mask` by `noise` (every action when the game gives no mask)."""
+    return int(np.argmax((np.asarray(mask) + 1e-9) * noise))
+
+
+def play(env: Any, seed: int, steps: int = 80, draw: int = 0) -> list[Any]:
+    """A seeded game of random legal actions on a single environment, reset at each episode's end: every result."""
+    rng = np.random.default_rng(draw)
+    actions = int(env.action_space.n)
+    observation, info = env.reset(seed=seed)
+    out: list[Any] = [plain(observation), plain(info)]
+    for _ in range(steps):
+        action = legal(info.get("action_mask", np.ones(actions)), rng.random(actions))
+        result = env.step(action)
+        out.append(plain(result))
+        info = result[4]
+        if result[2] or result[3]:
+            observation, info = env.reset()
+            out.append(plain((observation, info)))
+    return out
+
+
+def play_vector(envs: Any, seed: int, steps: int = 60) -> list[Any]:
+    rng = np.random.default_rng(0)
+    n, actions = envs.num_envs, int(envs.single_action_space.n)
+    observations, infos = envs.reset(seed=seed)
+    out: list[Any] = [plain(observations), plain(infos)]
+    for _ in range(steps):
+        masks = infos.get("action_mask", np.ones((n, actions), np.int8))
+        result = envs.step(np.argmax((masks + 1e-9) * rng.random((n, actions)), axis=1))
+        infos = result[4]
+        out.append(plain(result))
+    return out
+
+
+def closing(*envs: Any) -> Callable[[], None]:
+    def close() -> None:
+        for env in envs:
+            env.close()
+    return close
+
+
+@pytest.fixture(params=GAMES)
+def game(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def test_every_game_but_2048_has_its_id_and_the_generic_classes(game: str) -> None:
+    spec = gymnasium.spec(game_id(game))
+    if game == "2048":
+        assert spec.entry_point == "gym2048.env:Gym2048Env"
+        return
+    assert spec.entry_point == "gym2048.game_envs:GameEnv" and spec.kwargs == {"game": game}
+    assert spec.vector_entry_point == "gym2048.game_envs:GameVectorEnv"
+    assert {"name": game, "id": game_id(game)}.items() <= next(g for g in gym2048.games() if g["name"] == game).items()
+    env, envs = gymnasium.make(game_id(game)), gymnasium.make_vec(game_id(game), num_envs=2)
+    try:
+        assert isinstance(env.unwrapped, GameEnv) and isinstance(envs, GameVectorEnv)
+    finally:
+        env.close()
+        envs.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_check_env_passes(game: str, backend: str) -> None:
+    env = gymnasium.make(game_id(game), backend=backend, render_mode="ansi", **SMALL.get(game, {}))
+    try:
+        check_env(env.unwrapped, skip_render_check=False)
+        env.reset(seed=1)
+        assert isinstance(env.render(), str)
+    finally:
+        env.close()
+
+
+def test_both_backends_play_the_same_games(game: str) -> None:
+    a, b = (gymnasium.make(game_id(game), backend=backend, **SMALL.get(game, {})) for backend in BACKENDS)
+    try:
+        assert a.unwrapped.spec_info == b.unwrapped.spec_info  # type: ignore[attr-defined]
+        for seed in (3, 4):
+            assert play(a, seed) == play(b, seed)
+    finally:
+        closing(a, b)()
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_both_backends_play_the_same_vectors(game: str, mode: str) -> None:
+    options = {"autoreset_mode": mode, **SMALL.get(game, {})}
+    a, b = (gymnasium.make_vec(game_id(game), num_envs=3, backend=backend, vectorization_mode="vector_entry_point",
+                               **options) for backend in BACKENDS)
+    try:
+        if mode == "disabled":
+            assert play_vector(a, 5, steps=2) == play_vector(b, 5, steps=2)
+        else:
+            assert play_vector(a, 5) == play_vector(b, 5)
+    finally:
+        closing(a, b)()
+
+
+def test_a_seed_is_a_trajectory(game: str) -> None:
+    env = gymnasium.make(game_id(game), **SMALL.get(game, {}))
+    try:
+        assert play(env, 11) == play(env, 11)
+        assert play(env, 11) != play(env, 12)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("num_envs", [1, 4])
+def test_a_vector_is_n_single_environments(game: str, num_envs: int) -> None:
+    """Lane i of `reset(seed=s)` plays as a single environment reset with the i+1-th SplitMix64 output of s; the
+    step after an episode's end (next_step) resets it and ignores its action, as the single's `reset()`."""
+    options = SMALL.get(game, {})
+    envs = gymnasium.make_vec(game_id(game), num_envs=num_envs, vectorization_mode="vector_entry_point", **options)
+    singles = [gymnasium.make(game_id(game), **options) for _ in range(num_envs)]
+    try:
+        actions = int(envs.single_action_space.n)  # type: ignore[attr-defined]
+        observations, infos = envs.reset(seed=21)
+        seeds = splitmix64(21, num_envs)
+        single_infos = []
+        for lane, single in enumerate(singles):
+            observation, info = single.reset(seed=seeds[lane])
+            assert np.array_equal(observation, observations[lane])
+            single_infos.append(info)
+        over = [False] * num_envs
+        rng = np.random.default_rng(2)
+        for _ in range(60):
+            masks = infos.get("action_mask", np.ones((num_envs, actions), np.int8))
+            chosen = np.argmax((masks + 1e-9) * rng.random((num_envs, actions)), axis=1)
+            observations, rewards, terminated, truncated, infos = envs.step(chosen)
+            for lane, single in enumerate(singles):
+                if over[lane]:
+                    observation, info = single.reset()
+                    reward: Any = 0.0
+                    ended = (False, False)
+                else:
+                    observation, reward, *flags, info = single.step(int(chosen[lane]))
+                    ended = (bool(flags[0]), bool(flags[1]))
+                over[lane] = any(ended)
+                assert np.array_equal(observation, observations[lane])
+                assert reward == rewards[lane] and ended == (terminated[lane], truncated[lane])
+                for key, value in info.items():
+                    if infos.get("_" + key, np.zeros(num_envs, bool))[lane]:
+                        assert np.array_equal(np.asarray(value), np.asarray(infos[key][lane])), key
+    finally:
+        closing(envs, *singles)()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_refusals_carry_the_engines_messages(game: str, backend: str) -> None:
+    with pytest.raises(G2048Error, match="unknown option 'no_such_option'"):
+        gymnasium.make(game_id(game), backend=backend, no_such_option=1)
+    env = gymnasium.make(game_id(game), backend=backend, **SMALL.get(game, {}))
+    try:
+        with pytest.raises((G2048Error, gymnasium.error.ResetNeeded), match="reset"):
+            env.step(0)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("cls", [GameEnv, GameVectorEnv])
+def test_copies_and_pickles_are_refused(game: str, cls: Any) -> None:
+    import copy
+    import pickle
+    if game == "2048":
+        pytest.skip("2048's classes save their state: they copy (test_state.py)")
+    env = cls(game, **SMALL.get(game, {}))
+    try:
+        for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match=f"make another {cls.__name__} with the same options"):
+                attempt(env)
+    finally:
+        env.close()
