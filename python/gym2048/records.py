@@ -117,28 +117,18 @@ _BOARD_SIZE = ("rows", "cols")
 
 
 def _config_options(game: str) -> dict[str, Optional[_Kind]]:
-    """The names a record's `config` may hold, with the values each allows: the game's options, read from the
-    engine's declarations (2048's rules options and their ranges from its table; Memorize's names from the
-    configuration its session reports, less the door's options, their values checked by `_deal` and the server)."""
-    from .native import options_table
-    table = options_table()
-    if game == "2048":
-        kinds: dict[str, Optional[_Kind]] = {}
-        for option in table:
-            if option["rules"]:
-                nullable = option["name"] not in _BOARD_SIZE
-                kinds[option["name"]] = (
-                    _Kind("choice", choices=tuple(option["choices"]), words=_listed(option["choices"]),
-                          nullable=nullable) if option["type"] == "choice"
-                    else _Kind(option["type"], option["min"], option["max"], nullable))
-        return kinds
-    from .native import CallSession
-    door = {option["name"] for option in table if not option["rules"]} | {"game"}
-    session = CallSession({"game": game})
-    try:
-        return dict.fromkeys(set(session.call("spec")["config"]) - door)
-    finally:
-        session.close()
+    """The names a record's `config` may hold, with the values each allows: the game's options as the engine
+    declares them (`g2048_games`: type, range or choices), each `null` for its default but the board's size."""
+    from .native import games_table
+    options = next(entry["options"] for entry in games_table() if entry["name"] == game)
+    kinds: dict[str, Optional[_Kind]] = {}
+    for option in options:
+        nullable = option["name"] not in _BOARD_SIZE
+        kind = {"boolean": "bool"}.get(option["type"], option["type"])
+        kinds[option["name"]] = (
+            _Kind("choice", choices=tuple(option["choices"]), words=_listed(option["choices"]), nullable=nullable)
+            if kind == "choice" else _Kind(kind, option.get("min"), option.get("max"), nullable))
+    return kinds
 
 
 def _only(path: str, number: int, members: Any, allowed: Collection[str], prefix: str = "") -> None:
@@ -265,10 +255,9 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                     configs[game] = _config_options(game)
                 _only(path, number, line["config"], configs[game], "config.")
                 _typed(path, number, line["config"], configs[game], "config.")
-                if game == "memorize":
+                _require(path, number, line["config"], _BOARD_SIZE, "config.")
+                if "deck" in lines.required:  # a hidden deal, recorded: it must be one
                     _deal(path, number, line["config"], line["deck"])
-                else:
-                    _require(path, number, line["config"], _BOARD_SIZE, "config.")
                 cells = line["config"]["rows"] * line["config"]["cols"]
                 version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
                 yield number, "header", line
@@ -396,15 +385,13 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 if episode and header.get("version") == 1:
                     summarize(None)  # a version 1 episode has no end line: the next header closes it
                 episode, header, steps, ended = episode + 1, line, 0, False
-                memorize = header.get("game") == "memorize"
-                # A 2048 option left `null` has its default, as g2048 replay reads it.
-                config = header["config"] if memorize else {name: value for name, value in header["config"].items()
-                                                            if value is not None}
+                # An option left `null` has its default, as g2048 replay reads it.
+                config = {name: value for name, value in header["config"].items() if value is not None}
                 try:
-                    spec = env.make(**config, **({"game": "memorize"} if memorize else {}))
+                    spec = env.make(**config, game=header.get("game", "2048"))
                 except G2048ParamsError as error:  # options that cannot be together (more initial tiles than cells)
                     raise ValueError(f"{path}: line {line_number}: \"config\": {error}") from None
-                if memorize:
+                if "rules_version" not in spec:  # a game without 2048's rules version and recorded start board
                     result = env.reset(seed=header["seed"])
                     continue
                 if header.get("rules_version") != spec["rules_version"]:
