@@ -14,6 +14,13 @@ the median of the rounds. Cases:
   make_vec  gymnasium.make_vec("Gym2048-v0", num_envs=--envs), uniform actions from one cached array (as the
             PufferLib comparison steps it), then a random legal agent (one legal action per environment drawn
             from infos["action_mask"] in numpy)
+  memorize  gymnasium.make_vec("Memorize-v0", num_envs=--envs) (4x4, 16 cards) with a random legal card per
+            environment: argmax of infos["action_mask"] times uniform noise (64 cached noise arrays), one numpy
+            call for all environments a step. Two rows: "legal" counts the policy's CPU time, "env only" only
+            the time inside envs.step (the same run, the policy timed out).
+
+Before the generic game classes (commit 388b833), Memorize's vector read its results per environment in Python.
+`--cases` picks cases by kind (`--cases memorize`) to time one game alone.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import subprocess
 import sys
 import time
 
-CASES = [("make", "uniform"), ("make", "legal"), ("make_vec", "uniform"), ("make_vec", "legal")]
+CASES = [("make", "uniform"), ("make", "legal"), ("make_vec", "uniform"), ("make_vec", "legal"), ("memorize", "legal")]
 BACKENDS = ("inprocess", "server")
 
 
@@ -77,6 +84,22 @@ def child(kind: str, agent: str, backend: str, envs: int, seconds: float) -> dic
             state["info"] = info
             return 1
         pid = env.unwrapped.server_pid
+    elif kind == "memorize":
+        env = gymnasium.make_vec("Memorize-v0", num_envs=envs, vectorization_mode="vector_entry_point", backend=backend)
+        _, infos = env.reset(seed=1)
+        noise = rng.random((64, envs, env.single_action_space.n), dtype=np.float32)
+        state = {"infos": infos, "i": 0, "env_cpu": 0.0}
+
+        def step() -> int:
+            i = state["i"]
+            state["i"] = i + 1
+            # A legal card per environment: the largest noise among the face-down cards (mask 1, others 0).
+            actions = np.argmax(state["infos"]["action_mask"] * noise[i & 63], axis=1)
+            before = time.process_time()
+            state["infos"] = env.step(actions)[4]
+            state["env_cpu"] += time.process_time() - before
+            return envs
+        pid = getattr(env, "server_pid", None)  # (before 0.3's generic classes, Memorize's vector had none)
     else:
         env = gymnasium.make_vec("Gym2048-v0", num_envs=envs, vectorization_mode="vector_entry_point", backend=backend)
         _, infos = env.reset(seed=1)
@@ -97,6 +120,7 @@ def child(kind: str, agent: str, backend: str, envs: int, seconds: float) -> dic
     warm_until = time.perf_counter() + 0.5
     while time.perf_counter() < warm_until:
         step()
+    state["env_cpu"] = 0.0
     cpu0, server0, start = time.process_time(), server_cpu(pid), time.perf_counter()
     steps = 0
     while True:
@@ -104,9 +128,10 @@ def child(kind: str, agent: str, backend: str, envs: int, seconds: float) -> dic
         wall = time.perf_counter() - start
         if wall >= seconds:
             break
-    cpu = time.process_time() - cpu0 + server_cpu(pid) - server0
+    served = server_cpu(pid) - server0
+    cpu = time.process_time() - cpu0 + served
     env.close()
-    return {"steps": steps, "wall": wall, "cpu": cpu}
+    return {"steps": steps, "wall": wall, "cpu": cpu, "env_cpu": state["env_cpu"] + served}
 
 
 def main() -> None:
@@ -115,6 +140,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timed runs of each contender (default 3)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds a timed run (default 3)")
     parser.add_argument("--core", type=int, default=1, help="the core every run is pinned to (default 1)")
+    parser.add_argument("--cases", nargs="+", choices=sorted({kind for kind, _ in CASES}),
+                        help="the kinds of case to run (default all)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.envs < 1 or args.rounds < 1 or args.seconds <= 0:
@@ -122,9 +149,10 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(*args.child, envs=args.envs, seconds=args.seconds)))
         return
+    cases = [(kind, agent) for kind, agent in CASES if not args.cases or kind in args.cases]
     results: dict[tuple[str, str, str], list[dict]] = {}
     for round_ in range(args.rounds):
-        for kind, agent in CASES:
+        for kind, agent in cases:
             for backend in BACKENDS:
                 print(f"round {round_ + 1}/{args.rounds}: {kind} {agent} {backend} ...", file=sys.stderr, flush=True)
                 command = ["taskset", "-c", str(args.core), sys.executable, os.path.abspath(__file__), "--child",
@@ -136,12 +164,14 @@ def main() -> None:
     print(f"gym2048 from Python, {args.rounds} rounds of {args.seconds:g} s pinned to core {args.core}; "
           f"make_vec with {args.envs} environments; medians, env-steps per second")
     print(f"{'case':<20} {'in-process wall':>16} {'CPU':>9} {'server wall':>13} {'CPU':>9} {'ratio (CPU)':>12}")
-    for kind, agent in CASES:
+    rows = [(kind, agent, "cpu") for kind, agent in cases]
+    rows += [(kind, "env only", "env_cpu") for kind, agent in cases if kind == "memorize"]
+    for kind, agent, counted in rows:
         rates = {}
         for backend in BACKENDS:
-            runs = results[(kind, agent, backend)]
+            runs = results[(kind, "legal" if agent == "env only" else agent, backend)]
             rates[backend] = (statistics.median(r["steps"] / r["wall"] for r in runs),
-                              statistics.median(r["steps"] / r["cpu"] for r in runs))
+                              statistics.median(r["steps"] / r[counted] for r in runs))
         (iw, ic), (sw, sc) = rates["inprocess"], rates["server"]
         label = f"{kind} {agent}"
         print(f"{label:<20} {iw / 1e6:>14.3f} M {ic / 1e6:>7.3f} M {sw / 1e6:>11.3f} M {sc / 1e6:>7.3f} M {ic / sc:>11.1f}x")
