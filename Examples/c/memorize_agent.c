@@ -1,4 +1,5 @@
-/* A remembering agent playing Memorize through the C ABI's buffers: the second game through the same calls.
+/* A remembering agent playing Memorize through the C ABI's columns: any game through the same calls, its result
+ * columns described at run time by g2048_columns.
  *
  *     swift build -c release --product gym2048
  *     cc -std=c11 -I Sources/CGym2048/include Examples/c/memorize_agent.c -L .build/release -lgym2048 \
@@ -27,21 +28,17 @@ int main(void) {
     check(g2048_layout_get(handle, &layout), "layout");
     if (layout.num_actions != CARDS || layout.values_per_observation != CARDS) return 1;
 
-    /* Observations are one code per card: 0 face down, 1 matched, 2 + c face up showing content c. */
-    static uint8_t codes[ENVS * CARDS], terminations[ENVS], truncations[ENVS], legal[ENVS * CARDS], actions[ENVS];
+    /* Observations are one code per card: 0 face down, 1 matched, 2 + c face up showing content c. The columns, in
+       the order g2048_columns lists them: observation, reward (a double), terminated, truncated, then Memorize's info
+       columns action_mask (a flag per card), pairs_matched, mismatches, moves and steps. */
+    const char *described;
+    check(g2048_columns(handle, &described), "columns");
+    if (strstr(described, "{\"name\":\"action_mask\",\"dtype\":\"bool\",\"width\":16}") == NULL) return 1;
+    static uint8_t codes[ENVS * CARDS], terminations[ENVS], truncations[ENVS], legal[ENVS * CARDS];
+    static int64_t actions[ENVS], pairs[ENVS], mismatches[ENVS];
     static double rewards[ENVS];
-    static int64_t mismatches[ENVS], pairs[ENVS];
-    g2048_buffers out;
-    memset(&out, 0, sizeof out);
-    out.num_envs = ENVS;
-    out.observations = codes;
-    out.reward_values = rewards;
-    out.terminations = terminations;
-    out.truncations = truncations;
-    out.info.legal_actions = legal;
-    out.info.mismatches = mismatches;
-    out.info.pairs_matched = pairs;
-    check(g2048_reset(handle, "{\"seed\": 7}", &out), "reset");
+    void *columns[9] = {codes, rewards, terminations, truncations, legal, pairs, mismatches, NULL, NULL};
+    check(g2048_reset_columns(handle, "{\"seed\": 7}", columns, 9), "reset");
 
     /* The agent remembers every content it has seen, per environment: -1 while unseen. */
     static int seen[ENVS][CARDS];
@@ -65,12 +62,12 @@ int main(void) {
             for (int c = 0; c < CARDS && choice < 0; c++)
                 if (legal[i * CARDS + c]) choice = c;
             /* No legal card: the game is over and this step resets it (autoreset "next_step"), the card ignored. */
-            actions[i] = choice < 0 ? 0 : (uint8_t)choice;
+            actions[i] = choice < 0 ? 0 : choice;
             if (choice >= 0) first[i] = first[i] >= 0 ? -1 : choice;
         }
-        check(g2048_step(handle, actions, ENVS, &out), "step");
+        check(g2048_step_columns(handle, actions, ENVS, columns, 9), "step");
         for (int i = 0; i < ENVS; i++) {
-            int card = actions[i];
+            int card = (int)actions[i];
             if (codes[i * CARDS + card] >= 2) seen[i][card] = codes[i * CARDS + card] - 2;
             if (terminations[i]) {
                 games++;

@@ -74,6 +74,12 @@ extension Environment: GameEnvironment {
     public var text: String { render() }
 }
 
+/// 2048's vector on the shared path, compiled for its environment.
+public struct Game2048Vector: GameVector {
+    public var vector: VectorGame<Environment>
+    public init(vector: VectorGame<Environment>) { self.vector = vector }
+}
+
 /// 2048, as the registry lists it.
 public enum Game2048Game {
     /// The game's declaration: `2048`, its rules options (``RulesOption/all``) and its environments.
@@ -90,7 +96,7 @@ public enum Game2048Game {
             if let value = values[option.name] { option.assign(value, to: &settings) }
         }
         do throws(RulesError) {
-            return VectorGame<Environment>(rules: try settings.rules(), count: count, autoresetMode: mode)
+            return Game2048Vector(vector: VectorGame(rules: try settings.rules(), count: count, autoresetMode: mode))
         } catch {
             throw OptionRefusal(option: RulesOption.name(of: error.field), reason: error.rule)
         }

@@ -3,7 +3,7 @@
 /// ABI's list of games and columns, Python's environment ids and spaces, the command line's `--game`.
 ///
 ///     let memorize = GameDeclaration(
-///         "memorize", summary: "…", environment: MemorizeEnvironment.self,
+///         "memorize", summary: "…", vector: MemorizeVector.self,
 ///         options: MemorizeOption.all, settings: MemorizeSettings.init, rules: { try $0.checkedRules() })
 public struct GameDeclaration: Sendable {
     /// The name `make`'s `game` and `--game` give.
@@ -29,18 +29,18 @@ public struct GameDeclaration: Sendable {
         try maker(defaults.merging(values) { $1 }, count, autoresetMode)
     }
 
-    /// A game whose environments are `Environment`, with options that set `Settings` fields.
+    /// A game whose vectors are `Vector`, with options that set `Settings` fields.
     ///
     /// - Parameters:
     ///   - name: the name `make`'s `game` and `--game` give.
     ///   - summary: one line on the game.
-    ///   - environment: the type of its environments.
+    ///   - vector: the type of its vectors, compiled for its environment.
     ///   - options: its options, in the order `spec` reports them.
     ///   - settings: the settings of the default rules.
     ///   - rules: the rules the settings describe, or why they make no game.
-    public init<Environment: GameEnvironment, Settings: Sendable>(
-        _ name: String, summary: String, environment: Environment.Type, options: [GameOption<Settings>], settings: Settings,
-        rules: @escaping @Sendable (Settings) throws(OptionRefusal) -> Environment.Rules
+    public init<Vector: GameVector, Settings: Sendable>(
+        _ name: String, summary: String, vector: Vector.Type, options: [GameOption<Settings>], settings: Settings,
+        rules: @escaping @Sendable (Settings) throws(OptionRefusal) -> Vector.Environment.Rules
     ) {
         self.name = name
         self.summary = summary
@@ -50,7 +50,7 @@ public struct GameDeclaration: Sendable {
             for option in options {
                 if let value = values[option.name] { option.assign(value, to: &chosen) }
             }
-            return VectorGame<Environment>(rules: try rules(chosen), count: count, autoresetMode: mode)
+            return Vector(vector: VectorGame(rules: try rules(chosen), count: count, autoresetMode: mode))
         }
     }
 

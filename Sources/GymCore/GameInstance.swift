@@ -1,6 +1,6 @@
 /// A made game as the doors drive it, whatever the game: `count` environments under checked options.
 ///
-/// ``VectorGame`` is the one conforming type; a door holds `any GameInstance` from
+/// A game's ``GameVector`` is the conforming type; a door holds `any GameInstance` from
 /// ``GameDeclaration/make(_:count:autoresetMode:)`` and needs no code of its own for any game.
 public protocol GameInstance: Sendable {
     /// The results' shapes.
@@ -42,10 +42,35 @@ extension GameRefusal: CustomStringConvertible {
     }
 }
 
-extension VectorGame: GameInstance {
+/// A made game's vector compiled for its environment: each game declares one (its own type, a stored
+/// ``VectorGame``) so that the calls through `any GameInstance` run code specialized for the game, not generic
+/// code that copies environments through witness tables (five times slower for Memorize).
+///
+///     public struct MemorizeVector: GameVector {
+///         public var vector: VectorGame<MemorizeEnvironment>
+///         public init(vector: VectorGame<MemorizeEnvironment>) { self.vector = vector }
+///     }
+public protocol GameVector: GameInstance {
+    /// The game's environment.
+    associatedtype Environment: GameEnvironment
+    /// The environments.
+    var vector: VectorGame<Environment> { get set }
+    /// Wraps `vector`.
+    init(vector: VectorGame<Environment>)
+}
+
+extension GameVector {
+    @inlinable public var space: GameSpace { vector.space }
+    @inlinable public var count: Int { vector.count }
+    @inlinable public var autoresetMode: AutoresetMode { vector.autoresetMode }
+    @inlinable public var isStarted: Bool { vector.isStarted }
+
+    @inlinable public mutating func reset(seeds: [UInt64?]) { vector.reset(seeds: seeds) }
+
+    @inlinable
     public mutating func step(actions: UnsafeBufferPointer<Int64>) throws(GameRefusal) {
         do {
-            try step(actions)
+            try vector.step(actions)
         } catch {
             switch error {
             case .illegalAction(let index, let reason): throw .illegalAction(index: index, reason: reason.description)
@@ -54,5 +79,7 @@ extension VectorGame: GameInstance {
         }
     }
 
-    public func text(at index: Int) -> String { environments[index].text }
+    @inlinable public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) { vector.write(into: columns) }
+
+    public func text(at index: Int) -> String { vector.environments[index].text }
 }

@@ -5,37 +5,37 @@ extension VectorGame {
     ///
     /// - Precondition: `columns` has one entry per column (with the same-step ones when ``autoresetMode`` is
     ///   `same_step` and `columns` includes them).
-    public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) {
+    @inlinable public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) {
         let observationBytes = space.observation.count * space.observation.type.byteCount
         if let base = columns[0] {
-            for index in environments.indices { environments[index].write(observation: base + index * observationBytes) }
+            for index in lanes.environments.indices { lanes.environments[index].write(observation: base + index * observationBytes) }
         }
         if let base = columns[1] {
             switch space.rewardType {
-            case .int64: for index in rewards.indices { (base + index * 8).storeBytes(of: Int64(rewards[index]), as: Int64.self) }
-            default: for index in rewards.indices { (base + index * 8).storeBytes(of: rewards[index], as: Double.self) }
+            case .int64: for index in lanes.rewards.indices { (base + index * 8).storeBytes(of: Int64(lanes.rewards[index]), as: Int64.self) }
+            default: for index in lanes.rewards.indices { (base + index * 8).storeBytes(of: lanes.rewards[index], as: Double.self) }
             }
         }
-        Self.write(flags: terminations, to: columns[2])
-        Self.write(flags: truncations, to: columns[3])
+        Self.write(flags: lanes.terminations, to: columns[2])
+        Self.write(flags: lanes.truncations, to: columns[3])
         let info = space.info
         for (column, declaration) in info.enumerated() {
             guard let base = columns[4 + column] else { continue }
             let stride = declaration.byteCount(environments: 1)
-            for index in environments.indices { environments[index].write(info: column, to: base + index * stride) }
+            for index in lanes.environments.indices { lanes.environments[index].write(info: column, to: base + index * stride) }
         }
         let finalsAt = 4 + info.count
         guard columns.count > finalsAt else { return }
-        Self.write(flags: finals, to: columns[finalsAt])
-        // Each final column: the kept bytes of the environments in `finals`, zero elsewhere.
+        Self.write(flags: lanes.finals, to: columns[finalsAt])
+        // Each final column: the kept bytes of the lanes.environments in `finals`, zero elsewhere.
         var offset = 0
         for (column, declaration) in ([ResultColumn(name: "", type: space.observation.type, width: space.observation.count)] + info).enumerated() {
             let stride = declaration.byteCount(environments: 1)
             defer { offset += stride }
             guard let base = columns[finalsAt + 1 + column] else { continue }
-            for index in environments.indices {
+            for index in lanes.environments.indices {
                 let destination = base + index * stride
-                if finals[index] {
+                if lanes.finals[index] {
                     finalBytes.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + index * finalStride + offset, byteCount: stride) }
                 } else {
                     destination.initializeMemory(as: UInt8.self, repeating: 0, count: stride)
@@ -44,7 +44,7 @@ extension VectorGame {
         }
     }
 
-    static func write(flags: [Bool], to column: UnsafeMutableRawPointer?) {
+    @inlinable static func write(flags: [Bool], to column: UnsafeMutableRawPointer?) {
         guard let column else { return }
         for index in flags.indices { column.storeBytes(of: flags[index] ? 1 : 0, toByteOffset: index, as: UInt8.self) }
     }

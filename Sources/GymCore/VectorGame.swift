@@ -16,20 +16,40 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     public let autoresetMode: AutoresetMode
     /// The results' shapes.
     public let space: GameSpace
+    /// Every environment's state and last results, changed in place by the inlined step.
+    @usableFromInline var lanes: Lanes
+
+    /// The environments and their last results.
+    @usableFromInline struct Lanes: Sendable {
+        @usableFromInline var environments: [Environment]
+        @usableFromInline var rewards: [Double]
+        @usableFromInline var terminations: [Bool]
+        @usableFromInline var truncations: [Bool]
+        @usableFromInline var finals: [Bool]
+
+        @usableFromInline init(_ environments: [Environment]) {
+            self.environments = environments
+            rewards = Array(repeating: 0, count: environments.count)
+            terminations = Array(repeating: false, count: environments.count)
+            truncations = terminations
+            finals = terminations
+        }
+    }
+
     /// The environments.
-    public private(set) var environments: [Environment]
+    public var environments: [Environment] { lanes.environments }
     /// The last reward of each environment.
-    public private(set) var rewards: [Double]
+    public var rewards: [Double] { lanes.rewards }
     /// Whether each environment's last step terminated its episode.
-    public private(set) var terminations: [Bool]
+    public var terminations: [Bool] { lanes.terminations }
     /// Whether each environment's last step truncated its episode.
-    public private(set) var truncations: [Bool]
+    public var truncations: [Bool] { lanes.truncations }
     /// Under `same_step`, whether the last step ended each environment's episode (it was reset at once).
-    public private(set) var finals: [Bool]
+    public var finals: [Bool] { lanes.finals }
     /// The final observation and info of each environment in ``finals``, as the columns hold them.
-    var finalBytes: [UInt8]
+    @usableFromInline var finalBytes: [UInt8]
     /// The bytes of one environment's final observation and info.
-    let finalStride: Int
+    @usableFromInline let finalStride: Int
 
     /// Creates `count` environments; call ``reset(seed:)`` before the first step.
     ///
@@ -39,20 +59,16 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         self.rules = rules
         self.autoresetMode = autoresetMode
         space = Environment.space(of: rules)
-        environments = SplitMix64.seeds(from: seed, count: count).map { Environment(rules: rules, seed: $0) }
-        rewards = Array(repeating: 0, count: count)
-        terminations = Array(repeating: false, count: count)
-        truncations = terminations
-        finals = terminations
+        lanes = Lanes(SplitMix64.seeds(from: seed, count: count).map { Environment(rules: rules, seed: $0) })
         let columns = space.columns(finals: false).all
         finalStride = ([columns[0]] + space.info).reduce(0) { $0 + $1.byteCount(environments: 1) }
         finalBytes = autoresetMode == .sameStep ? Array(repeating: 0, count: count * finalStride) : []
     }
 
     /// The number of environments.
-    public var count: Int { environments.count }
+    @inlinable public var count: Int { lanes.environments.count }
     /// Whether every environment has been reset: a step is allowed.
-    public var isStarted: Bool { !environments.contains { $0.phase == .needsReset } }
+    @inlinable public var isStarted: Bool { !lanes.environments.contains { $0.phase == .needsReset } }
 
     /// Resets every environment: with a seed, environment `i` from the `i`-th derived seed; without, each
     /// continues its stream.
@@ -65,13 +81,13 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// - Precondition: one seed per environment.
     public mutating func reset(seeds: [UInt64?]) {
         precondition(seeds.count == count, "\(seeds.count) seeds for \(count) environments")
-        for index in environments.indices { reset(index: index, seed: seeds[index]) }
+        for index in lanes.environments.indices { reset(index: index, seed: seeds[index]) }
     }
 
     /// Resets environment `index` alone.
-    public mutating func reset(index: Int, seed: UInt64? = nil) {
-        environments[index].reset(seed: seed)
-        (rewards[index], terminations[index], truncations[index], finals[index]) = (0, false, false, false)
+    @inlinable public mutating func reset(index: Int, seed: UInt64? = nil) {
+        lanes.environments[index].reset(seed: seed)
+        (lanes.rewards[index], lanes.terminations[index], lanes.truncations[index], lanes.finals[index]) = (0, false, false, false)
     }
 
     /// Steps every environment with its action.
@@ -79,33 +95,33 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// - Throws: ``VectorStepRefusal`` (the first illegal action, or the finished episodes under `disabled`);
     ///   nothing changes.
     /// - Precondition: one action per environment, and every environment was reset.
-    public mutating func step<Actions: RandomAccessCollection>(_ actions: Actions) throws(VectorStepRefusal<Environment.Refusal>)
+    @inlinable public mutating func step<Actions: RandomAccessCollection>(_ actions: Actions) throws(VectorStepRefusal<Environment.Refusal>)
     where Actions.Element: BinaryInteger, Actions.Index == Int {
         precondition(actions.count == count, "\(actions.count) actions for \(count) environments")
         precondition(isStarted, "step(_:) before reset(seed:)")
         let start = actions.startIndex
         if autoresetMode == .disabled {
-            let over = environments.indices.filter { environments[$0].phase == .over }
+            let over = lanes.environments.indices.filter { lanes.environments[$0].phase == .over }
             if !over.isEmpty { throw .episodesOver(indices: over) }
         }
-        for index in environments.indices where environments[index].phase == .running {
+        for index in lanes.environments.indices where lanes.environments[index].phase == .running {
             // An action beyond Int is no action of any game: the game refuses its clamped value.
             let action = Int(clamping: actions[start + index])
-            do { try environments[index].check(action) } catch { throw .illegalAction(index: index, error) }
+            do { try lanes.environments[index].check(action) } catch { throw .illegalAction(index: index, error) }
         }
-        for index in environments.indices {
-            finals[index] = false
-            guard environments[index].phase == .running else {
+        for index in lanes.environments.indices {
+            lanes.finals[index] = false
+            guard lanes.environments[index].phase == .running else {
                 // next_step: the step after an episode's end resets it and ignores its action.
                 reset(index: index)
                 continue
             }
-            let outcome = environments[index].advance(Int(clamping: actions[start + index]))
-            (rewards[index], terminations[index], truncations[index]) = (outcome.reward, outcome.terminated, outcome.truncated)
+            let outcome = lanes.environments[index].advance(Int(clamping: actions[start + index]))
+            (lanes.rewards[index], lanes.terminations[index], lanes.truncations[index]) = (outcome.reward, outcome.terminated, outcome.truncated)
             if autoresetMode == .sameStep && (outcome.terminated || outcome.truncated) {
                 keepFinal(index)
-                environments[index].reset(seed: nil)
-                finals[index] = true
+                lanes.environments[index].reset(seed: nil)
+                lanes.finals[index] = true
             }
         }
     }
@@ -113,14 +129,14 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// Under `same_step`, the bytes of environment `index`'s final observation (as the observation column holds
     /// them) when the last step ended its episode, else `nil`.
     public func finalObservationBytes(at index: Int) -> [UInt8]? {
-        guard finals[index] else { return nil }
+        guard lanes.finals[index] else { return nil }
         let start = index * finalStride
         return Array(finalBytes[start..<(start + space.observation.count * space.observation.type.byteCount)])
     }
 
     /// Keeps environment `index`'s observation and info before its same-step reset.
-    mutating func keepFinal(_ index: Int) {
-        let environment = environments[index]
+    @inlinable mutating func keepFinal(_ index: Int) {
+        let environment = lanes.environments[index]
         let (observation, info, finalStride) = (space.observation, space.info, finalStride)
         finalBytes.withUnsafeMutableBytes { bytes in
             var address = bytes.baseAddress! + index * finalStride

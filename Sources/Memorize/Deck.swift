@@ -4,11 +4,20 @@ import GymCore
 ///
 ///     let deck = Deck.shuffled(pairs: 8, using: &rng)
 public struct Deck: Hashable, Sendable {
+    /// The contents, inline: an environment holding a deck is plain bytes, copied without reference counting
+    /// (a vector of thousands copies and steps them on every step).
+    @usableFromInline var storage: SIMD64<UInt8>
+    /// The number of cards.
+    @usableFromInline let count: Int
+
     /// The content of each card, row-major.
-    public let contents: [UInt8]
+    public var contents: [UInt8] { (0..<count).map { storage[$0] } }
+
+    /// The content of card `card`.
+    @inlinable public subscript(card: Int) -> UInt8 { storage[card] }
 
     /// The number of pairs.
-    public var pairCount: Int { contents.count / 2 }
+    public var pairCount: Int { count / 2 }
 
     /// A deck with these contents.
     ///
@@ -21,26 +30,37 @@ public struct Deck: Hashable, Sendable {
             seen[content] += 1
             guard seen[content] <= 2 else { throw .thirdCard(card: card, content: content) }
         }
-        self.contents = contents.map(UInt8.init)
+        self.init(checked: contents.map(UInt8.init))
     }
 
     /// A uniformly shuffled deck of `pairs` pairs: the contents `0, 0, 1, 1, …` shuffled by Fisher–Yates from the
     /// last card down, each swap drawn with `uniform(below:)`, so a seed gives the same deck everywhere.
     public static func shuffled(pairs: Int, using rng: inout some RandomNumberGenerator) -> Deck {
-        var contents = (0..<(2 * pairs)).map { UInt8($0 / 2) }
-        for i in stride(from: contents.count - 1, to: 0, by: -1) {
-            contents.swapAt(i, rng.uniform(below: i + 1))
+        var deck = Deck(count: 2 * pairs)
+        for card in 0..<deck.count { deck.storage[card] = UInt8(card / 2) }
+        for i in stride(from: deck.count - 1, to: 0, by: -1) {
+            let j = rng.uniform(below: i + 1)
+            (deck.storage[i], deck.storage[j]) = (deck.storage[j], deck.storage[i])
         }
-        return Deck(checked: contents)
+        return deck
+    }
+
+    /// A deck of `count` cards of content 0, to be filled.
+    init(count: Int) {
+        storage = SIMD64()
+        self.count = count
     }
 
     /// A deck already known to be one.
-    init(checked contents: [UInt8]) { self.contents = contents }
+    init(checked contents: [UInt8]) {
+        self.init(count: contents.count)
+        for (card, content) in contents.enumerated() { storage[card] = content }
+    }
 
     /// The other card of `card`'s pair.
     public func partner(of card: Int) -> Int {
-        let content = contents[card]
-        return contents.indices.first { $0 != card && contents[$0] == content }!
+        let content = storage[card]
+        return (0..<count).first { $0 != card && storage[$0] == content }!
     }
 }
 

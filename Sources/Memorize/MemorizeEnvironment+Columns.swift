@@ -35,8 +35,8 @@ extension MemorizeEnvironment {
             let bit = UInt64(1) << UInt64(card)
             codes[card] =
                 if matched.bits & bit != 0 { 1 } else if up.bits & bit != 0 {
-                    2 + deck.contents[card]
-                } else if rules.revealSeen && seen.bits & bit != 0 { 2 + pairs + deck.contents[card] } else { 0 }
+                    2 + deck[card]
+                } else if rules.revealSeen && seen.bits & bit != 0 { 2 + pairs + deck[card] } else { 0 }
         }
     }
 
@@ -54,11 +54,17 @@ extension MemorizeEnvironment {
     }
 }
 
+/// Memorize's vector, compiled for its environment: what every door steps.
+public struct MemorizeVector: GameVector {
+    public var vector: VectorGame<MemorizeEnvironment>
+    public init(vector: VectorGame<MemorizeEnvironment>) { self.vector = vector }
+}
+
 /// Memorize, as the registry lists it: every door reads this declaration.
 public enum MemorizeGame {
     /// The game's declaration: `memorize`, its options (``MemorizeOption/all``) and its environments.
     public static let declaration = GameDeclaration(
-        "memorize", summary: "turn two cards a move and match the pairs, from memory", environment: MemorizeEnvironment.self,
+        "memorize", summary: "turn two cards a move and match the pairs, from memory", vector: MemorizeVector.self,
         options: MemorizeOption.all, settings: MemorizeSettings(MemorizeRules())
     ) { settings throws(OptionRefusal) in
         do throws(MemorizeRulesError) {

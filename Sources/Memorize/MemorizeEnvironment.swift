@@ -82,7 +82,7 @@ public struct MemorizeEnvironment: GameEnvironment {
 
     /// What the agent sees of card `card`.
     public func view(of card: Int) -> CardView {
-        let content = Int(deck.contents[card])
+        let content = Int(deck[card])
         if matched.contains(card) { return .matched }
         if faceUp.contains(card) { return .faceUp(content: content) }
         if rules.revealSeen && seen.contains(card) { return .seen(content: content) }
@@ -113,7 +113,7 @@ public struct MemorizeEnvironment: GameEnvironment {
     /// - Precondition: the deck has the rules' number of cards.
     @discardableResult
     public mutating func reset(deck: Deck) -> MemorizeReset {
-        precondition(deck.contents.count == rules.cardCount, "a deck of \(deck.contents.count) cards for a game of \(rules.cardCount)")
+        precondition(deck.count == rules.cardCount, "a deck of \(deck.count) cards for a game of \(rules.cardCount)")
         self.deck = deck
         (matched, seen, firstCard, mismatched) = (CardSet(), CardSet(), nil, CardSet())
         (pairsMatched, mismatches, steps) = (0, 0, 0)
@@ -148,7 +148,7 @@ public struct MemorizeEnvironment: GameEnvironment {
         var reward = 0.0
         if let first = firstCard {
             firstCard = nil
-            if deck.contents[first] == deck.contents[card] {
+            if deck[first] == deck[card] {
                 matched.insert(first)
                 matched.insert(card)
                 pairsMatched += 1

@@ -68,9 +68,15 @@ public struct GuessTheNumber: GameEnvironment {
 
     public var text: String { "\(guesses) guesses; the number is from \(low) to \(high)" }
 
+    /// Its vector, compiled for it.
+    public struct Vector: GameVector {
+        public var vector: VectorGame<GuessTheNumber>
+        public init(vector: VectorGame<GuessTheNumber>) { self.vector = vector }
+    }
+
     /// The game's declaration: its name, options and environments.
     public static let declaration = GameDeclaration(
-        "guess", summary: "guess a hidden number from higher/lower hints", environment: GuessTheNumber.self,
+        "guess", summary: "guess a hidden number from higher/lower hints", vector: Vector.self,
         options: [
             .integer("range", help: "Numbers to guess from.", in: 2...1_000, \Rules.range),
             .optionalInteger("max_guesses", help: "Truncate after this many guesses.", in: 1...1_000, \Rules.maxGuesses),

@@ -69,7 +69,7 @@ def _typed(path: str, number: int, line: dict[str, Any], kinds: _Kinds, prefix: 
             raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {words}, {got}")
         if kind.low is not None and kind.high is not None and isinstance(value, (int, float)) \
                 and not kind.low <= value <= kind.high:
-            raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be between {kind.low} and {kind.high}, "
+            raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {words} from {kind.low} to {kind.high}, "
                              f"{got}")
 
 

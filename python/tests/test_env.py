@@ -89,7 +89,7 @@ def test_every_server_option_is_a_keyword_and_the_server_checks_it() -> None:
     env.close()
     with pytest.raises(TypeError, match="unknown option 'colour'"):
         gymnasium.make("Gym2048-v0", colour="red")
-    with pytest.raises(ValueError, match="rows must be between 2 and 8, got 99"):
+    with pytest.raises(ValueError, match="rows must be an integer from 2 to 8, got 99"):
         gymnasium.make("Gym2048-v0", rows=99)
     with pytest.raises(G2048OptionError):
         Gym2048Env(colour="red")

@@ -189,9 +189,9 @@ def test_one_hot_on_large_boards_has_the_same_channels(rows: int, cols: int) -> 
     ({"rows": "5"}, 'rows must be an integer from 2 to 8, got "5"'),
     ({"rows": 3.7}, "rows must be an integer from 2 to 8, got 3.7"),
     ({"rows": 3.0}, "rows must be an integer from 2 to 8, got 3.0"),
-    ({"win_tile": 2**64 + 4}, "win_tile must be between 4 and 1125899906842624, got 18446744073709551620"),
-    ({"max_steps": 2**64 + 1}, "max_steps must be between 1 and 9223372036854775807, got 18446744073709551617"),
-    ({"max_steps": 0}, "max_steps must be between 1 and 9223372036854775807, got 0"),
+    ({"win_tile": 2**64 + 4}, "win_tile must be an integer from 4 to 1125899906842624, got 18446744073709551620"),
+    ({"max_steps": 2**64 + 1}, "max_steps must be an integer from 1 to 9223372036854775807, got 18446744073709551617"),
+    ({"max_steps": 0}, "max_steps must be an integer from 1 to 9223372036854775807, got 0"),
     ({"spawn_four_probability": float("nan")}, "spawn_four_probability must be a finite number, got nan"),
 ])
 def test_coercions_are_refusals_with_one_message(options: dict[str, Any], message: str) -> None:

@@ -99,7 +99,7 @@ def test_bad_input_gets_a_precise_error(weights: dict[str, str], tmp_path: Any) 
         player.values(np.full((1, 3, 3), 51))
     with pytest.raises(TypeError, match="integer tile exponents"):
         player.values(np.zeros((1, 3, 3), np.float32))
-    with pytest.raises(G2048Error, match="depth must be between 0 and 8, got 9"):
+    with pytest.raises(G2048Error, match="depth must be an integer from 0 to 8, got 9"):
         player.moves(np.zeros((1, 3, 3), np.uint8), depth=9)
     assert player.moves(np.zeros((0, 3, 3), np.uint8)).shape == (0,)
     assert player.moves(np.zeros((3, 3), np.uint8)).tolist() == [-1]  # one board, no tile: no legal move

@@ -47,7 +47,7 @@ def test_errors_raise_with_code_and_message() -> None:
         assert "action must be 0..3 or up/right/down/left, got 7" in error.value.message
         with pytest.raises(G2048Error) as error:
             env.make(rows=99)
-        assert error.value.message == "invalid params: rows must be between 2 and 8, got 99"
+        assert error.value.message == "invalid params: rows must be an integer from 2 to 8, got 99"
         assert env.step(0)["info"]["steps"] == 1  # the failures changed nothing
 
 

@@ -79,7 +79,7 @@ def test_one_board_resets_itself_and_keeps_the_end_flag() -> None:
 
 def test_bad_options_and_buffers_are_refused_with_the_engines_message() -> None:
     from gym2048 import G2048OptionError, G2048ParamsError
-    with pytest.raises(G2048ParamsError, match="rows must be between 2 and 8, got 9"):
+    with pytest.raises(G2048ParamsError, match="rows must be an integer from 2 to 8, got 9"):
         Gym2048Puffer(num_envs=4, rows=9)
     with pytest.raises(G2048OptionError, match="bord"):
         Gym2048Puffer(num_envs=4, bord=1)

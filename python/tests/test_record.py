@@ -344,18 +344,18 @@ def test_2048_record_forgeries_are_refused_by_name(tmp_path: Path) -> None:
         original = file.read()
     step = original.splitlines()[1]
     for old, new, message in (
-            ('"target_tile":2048', '"target_tile":0', r'line 1: "target_tile" must be between 2 and \d+, got 0'),
+            ('"target_tile":2048', '"target_tile":0', r'line 1: "target_tile" must be an integer from 2 to \d+, got 0'),
             ('"target_tile":2048', '"target_tile":true', r'line 1: "target_tile" must be an integer, got true'),
             (',"player":"random"', '', r'line 1: missing "player"'),
             ('"invalid_action_penalty":0', '"invalid_action_penalty":-1',
-             r'line 1: "config.invalid_action_penalty" must be between 0 and \d+, got -1'),
+             r'line 1: "config.invalid_action_penalty" must be an integer from 0 to \d+, got -1'),
             ('"initial_tiles":2', '"initial_tiles":5', r'line 1: "config": .*initial_tiles'),
             (step, re.sub(r'"action":"\w+"', '"action":[1]', step),
              r'line 2: "action" must be up, right, down, left or 0..3, got \[1\]'),
             (step, re.sub(r'"action":"\w+"', '"action":{"a":1}', step),
              r'line 2: "action" must be up, right, down, left or 0..3, got \{"a": 1\}'),
             (step, re.sub(r'"spawn":\{"cell":\d+', '"spawn":{"cell":4', step),
-             r'line 2: "spawn.cell" must be between 0 and 3, got 4')):
+             r'line 2: "spawn.cell" must be an integer from 0 to 3, got 4')):
         forged = str(tmp_path / "forged.jsonl")
         with open(forged, "w") as file:
             file.write(original.replace(old, new, 1))

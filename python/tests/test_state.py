@@ -116,7 +116,7 @@ def test_forged_states_are_refused_and_change_nothing(backend: str) -> None:
     env.reset(seed=2)
     saved = env.get_state()
     forged: list[tuple[dict[str, Any], str]] = [
-        ({**saved, "score": -5}, "state.score must be between 0 and 9223372036854775807, got -5"),
+        ({**saved, "score": -5}, "state.score must be an integer from 0 to 9223372036854775807, got -5"),
         ({**saved, "generator": [0, 0, 0, 0]}, "state.generator must be 4 state words, not all 0"),
         ({**saved, "board": [[3] * 4] * 4}, "state.board cell 0 must be 0 or a power of two"),
         ({**saved, "board": [[2, 4, 2, 4], [4, 2, 4, 2]] * 2}, "the board has no legal move"),
@@ -197,7 +197,7 @@ def test_vector_state_afterstates_and_per_environment_access(backend: str) -> No
         envs.set_state(saved[:2])
     broken = [dict(s) for s in saved]
     broken[3]["steps"] = -1
-    with pytest.raises(G2048ParamsError, match=r"state\[3\]\.steps must be between 0"):
+    with pytest.raises(G2048ParamsError, match=r"state\[3\]\.steps must be an integer from 0"):
         envs.set_state(broken)
     assert envs.get_state() == [saved[1]] * 5
     clone = pickle.loads(pickle.dumps(envs))
