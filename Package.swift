@@ -7,17 +7,28 @@
 // Module graph (arrows point at what a module depends on):
 //
 //     g2048 (CLI) ──▶ GymServer ───▶ Game2048, GymJSON, GymSystem, Memorize, GymGames
-//                 ├─▶ Game2048Learning ─▶ Game2048, GymSystem, CPrefetch
-//                 ├─▶ GymPlay ─────▶ Game2048Learning, Game2048, GymJSON, GymSystem, Memorize, GymGames
+//                 ├─▶ Game2048Training, Game2048Solver, Game2048Search, Game2048Network (the learner, below)
+//                 ├─▶ GymPlay ─────▶ Game2048Search, Game2048Solver, Game2048, GymJSON, GymSystem, Memorize, GymGames
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
 //                 └───────────────────────▶ Game2048, Memorize, GymSystem
 //     Game2048 ──▶ GymCore ◀── Memorize
+//
+// The learner is four modules, each depending only on those below it (and on Game2048, GymJSON, GymSystem):
+//
+//     Game2048Training ──▶ Game2048Solver ──▶ Game2048Search ──▶ Game2048Network ──▶ CPrefetch
+//       TD, TC and OTD+TC   the exact solver:   expectimax, the     the n-tuple network, its value functions and
+//       learners, the run    solutions, their    players, their      weights files (with the training metadata),
+//       and its stops,       files and exact     evaluation          the afterstate table it may carry and the
+//       metrics, curves,     evaluation of a                         packed boards that table and the solver
+//       afterstate sweep     policy                                  share
+//
+// Gym2048C (the C library) ──▶ Game2048Network, Game2048Search, Game2048Solver: it plays and solves, never trains.
 //
 // GymJSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
 // GymSystem is the one system layer (files, descriptors, clocks, errno text, number
 // formatting, `FileError`): the only module besides the terminal code that imports Glibc.
-//     TDLearner (example) ──▶ Game2048, Game2048Learning
+//     TDLearner (example) ──▶ Game2048, Game2048Network, Game2048Search
 //     RandomAgent (example) ──▶ Game2048
 //
 // GymCore is the contract every game shares: the seeded generators, option values and their
@@ -27,8 +38,8 @@
 // CPrefetch is one C header: the cache prefetch the learner's weight reads ask for, which Swift
 // cannot spell.
 //
-// Products are what a user depends on: the rules (Game2048, Memorize, GymCore), the server and the learner
-// as libraries, GymJSON because JSONValue is part of the server's API, and the CLI.
+// Products are what a user depends on: the rules (Game2048, Memorize, GymCore), the server and the learner's
+// four modules as libraries, GymJSON because JSONValue is part of the server's API, and the CLI.
 // GymPlay and GymSystem are internal: what only the CLI and the tests use is
 // `package`, not `public`.
 import PackageDescription
@@ -40,7 +51,10 @@ let package = Package(
         .library(name: "GymCore", targets: ["GymCore"]),
         .library(name: "Memorize", targets: ["Memorize"]),
         .library(name: "GymServer", targets: ["GymServer"]),
-        .library(name: "Game2048Learning", targets: ["Game2048Learning"]),
+        .library(name: "Game2048Network", targets: ["Game2048Network"]),
+        .library(name: "Game2048Search", targets: ["Game2048Search"]),
+        .library(name: "Game2048Solver", targets: ["Game2048Solver"]),
+        .library(name: "Game2048Training", targets: ["Game2048Training"]),
         .library(name: "GymJSON", targets: ["GymJSON"]),
         .executable(name: "g2048", targets: ["g2048"]),
         // The engine for C and any FFI (libgym2048.so; its header is Sources/CGym2048/include/gym2048.h).
@@ -59,17 +73,26 @@ let package = Package(
         .target(name: "CGym2048"),
         // Pins the glibc symbol versions of the self-contained builds (see its baseline.c).
         .target(name: "CGlibcBaseline"),
-        .target(name: "Gym2048C", dependencies: ["Game2048", "GymJSON", "GymServer", "Game2048Learning", "CGym2048", "CGlibcBaseline"]),
-        .target(name: "Game2048Learning", dependencies: ["Game2048", "GymJSON", "GymSystem", "CPrefetch"]),
-        .target(name: "GymPlay", dependencies: ["Game2048", "Game2048Learning", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
+        .target(
+            name: "Gym2048C",
+            dependencies: ["Game2048", "GymJSON", "GymServer", "Game2048Network", "Game2048Search", "Game2048Solver", "CGym2048", "CGlibcBaseline"]),
+        // The learner, in four layers: each depends only on those above it.
+        .target(name: "Game2048Network", dependencies: ["Game2048", "GymJSON", "GymSystem", "CPrefetch"]),
+        .target(name: "Game2048Search", dependencies: ["Game2048", "Game2048Network", "GymJSON"]),
+        .target(name: "Game2048Solver", dependencies: ["Game2048", "Game2048Network", "Game2048Search", "GymJSON", "GymSystem"]),
+        .target(name: "Game2048Training", dependencies: ["Game2048", "Game2048Network", "Game2048Solver", "GymSystem"]),
+        .target(
+            name: "GymPlay",
+            dependencies: ["Game2048", "Game2048Network", "Game2048Search", "Game2048Solver", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
         .executableTarget(
             name: "g2048",
             dependencies: [
-                "Game2048", "GymJSON", "GymSystem", "GymServer", "Game2048Learning", "GymPlay", "Memorize", "GymGames",
+                "Game2048", "GymJSON", "GymSystem", "GymServer", "Game2048Network", "Game2048Search", "Game2048Solver", "Game2048Training",
+                "GymPlay", "Memorize", "GymGames",
                 "CGlibcBaseline",
             ]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
-        .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Learning"], path: "Examples/TDLearner"),
+        .executableTarget(name: "TDLearner", dependencies: ["Game2048", "Game2048Network", "Game2048Search"], path: "Examples/TDLearner"),
         // The test targets' shared scratch folder (not a product).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A game that exists only in the tests, served by every door from its declaration.
@@ -81,12 +104,16 @@ let package = Package(
         // Snapshots/ are read by path (#filePath), not bundled: excluded, so that SwiftPM does not warn about them.
         .testTarget(
             name: "GymServerTests", dependencies: ["GymServer", "Game2048", "GymJSON", "GymGames", "TestGames"], exclude: ["Snapshots"]),
-        .testTarget(name: "Game2048LearningTests", dependencies: ["Game2048Learning", "Game2048", "GymSystem", "TestSupport"]),
+        // The learner's four modules are tested together: a network's tests train it, a solver's measure players.
+        .testTarget(
+            name: "Game2048LearningTests",
+            dependencies: ["Game2048Network", "Game2048Search", "Game2048Solver", "Game2048Training", "Game2048", "GymSystem", "TestSupport"]),
         .testTarget(
             name: "GymPlayTests",
-            dependencies: ["GymPlay", "Game2048Learning", "Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "TestSupport"]),
+            dependencies: ["GymPlay", "Game2048Network", "Game2048Search", "Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "TestSupport"]),
         .testTarget(
-            name: "g2048Tests", dependencies: ["g2048", "Game2048", "Game2048Learning", "GymSystem", "Memorize", "TestSupport"],
+            name: "g2048Tests",
+            dependencies: ["g2048", "Game2048", "Game2048Network", "Game2048Solver", "Game2048Training", "GymSystem", "Memorize", "TestSupport"],
             exclude: ["Snapshots"]),
     ]
 )

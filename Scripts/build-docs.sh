@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=${1:-.build/documentation}
-libraries=(GymCore Game2048 Memorize GymJSON GymServer Game2048Learning)
+libraries=(GymCore Game2048 Memorize GymJSON GymServer Game2048Network Game2048Search Game2048Solver Game2048Training)
 # Modules that are not products (their API is `package`) and the executable: their links are checked, no archive kept.
 internal=(GymGames GymPlay GymSystem g2048)
 

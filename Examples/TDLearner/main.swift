@@ -12,7 +12,8 @@
 //    actually followed: the next reward plus the next afterstate's value (TD(0),
 //    Szubert & Jaśkowski 2014). At the end of a game the target is 0.
 import Game2048
-import Game2048Learning
+import Game2048Network
+import Game2048Search
 
 let arguments = CommandLine.arguments.dropFirst()
 let games = arguments.first.flatMap { Int($0) } ?? 3_000

@@ -3,7 +3,7 @@
 // asked a whole layer of boards at a time and no callback crosses the ABI.
 import CGym2048
 import Game2048
-import Game2048Learning
+import Game2048Solver
 import Glibc
 import Synchronization
 

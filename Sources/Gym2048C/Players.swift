@@ -3,7 +3,8 @@
 import CGym2048
 import Game2048
 import GymJSON
-import Game2048Learning
+import Game2048Network
+import Game2048Search
 import GymServer
 import Glibc
 import Synchronization

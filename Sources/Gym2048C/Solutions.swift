@@ -3,7 +3,7 @@
 import CGym2048
 import Game2048
 import GymJSON
-import Game2048Learning
+import Game2048Solver
 import GymServer
 import Glibc
 

@@ -1,5 +1,7 @@
 import Game2048
-import Game2048Learning
+import Game2048Network
+import Game2048Search
+import Game2048Solver
 
 /// The one list of players: what `g2048 eval --agent` measures and `g2048 play --agent`
 /// shows, and what both commands' help says about them.

@@ -1,5 +1,5 @@
 import Game2048
-import Game2048Learning
+import Game2048Search
 
 /// The state machine of `g2048 play`: it consumes ``Key`` events and describes the screen as a ``Frame``.
 ///

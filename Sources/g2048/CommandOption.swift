@@ -1,6 +1,6 @@
 import Game2048
 import GymJSON
-import Game2048Learning
+import Game2048Network
 
 /// One option of a command, declared once: its key, the flag derived from it, the value's name and help,
 /// its typed default, and the constraint that turns the flag's text into a value or a precise error.

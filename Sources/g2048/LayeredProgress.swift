@@ -1,4 +1,4 @@
-import Game2048Learning
+import Game2048Solver
 
 /// The progress of a pass over a solved board's layers and the backward pass that values them (`g2048 solve`,
 /// `g2048 eval --exact`): the forward pass on a line of its own, as `forward` counts it, then the valuing pass,

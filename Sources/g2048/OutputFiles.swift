@@ -1,4 +1,4 @@
-import Game2048Learning
+import Game2048Network
 import GymSystem
 
 /// The one policy for every file a command writes (`--out`, `--metrics`, `--plot`, `--record`),

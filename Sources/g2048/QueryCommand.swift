@@ -1,6 +1,6 @@
 import Game2048
 import GymJSON
-import Game2048Learning
+import Game2048Solver
 import GymSystem
 
 /// `g2048 query`: a solution file's answers on given boards: the optimal value, each action's value, the optimal

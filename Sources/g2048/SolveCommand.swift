@@ -1,5 +1,5 @@
 import Game2048
-import Game2048Learning
+import Game2048Solver
 import GymSystem
 import Synchronization
 

@@ -1,6 +1,8 @@
 import Game2048
 import GymJSON
-import Game2048Learning
+import Game2048Network
+import Game2048Solver
+import Game2048Training
 import Synchronization
 import GymSystem
 

@@ -1,4 +1,5 @@
-import Game2048Learning
+import Game2048Network
+import Game2048Training
 import Synchronization
 import GymSystem
 

@@ -1,7 +1,10 @@
 import Game2048
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Solver
+@testable import Game2048Training
 
 /// The table's sweep: every afterstate a game reaches, with the solver's value, so that the network's greedy player
 /// is the optimal player; a stopped sweep keeps exactly its oldest layers.

@@ -3,7 +3,10 @@ import GymSystem
 import Testing
 import TestSupport
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Solver
+@testable import Game2048Training
 
 /// The afterstate table a small board's network carries, and its learner: one value per class of mirror images,
 /// read by every player of the network, learned by the solver's equations, kept by the weights file.

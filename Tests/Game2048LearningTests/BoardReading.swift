@@ -1,6 +1,6 @@
 import Game2048
 
-@testable import Game2048Learning
+@testable import Game2048Network
 
 /// A ``ValueFunction`` on `Board` that reads a 4×4 network through its packed value function
 /// whenever the board packs, and cell by cell otherwise: the generic board of the differential tests.

@@ -1,6 +1,8 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Training
 
 /// The packed greedy evaluation against its oracle, the same player through ``Environment``.
 struct EvaluationPackedTests {

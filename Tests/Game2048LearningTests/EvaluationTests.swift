@@ -1,7 +1,8 @@
 import Game2048
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 
 /// An evaluation's figures: exact on any scores and moves a game result can hold.
 struct EvaluationTests {

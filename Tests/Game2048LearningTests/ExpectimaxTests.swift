@@ -1,6 +1,7 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 
 struct ExpectimaxTests {
     /// The 2×2 position [2 2 / 4 .] worked by hand (see the test body) with a zero network.

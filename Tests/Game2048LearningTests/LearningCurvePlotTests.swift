@@ -1,5 +1,5 @@
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Training
 import TestSupport
 
 struct LearningCurvePlotTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
 
 /// The one memory check of a file's load: each limit, in the order a load names them.
 struct MemoryShortfallTests {

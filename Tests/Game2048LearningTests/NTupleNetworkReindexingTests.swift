@@ -1,6 +1,6 @@
 import Testing
 import Game2048
-@testable import Game2048Learning
+@testable import Game2048Network
 import TestSupport
 
 /// A pattern read in another cell order, and the default 4×4 network of files written when its cells were

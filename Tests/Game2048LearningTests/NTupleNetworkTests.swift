@@ -1,6 +1,7 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 
 struct NTupleNetworkTests {
     /// Fills every weight with a deterministic pseudo-random value.

@@ -1,7 +1,9 @@
 import Game2048
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Solver
 
 /// The exact solver: its values agree with play, with symmetry and with hand-made boards.
 struct OptimalSolverTests {

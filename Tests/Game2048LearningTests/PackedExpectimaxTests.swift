@@ -1,6 +1,6 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Search
 
 /// The packed search against its oracle, the generic ``Expectimax`` over ``Board``.
 struct PackedExpectimaxTests {

@@ -1,7 +1,9 @@
 import Game2048
 import Synchronization
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Training
 
 struct PlayerTests {
     static let rules = Rules()

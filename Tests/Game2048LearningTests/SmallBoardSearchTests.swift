@@ -1,7 +1,8 @@
 import Game2048
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 
 /// The small boards' search against its oracle, the generic ``Expectimax`` over `Board`: the same moves, node
 /// counts and values, to the bit, on networks that carry an afterstate table.

@@ -3,7 +3,8 @@ import Game2048
 import Testing
 import TestSupport
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Solver
 
 /// A solution file reads back as it was written; a damaged, cut or forged one is refused, naming what is wrong.
 struct SolutionFileTests {

@@ -1,6 +1,8 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
+@testable import Game2048Training
 
 struct TDLearnerTests {
     /// TD(0) written out plainly on `Board`s with a dictionary of weights: the oracle. A win tile ends

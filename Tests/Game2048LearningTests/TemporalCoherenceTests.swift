@@ -1,6 +1,7 @@
 import Testing
 import Game2048
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 
 struct TemporalCoherenceTests {
     /// A 3×3 board whose eight images of the pattern {0, 1} all read different weights.

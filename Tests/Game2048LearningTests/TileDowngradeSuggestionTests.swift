@@ -1,5 +1,6 @@
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 
 /// The tile `train` records for a network's search to downgrade from.
 struct TileDowngradeSuggestionTests {

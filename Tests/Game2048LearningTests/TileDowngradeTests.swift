@@ -1,6 +1,7 @@
 import Game2048
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 
 struct TileDowngradeTests {
     @Test("a board with a 32 768 tile and no 8192: the tiles above the gap are halved")

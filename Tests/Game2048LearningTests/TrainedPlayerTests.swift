@@ -1,7 +1,8 @@
 import Game2048
 import Testing
 
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 
 /// A trained player moves as `g2048 eval`'s player does, and its report is `g2048 eval --json`'s.
 struct TrainedPlayerTests {

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 import TestSupport
 
 struct TrainingMetricsTests {

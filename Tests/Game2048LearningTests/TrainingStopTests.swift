@@ -1,7 +1,8 @@
 import Game2048
 import Synchronization
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 
 struct TrainingStopTests {
     @Test func aRequestIsDueAtOnceAndStaysDue() {

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Testing
 import Game2048
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Training
 import GymSystem
 import TestSupport
 

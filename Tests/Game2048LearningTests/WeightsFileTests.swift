@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Testing
 import Game2048
-@testable import Game2048Learning
+@testable import Game2048Network
 import GymSystem
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Game2048
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Search
 import GymPlay
 import Testing
 

@@ -1,4 +1,4 @@
-import Game2048Learning
+import Game2048Training
 import Testing
 @testable import g2048
 

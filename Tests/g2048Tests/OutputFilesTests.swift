@@ -1,5 +1,5 @@
 import Foundation
-import Game2048Learning
+import Game2048Training
 import GymSystem
 import Testing
 @testable import g2048

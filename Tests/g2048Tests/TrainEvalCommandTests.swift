@@ -5,7 +5,9 @@ import Glibc
 import Game2048
 import GymPlay
 import Testing
-@testable import Game2048Learning
+@testable import Game2048Network
+@testable import Game2048Solver
+@testable import Game2048Training
 @testable import g2048
 import TestSupport
 

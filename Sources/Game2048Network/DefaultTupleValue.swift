@@ -1,0 +1,93 @@
+import Game2048
+
+/// The default 4 × 6-tuple network on the packed 4×4 board: its 32 indices are masks and shifts of
+/// the `UInt64` in eight orientations (``NTupleNetwork/defaultFeatureIndices(of:)``), unrolled.
+///
+/// The fastest of the three ``ValueFunction``s, and the one training and greedy play spend most of
+/// their time in: its value sums the 32 weights as four independent trees the CPU overlaps, and its
+/// learning step computes the indices once for the read and the write.
+@usableFromInline
+package struct DefaultTupleValue: ValueFunction {
+    @usableFromInline package let network: NTupleNetwork
+
+    /// The value function of `network`, which holds the default 4×4 patterns with 16 values a cell.
+    @inlinable
+    package init(_ network: NTupleNetwork) {
+        self.network = network
+    }
+
+    @inlinable @inline(__always)
+    package func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
+        let f = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
+        @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
+            body(i.0)
+            body(i.1)
+            body(i.2)
+            body(i.3)
+        }
+        visit(f.0)
+        visit(f.1)
+        visit(f.2)
+        visit(f.3)
+        visit(f.4)
+        visit(f.5)
+        visit(f.6)
+        visit(f.7)
+    }
+
+    /// The value, unrolled: 32 independent loads the CPU can overlap, summed as a tree.
+    @inlinable @inline(__always)
+    package func value(of board: Bitboard) -> Float {
+        let w = network.weights.base + network.stageOffset(of: board)
+        return Self.sum(w, NTupleNetwork.defaultFeatureIndices(of: board.rawValue))
+    }
+
+    /// The 32 weights of `f` summed in ``value(of:)``'s order (so that both give the same Float).
+    @inlinable @inline(__always)
+    static func sum(
+        _ w: UnsafeMutablePointer<Float>,
+        _ f: (
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
+        )
+    ) -> Float {
+        @inline(__always) func four(_ i: (Int, Int, Int, Int)) -> Float { (w[i.0] + w[i.1]) + (w[i.2] + w[i.3]) }
+        return ((four(f.0) + four(f.1)) + (four(f.2) + four(f.3))) + ((four(f.4) + four(f.5)) + (four(f.6) + four(f.7)))
+    }
+
+    /// The same, bit for bit, as the default `learn` (the value, then the update of every feature in
+    /// ``forEachFeature(of:_:)``'s order), but with the 32 indices computed once for both.
+    @inlinable @inline(__always)
+    package func learn(_ board: Bitboard, toward target: Float, step: Float, accumulators: CoherenceAccumulators?) {
+        let offset = network.stageOffset(of: board), w = network.weights.base + offset
+        let (a, b, c, d, e, f, g, h) = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
+        let value = Self.sum(w, (a, b, c, d, e, f, g, h))
+        // Symmetric twins share a weight and are updated twice, as in `update(_:by:)`. Inlined into each
+        // branch below.
+        @inline(__always) func forEachIndex(_ body: (Int) -> Void) {
+            // Unrolled: a loop over an array literal of the eight would allocate.
+            @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
+                body(i.0)
+                body(i.1)
+                body(i.2)
+                body(i.3)
+            }
+            visit(a)
+            visit(b)
+            visit(c)
+            visit(d)
+            visit(e)
+            visit(f)
+            visit(g)
+            visit(h)
+        }
+        if let accumulators {
+            precondition(accumulators.count == network.weights.count, "the accumulators are for another network")
+            let error = target - value, base = network.weights.base
+            forEachIndex { accumulators.update(base, at: offset + $0, error: error, step: step) }
+        } else {
+            let delta = step * (target - value)
+            forEachIndex { w[$0] += delta }
+        }
+    }
+}
