@@ -3,7 +3,6 @@ import GymJSON
 import Game2048Network
 import Game2048Solver
 import Game2048Training
-import Synchronization
 import GymSystem
 
 /// `g2048 train`: TD(0) learning of an n-tuple network, with progress, checkpoints, a curve and a plot.
@@ -177,11 +176,6 @@ struct TrainCommand: Command {
         TuplePattern.smallBoardCells.contains(rows * cols) ? (0.3, .otdThenTC) : (0.1, .td)
     }
 
-    /// The default share of a run that learns the afterstate table, after the network: on every board that may
-    /// have one (`AfterstateTable.fits(rows:cols:)`), measured exactly against the solved 2×4 and 3×3
-    /// (docs/SOLVER.md); none elsewhere.
-    static func defaultTableShare(rows: Int, cols: Int) -> Double { AfterstateTable.fits(rows: rows, cols: cols) ? 0.8 : 0 }
-
     /// The boards of ``defaultLearning(rows:cols:)``'s own defaults, in words, for the help.
     static let smallBoardText =
         "\(TuplePattern.smallBoardCells.lowerBound) to \(TuplePattern.smallBoardCells.upperBound) cells (2x4, 3x3)"
@@ -352,7 +346,7 @@ struct TrainCommand: Command {
             let network = NTupleNetwork(
                 rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
                 initialValue: Float(optimism) / Float(featureCount), stageThresholds: stages ?? [],
-                afterstates: tableShare(rules: rules) > 0 ? AfterstateTable(rows: rules.rows, cols: rules.cols) : nil)
+                afterstates: TrainingSchedule.tableShare(asked: tableShare, rules: rules) > 0 ? AfterstateTable(rows: rules.rows, cols: rules.cols) : nil)
             var metadata = TrainingMetadata(
                 games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
                 rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
@@ -398,7 +392,7 @@ struct TrainCommand: Command {
                     "--table-share \(formatFixed(tableShare, digits: 2)): --resume \(resume) holds an afterstate table (\(table.count) afterstates), "
                         + "over which its network no longer learns, so the whole run learns the table; leave --table-share out")
             }
-        } else if tableShare(rules: rules) > 0 {
+        } else if TrainingSchedule.tableShare(asked: tableShare, rules: rules) > 0 {
             network.attachAfterstateTable()
         }
         // The file's learning rate and seed continue unless this run sets its own; the file then records them.
@@ -417,12 +411,6 @@ struct TrainCommand: Command {
                     + "a \(rules.sizeLabel) network learns alone")
         }
         if let rule = AfterstateLearner.unsupportedRule(in: rules) { throw UsageError("--table-share: \(rule)") }
-    }
-
-    /// The share of this run that learns an afterstate table: `--table-share`, else the board's default where the
-    /// rules allow a table.
-    func tableShare(rules: Rules) -> Double {
-        tableShare ?? (AfterstateLearner.unsupportedRule(in: rules) == nil ? TrainCommand.defaultTableShare(rows: rules.rows, cols: rules.cols) : 0)
     }
 
     func run() throws -> Int32 {
@@ -463,8 +451,11 @@ struct TrainCommand: Command {
             }
         // The network learns first, then the afterstate table over it (on a small board): each part gets its
         // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
-        let share = network.afterstates.map { $0.count > 0 ? 1 : tableShare(rules: rules) } ?? 0
-        if let tableLearning, share == 0 {
+        let parts = TrainingSchedule(
+            gamesBefore: base.games, games: games, seconds: seconds,
+            tableShare: TrainingSchedule.tableShare(of: network, asked: tableShare, rules: rules), coherenceFrom: base.coherenceFrom)
+        let share = parts.tableShare
+        if let tableLearning, !parts.learnsTable {
             throw UsageError(
                 "--table-learning \(tableLearning.rawValue): this \(rules.sizeLabel) run learns no afterstate table "
                     + (network.afterstates == nil && !AfterstateTable.fits(rows: rules.rows, cols: rules.cols)
@@ -472,18 +463,16 @@ struct TrainCommand: Command {
         }
         // Unless asked, a sweep that the clock would cut before its first value, or that the memory cannot hold,
         // gives way to the games; asked, a sweep that cannot fit is refused before the first game.
-        let tableSeconds = seconds.map { $0 * share }
-        let sweepShortfall = share > 0 && self.tableLearning != .games ? AfterstateSweep.memoryShortfall(rules: rules, threads: threads + 2) : nil
+        let (tableLearning, sweepShortfall) = parts.tableLearning(asked: self.tableLearning, rules: rules, threads: threads + 2)
         if self.tableLearning == .sweep, let sweepShortfall {
             throw CommandFailure(message: "--table-learning sweep: \(sweepShortfall); nothing was trained (--table-learning games needs less)")
         }
-        let tableLearning = self.tableLearning ?? (sweepShortfall == nil ? TableLearning.default(rules: rules, seconds: tableSeconds) : .games)
-        let sweeps = share > 0 && tableLearning == .sweep
+        let sweeps = parts.learnsTable && tableLearning == .sweep
         let sweepTooLong =
-            share > 0 && self.tableLearning == nil && tableLearning == .games
+            parts.learnsTable && self.tableLearning == nil && tableLearning == .games
             ? sweepShortfall.map { " (\($0))" }
                 ?? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
-                + "more than the table's \(formatFixed(tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
+                + "more than the table's \(formatFixed(parts.tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
             : ""
         // A sweep fills the table with every reachable afterstate: the file's size is known before the first game.
         try checkRoom(for: network, metadata: base, extraAfterstates: sweeps ? Int(OptimalSolver.estimatedAfterstates(rules: rules)) : 0)
@@ -509,102 +498,63 @@ struct TrainCommand: Command {
             interval: metricsEvery, gamesBefore: base.games, movesBefore: base.moves,
             secondsBefore: base.elapsedSeconds, file: metricsFile)
         let progress = Progress(total: games, seconds: seconds, unit: "games")
-        let checkpoint = checkpointEvery
         let out = self.out
-        let loop = TrainingLoop(learner: learner, gamesBefore: base.games)
-        let failure = Mutex<String?>(nil)
-        let checkpointFailed = Mutex(false)
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch(onSecond: claim.lockRemoval) { learner.stop.request() }
         defer { watch.cancel() }
-        let networkGames = games.map { base.games + TrainCommand.portion(1 - share, of: max(0, $0 - base.games)) }
-        let networkSeconds = seconds.map { $0 * (1 - share) }
-        // OTD+TC's switch point: a share of the network's games to reach, else of its seconds.
-        let switchGame = networkGames.map { TrainCommand.portion(base.coherenceFrom, of: $0, rounding: .up) }
-        let switchSeconds = switchGame == nil ? networkSeconds.map { $0 * base.coherenceFrom } : nil
-        let learnsTable = Atomic<Bool>(false)
-        let runStart = SystemClock.monotonicSeconds()
         let metadataNow = { @Sendable () -> TrainingMetadata in
             // Measured on 4×4 networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
             var metadata = report.metadata(base: base, suggestingDowngrade: rules.rows == 4 && rules.cols == 4)
             metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
             return metadata
         }
-        // Where TC took over in this run, for the plot.
-        let switchedAt = Mutex<Int?>(nil)
-        if base.learning == .otdThenTC && !learner.learnsByCoherence && (switchGame.map { base.games >= $0 } ?? (switchSeconds == 0)) {
-            learner.startCoherence()
-            switchedAt.withLock { $0 = base.games }
-            Console.error("switching to TC learning at game \(base.games)")
-        }
-        let onGame = { @Sendable (result: GameResult, total: Int) -> Bool in
-            guard !result.diverged else {
-                // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
-                let kept =
-                    checkpoint.map { "the last checkpoint (every \($0) games) in \(out) is kept" }
-                    ?? (resume.map { "\($0) is left as it was" } ?? "nothing was saved")
-                failure.withLock {
-                    $0 =
-                        $0 ?? "training diverged at game \(total): a value became infinite or NaN, so the learning rate is too "
-                        + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)"
-                }
-                return false
-            }
-            let summary = report.record(result)
-            progress.update(total, detail: summary)
-            if base.learning == .otdThenTC && !learner.learnsByCoherence && !learnsTable.load(ordering: .relaxed) {
-                let due = switchGame.map { total >= $0 } ?? switchSeconds.map { SystemClock.monotonicSeconds() - runStart >= $0 } ?? false
-                if due && learner.startCoherence() {
-                    switchedAt.withLock { $0 = total }
-                    Console.error("switching to TC learning at game \(total)")
-                }
-            }
-            if let checkpoint, total % checkpoint == 0 {
-                do {
-                    try WeightsFile.save(network, metadata: metadataNow(), to: out)
-                } catch {
-                    failure.withLock { $0 = "checkpoint failed: \(error)" }
-                    checkpointFailed.withLock { $0 = true }
-                    return false
-                }
-            }
-            return true
-        }
-        var played = 0
-        if share < 1 {
-            played = loop.run(TrainingPlan(games: networkGames, seconds: networkSeconds, threads: threads, lanes: lanes, seed: seed), onGame: onGame)
-        }
-        let tableFrom = base.games + played
-        var swept: AfterstateSweep.Outcome? = nil
-        if share > 0 && failure.withLock({ $0 == nil }) && !learner.stop.isRequested {
-            learnsTable.store(true, ordering: .relaxed)
-            var remaining: Double? { seconds.map { max(0.001, $0 - (SystemClock.monotonicSeconds() - runStart)) } }
-            switch tableLearning {
-            case .games:
-                let tableLearner = AfterstateLearner(network: network, rules: rules, stop: learner.stop)
-                Console.error(
-                    "learning the afterstate table from game \(tableFrom) (\(tableLearner.table.count) afterstates so far; one thread, "
-                        + "the network's weights no longer change)")
-                tableLearner.run(TrainingPlan(games: games, seconds: remaining, seed: seed), gamesBefore: tableFrom, onGame: onGame)
-            case .sweep:
-                progress.finish()
-                // The network's games are kept whatever becomes of the sweep (a signal's second stop, a failure).
-                try TrainCommand.save(network, metadata: metadataNow(), to: out)
-                Console.error("saved the network's weights to \(out) before the sweep")
-                // What the clock leaves after the save.
-                swept = TrainCommand.sweep(
-                    network: network, rules: rules, threads: threads, stop: learner.stop, seconds: remaining, out: out)
-            }
+        let run = TrainingRun(
+            learner: learner, schedule: parts, tableLearning: tableLearning, threads: threads, lanes: lanes, seed: seed,
+            checkpoint: checkpointEvery.map { TrainingRun.Checkpoint(every: $0, path: out) })
+        var sweepStart = 0.0
+        var sweepProgress: LayeredProgress? = nil
+        let outcome = try run.run(
+            TrainingRun.Hooks(
+                metadata: metadataNow,
+                game: { result, total in
+                    let summary = report.record(result)
+                    progress.update(total, detail: summary)
+                },
+                coherenceStarted: { Console.error("switching to TC learning at game \($0)") },
+                tableGamesStarting: { game, tableLearner in
+                    Console.error(
+                        "learning the afterstate table from game \(game) (\(tableLearner.table.count) afterstates so far; one thread, "
+                            + "the network's weights no longer change)")
+                },
+                sweepStarting: {
+                    progress.finish()
+                    // The network's games are kept whatever becomes of the sweep (a signal's second stop, a failure).
+                    try TrainCommand.save(network, metadata: metadataNow(), to: out)
+                    Console.error("saved the network's weights to \(out) before the sweep")
+                    sweepStart = SystemClock.monotonicSeconds()
+                    sweepProgress = TrainCommand.announceSweep(rules: rules, threads: threads)
+                },
+                sweepProgress: { sweepProgress?.update($0) }))
+        if let swept = outcome.swept {
+            sweepProgress?.finish()
+            TrainCommand.reportSweep(swept, seconds: SystemClock.monotonicSeconds() - sweepStart, out: out)
         }
         progress.finish()
         let runSeconds = report.elapsed
-        if let message = failure.withLock({ $0 }) {
-            if checkpointFailed.withLock({ $0 }) {
-                // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
-                try TrainCommand.save(network, metadata: metadataNow(), to: out)
-                throw CommandFailure(message: message + "; the weights were saved to \(out) on a second try")
-            }
-            throw CommandFailure(message: message)
+        switch outcome.halt {
+        case .diverged(let game):
+            // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
+            let kept =
+                checkpointEvery.map { "the last checkpoint (every \($0) games) in \(out) is kept" }
+                ?? (resume.map { "\($0) is left as it was" } ?? "nothing was saved")
+            throw CommandFailure(
+                message: "training diverged at game \(game): a value became infinite or NaN, so the learning rate is too "
+                    + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)")
+        case .checkpointFailed(let error):
+            // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
+            try TrainCommand.save(network, metadata: metadataNow(), to: out)
+            throw CommandFailure(message: "checkpoint failed: \(error); the weights were saved to \(out) on a second try")
+        case nil: break
         }
         let metadata = metadataNow()
         try TrainCommand.save(network, metadata: metadata, to: out)
@@ -615,15 +565,15 @@ struct TrainCommand: Command {
             let rows = earlier.filter { $0.games <= base.games } + report.allRows
             let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
             let markers =
-                (switchedAt.withLock { $0 }.map { [(games: $0, label: "TC from here")] } ?? [])
-                + (learnsTable.load(ordering: .relaxed) && tableFrom > base.games
-                    ? [(games: tableFrom, label: swept == nil ? "table from here" : "table swept here")] : [])
+                (outcome.coherenceStartedAt.map { [(games: $0, label: "TC from here")] } ?? [])
+                + (outcome.learnedTable && outcome.tableFrom > base.games
+                    ? [(games: outcome.tableFrom, label: outcome.swept == nil ? "table from here" : "table swept here")] : [])
             try LearningCurvePlot.writeSVG(
                 rows: rows, title: title, markers: markers, reference: optimal.map { ($0, "optimal play") }, to: plotPath)
         }
         var recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
         // The games were the network's; the table swept after them makes another player.
-        if swept != nil { recent += ", the network's games before the sweep" }
+        if outcome.swept != nil { recent += ", the network's games before the sweep" }
         if let optimal {
             recent += " (\(formatFixed(100 * report.recentMeanScore / optimal, digits: 1)) % of optimal play's \(formatFixed(optimal, digits: 2)))"
         }
@@ -635,7 +585,7 @@ struct TrainCommand: Command {
                 "note: the afterstate table stopped growing at \(table.count) afterstates, since doubling it would not fit: "
                     + "\(refused); boards it lacks take the network's value")
         }
-        if let swept, swept.complete {
+        if let swept = outcome.swept, swept.complete {
             Console.output(
                 "the table holds the exact value of every afterstate these rules reach: greedy play of \(out) is optimal play"
                     + (optimal.map { ", an expected score of \(formatFixed($0, digits: 2))" } ?? ""))
@@ -689,23 +639,20 @@ extension TrainCommand {
         throw CommandFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
     }
 
-    /// Values every afterstate of `network`'s table exactly (`AfterstateSweep`), within `seconds`, with its
-    /// progress on stderr; says on stderr what the sweep did, and how to finish a cut one (resuming `out`).
-    static func sweep(
-        network: NTupleNetwork, rules: Rules, threads: Int, stop: TrainingStop, seconds: Double?, out: String
-    ) -> AfterstateSweep.Outcome {
-        let start = SystemClock.monotonicSeconds()
+    /// Says on stderr what the sweep of `rules`'s board about to begin will do, and returns its progress display.
+    static func announceSweep(rules: Rules, threads: Int) -> LayeredProgress {
         let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
         Console.error(
             "valuing every afterstate of \(rules.sizeLabel) exactly: one backward sweep of dynamic programming on \(threads) "
                 + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
                 + "\(byteSize(AfterstateSweep.estimatedBytes(rules: rules))) "
                 + "with the table (estimated); the network's weights no longer change")
-        let progress = LayeredProgress.solving(estimate: estimate)
-        let outcome = AfterstateSweep.run(
-            table: network.afterstates!, rules: rules, threads: threads, seconds: seconds, stop: stop, progress: progress.update)
-        progress.finish()
-        let took = formatFixed(SystemClock.monotonicSeconds() - start, digits: 1)
+        return LayeredProgress.solving(estimate: estimate)
+    }
+
+    /// Says on stderr what a sweep of `seconds` did, and how to finish a cut one (resuming `out`).
+    static func reportSweep(_ outcome: AfterstateSweep.Outcome, seconds: Double, out: String) {
+        let took = formatFixed(seconds, digits: 1)
         if outcome.complete {
             Console.error("valued \(outcome.afterstates) afterstates exactly in \(took) s; nothing is left to learn, so the run ends here")
         } else if let shortfall = outcome.shortfall {
@@ -721,14 +668,6 @@ extension TrainCommand {
                 "the sweep stopped after \(took) s with the \(outcome.afterstates) afterstates of the oldest boards valued exactly; "
                     + "younger boards take the network's values, and 'g2048 train --resume \(out)' sweeps again")
         }
-        return outcome
-    }
-
-    /// `fraction` (0 to 1) of `count` games, rounded by `rule`, within 0...count: a Double of a count near `Int.max`
-    /// rounds above it, and converting that back would trap (`--games 9223372036854775807`).
-    static func portion(_ fraction: Double, of count: Int, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
-        let part = (Double(count) * fraction).rounded(rule)
-        return part >= Double(count) ? count : max(0, Int(part))
     }
 
     /// Stage thresholds as tiles: "16384,32768".
