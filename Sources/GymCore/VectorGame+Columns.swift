@@ -7,8 +7,16 @@ extension VectorGame {
     ///   `same_step` and `columns` includes them).
     @inlinable public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) {
         let observationBytes = space.observation.count * space.observation.type.byteCount
-        if let base = columns[0] {
-            for index in lanes.environments.indices { lanes.environments[index].write(observation: base + index * observationBytes) }
+        // Each environment written where it lies (an unsafe buffer's element is not copied first).
+        lanes.environments.withUnsafeBufferPointer { environments in
+            if let base = columns[0] {
+                for index in environments.indices { environments[index].write(observation: base + index * observationBytes) }
+            }
+            for (column, declaration) in space.info.enumerated() {
+                guard let base = columns[4 + column] else { continue }
+                let stride = declaration.byteCount(environments: 1)
+                for index in environments.indices { environments[index].write(info: column, to: base + index * stride) }
+            }
         }
         if let base = columns[1] {
             switch space.rewardType {
@@ -19,15 +27,10 @@ extension VectorGame {
         Self.write(flags: lanes.terminations, to: columns[2])
         Self.write(flags: lanes.truncations, to: columns[3])
         let info = space.info
-        for (column, declaration) in info.enumerated() {
-            guard let base = columns[4 + column] else { continue }
-            let stride = declaration.byteCount(environments: 1)
-            for index in lanes.environments.indices { lanes.environments[index].write(info: column, to: base + index * stride) }
-        }
         let finalsAt = 4 + info.count
         guard columns.count > finalsAt else { return }
         Self.write(flags: lanes.finals, to: columns[finalsAt])
-        // Each final column: the kept bytes of the lanes.environments in `finals`, zero elsewhere.
+        // Each final column: the kept bytes of the environments in `finals`, zero elsewhere.
         var offset = 0
         for (column, declaration) in ([ResultColumn(name: "", type: space.observation.type, width: space.observation.count)] + info).enumerated() {
             let stride = declaration.byteCount(environments: 1)

@@ -27,6 +27,25 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         @usableFromInline var truncations: [Bool]
         @usableFromInline var finals: [Bool]
 
+        /// `body` with every lane's column as a mutable buffer: the step's loop, without a uniqueness check per
+        /// element.
+        @inlinable mutating func advance(
+            _ body: (
+                UnsafeMutableBufferPointer<Environment>, UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Bool>,
+                UnsafeMutableBufferPointer<Bool>, UnsafeMutableBufferPointer<Bool>
+            ) -> Void
+        ) {
+            environments.withUnsafeMutableBufferPointer { environments in
+                rewards.withUnsafeMutableBufferPointer { rewards in
+                    terminations.withUnsafeMutableBufferPointer { terminations in
+                        truncations.withUnsafeMutableBufferPointer { truncations in
+                            finals.withUnsafeMutableBufferPointer { finals in body(environments, rewards, terminations, truncations, finals) }
+                        }
+                    }
+                }
+            }
+        }
+
         @usableFromInline init(_ environments: [Environment]) {
             self.environments = environments
             rewards = Array(repeating: 0, count: environments.count)
@@ -109,20 +128,26 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
             let action = Int(clamping: actions[start + index])
             do { try lanes.environments[index].check(action) } catch { throw .illegalAction(index: index, error) }
         }
-        for index in lanes.environments.indices {
-            lanes.finals[index] = false
-            guard lanes.environments[index].phase == .running else {
-                // next_step: the step after an episode's end resets it and ignores its action.
-                reset(index: index)
-                continue
+        let sameStep = autoresetMode == .sameStep
+        var ended: [Int] = []
+        lanes.advance { environments, rewards, terminations, truncations, finals in
+            for index in environments.indices {
+                finals[index] = false
+                guard environments[index].phase == .running else {
+                    // next_step: the step after an episode's end resets it and ignores its action.
+                    environments[index].reset(seed: nil)
+                    (rewards[index], terminations[index], truncations[index]) = (0, false, false)
+                    continue
+                }
+                let outcome = environments[index].advance(Int(clamping: actions[start + index]))
+                (rewards[index], terminations[index], truncations[index]) = (outcome.reward, outcome.terminated, outcome.truncated)
+                if sameStep && (outcome.terminated || outcome.truncated) { ended.append(index) }
             }
-            let outcome = lanes.environments[index].advance(Int(clamping: actions[start + index]))
-            (lanes.rewards[index], lanes.terminations[index], lanes.truncations[index]) = (outcome.reward, outcome.terminated, outcome.truncated)
-            if autoresetMode == .sameStep && (outcome.terminated || outcome.truncated) {
-                keepFinal(index)
-                lanes.environments[index].reset(seed: nil)
-                lanes.finals[index] = true
-            }
+        }
+        for index in ended {
+            keepFinal(index)
+            lanes.environments[index].reset(seed: nil)
+            lanes.finals[index] = true
         }
     }
 

@@ -17,19 +17,21 @@ extension GameSession {
     ///
     /// - Throws: ``RPCError`` as `call("reset", params:)` would; nothing changes then.
     public mutating func reset(params: JSONValue?, into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) throws(RPCError) {
-        guard var session = declared else { throw .invalidParams("a 2048 session's buffers are VectorStepBuffers") }
+        // Taken out and put back, not copied: a copy would make the step copy every environment (copy on write).
+        guard var session = declared.take() else { throw .invalidParams("a 2048 session's buffers are VectorStepBuffers") }
+        defer { declared = session }
         let members = try Self.members(of: params)
         try DeclaredSession.methods.first { $0.name == "reset" }!.check(members)
         try session.resetEnvironments(members)
         session.instance.write(into: columns)
-        declared = session
     }
 
     /// `step` of a declared game with one action per environment, its results written into `columns`.
     ///
     /// - Throws: ``RPCError`` as `call("step", params:)` would for the same actions; nothing changes then.
     public mutating func step(actions: UnsafeBufferPointer<Int64>, into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) throws(RPCError) {
-        guard var session = declared else { throw .invalidParams("a 2048 session's buffers are VectorStepBuffers") }
+        guard var session = declared.take() else { throw .invalidParams("a 2048 session's buffers are VectorStepBuffers") }
+        defer { declared = session }
         guard actions.count == session.numEnvs else { throw .invalidParams("actions must have \(session.numEnvs) entries, got \(actions.count)") }
         let last = Int64(session.instance.space.actionCount - 1)
         if let index = actions.firstIndex(where: { $0 < 0 || $0 > last }) {
@@ -38,13 +40,20 @@ extension GameSession {
         }
         try session.step(actions: actions)
         session.instance.write(into: columns)
-        declared = session
     }
 }
 
 extension DeclaredSession {
-    /// Steps with actions already in a buffer: what the protocol's `step` does after parsing.
+    /// Steps with actions already in a buffer.
     mutating func step(actions: UnsafeBufferPointer<Int64>) throws(RPCError) {
-        try step(Array(actions))
+        guard isReset else { throw Self.notReset }
+        do {
+            try instance.step(actions: actions)
+        } catch {
+            switch error {
+            case .illegalAction(_, let reason): throw .illegalAction(numEnvs == 1 ? reason : error.description)
+            case .episodesOver: throw numEnvs == 1 ? .episodeOver() : .episodeOver(error.description)
+            }
+        }
     }
 }

@@ -87,15 +87,7 @@ extension DeclaredSession {
     /// - Throws: ``RPCError`` before the first reset, after a single game's end (or a vector's under
     ///   `disabled`), or for an action the game refuses.
     mutating func step(_ actions: [Int64]) throws(RPCError) {
-        guard isReset else { throw Self.notReset }
-        do {
-            try actions.withUnsafeBufferPointer { buffer throws(GameRefusal) in try instance.step(actions: buffer) }
-        } catch {
-            switch error {
-            case .illegalAction(_, let reason): throw .illegalAction(numEnvs == 1 ? reason : error.description)
-            case .episodesOver: throw numEnvs == 1 ? .episodeOver() : .episodeOver(error.description)
-            }
-        }
+        try actions.withUnsafeBufferPointer { buffer throws(RPCError) in try step(actions: buffer) }
     }
 }
 

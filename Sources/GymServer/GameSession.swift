@@ -44,7 +44,8 @@ public struct GameSession: Sendable {
         if method == "make", let game = try game(in: members) {
             return try make(game, members.filter { $0.0 != "game" })
         }
-        if var declared {
+        // Taken out and put back, not copied: a copy would make the step copy every environment (copy on write).
+        if var declared = declared.take() {
             defer { self.declared = declared }
             if method == "make" {
                 declared = try DeclaredSession(game: declared.game, options: members, base: declared)
