@@ -3,8 +3,8 @@
 /// ABI's list of games and columns, Python's environment ids and spaces, the command line's `--game`.
 ///
 ///     let memorize = GameDeclaration(
-///         "memorize", summary: "…", vector: MemorizeVector.self,
-///         options: MemorizeOption.all, settings: MemorizeSettings.init, rules: { try $0.checkedRules() })
+///         "memorize", summary: "…", vector: CardVector.self,
+///         options: CardOption.all, settings: CardSettings(), rules: { try $0.checkedRules() })
 public struct GameDeclaration: Sendable {
     /// The name `make`'s `game` and `--game` give.
     public let name: String
@@ -12,6 +12,16 @@ public struct GameDeclaration: Sendable {
     public let summary: String
     /// The options, in the order `spec` reports them.
     public let options: [OptionDeclaration]
+    /// The built-in players `eval` and `play --agent` take, the default first: any game with an `action_mask`
+    /// info column has the random legal player.
+    public var players: [PlayerDeclaration] = [.randomLegal]
+    /// The game's own report of an evaluation (a card game's exact expectations), added to what every game's
+    /// report holds; `nil`: none.
+    public var report: (@Sendable ([String: OptionValue], PlayerDeclaration, EvaluationTally) -> [(String, OptionValue)])? = nil
+    /// What `play` says around the game's text.
+    public var play = PlayText()
+    /// The members the game adds to its records (``RecordedEnvironment``); none for other games.
+    public let recordLayout: RecordLayout
     /// Makes the game from every option's value.
     let maker: @Sendable ([String: OptionValue], Int, AutoresetMode) throws(OptionRefusal) -> any GameInstance
 
@@ -45,6 +55,7 @@ public struct GameDeclaration: Sendable {
         self.name = name
         self.summary = summary
         self.options = options.map { OptionDeclaration($0, default: $0.value(in: settings)) }
+        recordLayout = (Vector.Environment.self as? any RecordedEnvironment.Type)?.recordLayout ?? RecordLayout()
         maker = { values, count, mode throws(OptionRefusal) in
             var chosen = settings
             for option in options {
@@ -56,12 +67,13 @@ public struct GameDeclaration: Sendable {
 
     /// A game made by `maker` from every option's value, for games whose options are declared another way.
     public init(
-        _ name: String, summary: String, options: [OptionDeclaration],
+        _ name: String, summary: String, options: [OptionDeclaration], recordLayout: RecordLayout = RecordLayout(),
         maker: @escaping @Sendable ([String: OptionValue], Int, AutoresetMode) throws(OptionRefusal) -> any GameInstance
     ) {
         self.name = name
         self.summary = summary
         self.options = options
+        self.recordLayout = recordLayout
         self.maker = maker
     }
 }

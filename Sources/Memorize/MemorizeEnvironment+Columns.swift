@@ -67,17 +67,23 @@ public struct MemorizeVector: GameVector {
 /// Memorize, as the registry lists it: every door reads this declaration.
 public enum MemorizeGame {
     /// The game's declaration: `memorize`, its options (``MemorizeOption/all``) and its environments.
-    public static let declaration = GameDeclaration(
-        "memorize", summary: "turn two cards a move and match the pairs, from memory", vector: MemorizeVector.self,
-        options: MemorizeOption.all, settings: MemorizeSettings(MemorizeRules())
-    ) { settings throws(OptionRefusal) in
-        do throws(MemorizeRulesError) {
-            return try settings.rules()
-        } catch {
-            switch error {
-            case .outOfRange(let option, let message): throw OptionRefusal(option: option, reason: String(message.dropFirst(option.count + 1)))
-            case .cardCount: throw OptionRefusal(option: "rows", reason: "and cols: \(error)")
+    public static let declaration: GameDeclaration = {
+        var game = GameDeclaration(
+            "memorize", summary: "turn two cards a move and match the pairs, from memory", vector: MemorizeVector.self,
+            options: MemorizeOption.all, settings: MemorizeSettings(MemorizeRules())
+        ) { settings throws(OptionRefusal) in
+            do throws(MemorizeRulesError) {
+                return try settings.rules()
+            } catch {
+                switch error {
+                case .outOfRange(let option, let message): throw OptionRefusal(option: option, reason: String(message.dropFirst(option.count + 1)))
+                case .cardCount: throw OptionRefusal(option: "rows", reason: "and cols: \(error)")
+                }
             }
         }
-    }
+        game.players = players
+        game.report = report
+        game.play = playText
+        return game
+    }()
 }

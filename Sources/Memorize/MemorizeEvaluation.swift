@@ -27,7 +27,7 @@ public struct MemorizeEvaluation: Sendable, Hashable {
         var player = agent.player(rules: rules)
         var env = MemorizeEnvironment(rules: rules)
         var choices = Xoshiro256StarStar(seed: seed &+ 1)
-        var moves = Statistic(), reward = Statistic()
+        var moves = MeanEstimate(), reward = MeanEstimate()
         var finished = 0
         var deckSeeds = SplitMix64(seed: seed)
         for _ in 0..<games {
@@ -45,22 +45,8 @@ public struct MemorizeEvaluation: Sendable, Hashable {
             reward.add(total)
         }
         self.games = games
-        (meanMoves, movesStandardError) = (moves.mean, moves.standardError)
-        (meanReward, rewardStandardError) = (reward.mean, reward.standardError)
+        (meanMoves, movesStandardError) = (moves.mean, moves.squaredStandardError.squareRoot())
+        (meanReward, rewardStandardError) = (reward.mean, reward.squaredStandardError.squareRoot())
         self.finished = finished
     }
-}
-
-/// A running mean and standard error (Welford's update, stable for a million values).
-struct Statistic {
-    var count = 0.0, mean = 0.0, squares = 0.0
-
-    mutating func add(_ value: Double) {
-        count += 1
-        let delta = value - mean
-        mean += delta / count
-        squares += delta * (value - mean)
-    }
-
-    var standardError: Double { count > 1 ? (squares / (count - 1) / count).squareRoot() : 0 }
 }
