@@ -8,9 +8,9 @@
 //
 //     g2048 (CLI) ──▶ GymServer ───▶ Game2048, GymJSON, GymSystem, Memorize, GymGames
 //                 ├─▶ Game2048Training, Game2048Solver, Game2048Search, Game2048Network (the learner, below)
-//                 ├─▶ GymPlay ─────▶ Game2048Search, Game2048Solver, Game2048, GymJSON, GymSystem, Memorize, GymGames
+//                 ├─▶ GymPlay ─────▶ Game2048Search, Game2048Solver, Game2048, GymJSON, GymSystem, GymGames
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
-//                 └───────────────────────▶ Game2048, Memorize, GymSystem
+//                 └───────────────────────▶ Game2048, GymSystem
 //     Game2048 ──▶ GymCore ◀── Memorize
 //
 // The learner is four modules, each depending only on those below it (and on Game2048, GymJSON, GymSystem):
@@ -83,12 +83,12 @@ let package = Package(
         .target(name: "Game2048Training", dependencies: ["Game2048", "Game2048Network", "Game2048Solver", "GymSystem"]),
         .target(
             name: "GymPlay",
-            dependencies: ["Game2048", "Game2048Network", "Game2048Search", "Game2048Solver", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
+            dependencies: ["Game2048", "Game2048Network", "Game2048Search", "Game2048Solver", "GymJSON", "GymSystem", "GymGames"]),
         .executableTarget(
             name: "g2048",
             dependencies: [
                 "Game2048", "GymJSON", "GymSystem", "GymServer", "Game2048Network", "Game2048Search", "Game2048Solver", "Game2048Training",
-                "GymPlay", "Memorize", "GymGames",
+                "GymPlay", "GymGames",
                 "CGlibcBaseline",
             ]),
         .executableTarget(name: "RandomAgent", dependencies: ["Game2048"], path: "Examples/RandomAgent"),
@@ -113,7 +113,10 @@ let package = Package(
             dependencies: ["GymPlay", "Game2048Network", "Game2048Search", "Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "TestSupport"]),
         .testTarget(
             name: "g2048Tests",
-            dependencies: ["g2048", "Game2048", "Game2048Network", "Game2048Solver", "Game2048Training", "GymSystem", "Memorize", "TestSupport"],
+            dependencies: [
+                "g2048", "Game2048", "Game2048Network", "Game2048Solver", "Game2048Training", "GymSystem", "Memorize", "GymCore", "GymGames",
+                "TestGames", "TestSupport",
+            ],
             exclude: ["Snapshots"]),
     ]
 )

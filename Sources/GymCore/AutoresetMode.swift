@@ -1,5 +1,5 @@
 /// What a vector environment does when one of its episodes ends (Gymnasium 1.x's `AutoresetMode`), for
-/// every game: 2048's `VectorEnvironment` and Memorize's `MemorizeVectorEnvironment` alike.
+/// every game: 2048's `VectorEnvironment` and every game's `VectorGame` alike.
 public enum AutoresetMode: String, Hashable, Sendable, CaseIterable {
     /// Gymnasium's default. The step that ends an episode reports the final
     /// observation; the *next* step ignores that environment's action, resets

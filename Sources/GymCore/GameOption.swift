@@ -1,10 +1,10 @@
 /// One option of a game's environment, declared once: its name, flag, help, the values it allows, and the field
 /// of the game's settings (`Settings`) that holds it.
 ///
-///     static let revealSeen = GameOption<MemorizeSettings>.boolean(
+///     static let revealSeen = GameOption<CardSettings>.boolean(
 ///         "reveal_seen", help: "Show every card ever seen.", \.revealSeen)
 ///
-/// A game lists its options once (Memorize's `MemorizeOption.all`, 2048's `RulesOption.all` and
+/// A game lists its options once (a card game's `CardOption.all`, 2048's `RulesOption.all` and
 /// `EnvironmentOption.all`); every door reads that list: the names a `make` takes and `spec` reports, the flags of
 /// the command line, the messages of a value out of range. Its kinds (integer, optional integer, number, boolean,
 /// choice) are every game's: a new option of any kind is one entry in a table.

@@ -12,23 +12,28 @@ public struct GameResults: Sendable {
     public let count: Int
     /// The number of actions (``GameSpace/actionCount``).
     public let actionCount: Int
-    /// Each column's bytes for every environment.
-    var buffers: [[UInt8]]
+    /// Every column's bytes for every environment, one column after another.
+    var bytes: [UInt8]
+    /// Where each column starts in ``bytes``.
+    let offsets: [Int]
 
     /// Room for the results of `count` environments of `space`.
     public init(space: GameSpace, count: Int) {
         columns = space.columns(finals: false)
         self.count = count
         actionCount = space.actionCount
-        buffers = columns.all.map { Array(repeating: 0, count: $0.byteCount(environments: count)) }
+        let sizes = columns.all.map { $0.byteCount(environments: count) }
+        offsets = sizes.indices.map { sizes[..<$0].reduce(0, +) }
+        bytes = Array(repeating: 0, count: sizes.reduce(0, +))
     }
 
     /// Copies the game's current results.
     public mutating func read(_ game: any GameInstance) {
-        var addresses: [UnsafeMutableRawPointer?] = []
-        // The buffers' addresses are taken one by one and kept only for this call.
-        for index in buffers.indices { addresses.append(buffers[index].withUnsafeMutableBytes { $0.baseAddress }) }
-        addresses.withUnsafeBufferPointer { game.write(into: $0) }
+        let offsets = offsets
+        bytes.withUnsafeMutableBytes { raw in
+            let addresses: [UnsafeMutableRawPointer?] = offsets.map { raw.baseAddress! + $0 }
+            addresses.withUnsafeBufferPointer { game.write(into: $0) }
+        }
     }
 
     /// The values of column `name` for environment `index` (empty when there is no such column).
@@ -36,9 +41,10 @@ public struct GameResults: Sendable {
         guard let column = columns.index(of: name) else { return [] }
         let declaration = columns.all[column]
         let size = declaration.type.byteCount
-        return buffers[column].withUnsafeBytes { bytes in
+        let start = offsets[column]
+        return bytes.withUnsafeBytes { bytes in
             (0..<declaration.width).map { offset in
-                let at = (index * declaration.width + offset) * size
+                let at = start + (index * declaration.width + offset) * size
                 return switch declaration.type {
                 case .bool, .uint8: Double(bytes.load(fromByteOffset: at, as: UInt8.self))
                 case .int8: Double(bytes.load(fromByteOffset: at, as: Int8.self))

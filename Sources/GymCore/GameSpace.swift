@@ -1,7 +1,7 @@
 /// What a game's results look like under its rules: the observation, the actions, the reward and the info, as
 /// every door reports them (`spec`, the C ABI's columns, Python's spaces).
 ///
-///     let space = MemorizeEnvironment.space(of: rules)
+///     let space = CardGame.space(of: rules)   // a card game's environment
 ///     space.observation.shape   // [4, 4]
 ///     space.columns(finals: false).all.map(\.name)   // observation, reward, terminated, truncated, action_mask, …
 public struct GameSpace: Sendable, Hashable {

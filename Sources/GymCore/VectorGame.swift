@@ -2,7 +2,7 @@
 /// handled here, once, for every game (as pgx's base `step`), and every door writes its results through
 /// ``write(into:)``.
 ///
-///     var envs = VectorGame<MemorizeEnvironment>(rules: MemorizeRules(), count: 64)
+///     var envs = VectorGame<CardGame>(rules: CardRules(), count: 64)   // a card game's environments
 ///     envs.reset(seed: 42)
 ///     try envs.step(actions)   // one action per environment
 ///

@@ -1,4 +1,6 @@
 import GymJSON
+import Game2048
+import GymCore
 import GymGames
 
 /// One game's lines in a record file: what its header, step and end lines hold, and how each is read, checked
@@ -22,15 +24,15 @@ package protocol EpisodeFormat {
     /// What an episode's later lines are checked against, brought up to date by each step.
     associatedtype Progress
 
-    /// The game, as its headers name it.
-    static var game: Game { get }
+    /// The game every record of this format holds, if it holds one game only (2048's).
+    static var onlyGame: String? { get }
     /// The members of each kind of line (`type` included).
-    static var headerMembers: Set<String> { get }
-    static var stepMembers: Set<String> { get }
-    static var endMembers: Set<String> { get }
+    static func headerMembers(of game: GameDeclaration) -> Set<String>
+    static func stepMembers(_ progress: Progress) -> Set<String>
+    static func endMembers(_ progress: Progress) -> Set<String>
 
-    /// Reads a header line's members (its `type`, `game` and unknown members are checked already).
-    static func header(_ fields: Fields) throws(RecordError) -> Header
+    /// Reads a header line of `game` (its `type`, `game` and unknown members are checked already).
+    static func header(_ fields: Fields, game: GameDeclaration) throws(RecordError) -> Header
     /// The record format version of `header`; version 1 episodes have no end line.
     static func version(of header: Header) -> Int
     /// An episode's progress at its start.
@@ -52,14 +54,15 @@ package protocol EpisodeFormat {
     static func jsonLine(_ end: End) -> String
 }
 
-extension Game {
-    /// The game of a header line, from its `game` member (2048 when there is none).
+extension GameRegistry {
+    /// The game of a header line, from its `game` member (2048 when there is none: its records are older than
+    /// the member).
     ///
-    /// - Throws: ``RecordError`` for a member that names no game.
-    static func recorded(in fields: Fields) throws(RecordError) -> Game {
-        guard let name = try fields.optionalString("game") else { return .twentyFortyEight }
-        guard let game = Game(rawValue: name) else {
-            throw fields.error("\"game\" must be \(Game.names), got \(JSONValue.quoted(name, limit: 20))")
+    /// - Throws: ``RecordError`` for a member that names no registered game.
+    func recorded(in fields: Fields) throws(RecordError) -> GameDeclaration {
+        let name = try fields.optionalString("game") ?? Game2048Game.declaration.name
+        guard let game = named(name) else {
+            throw fields.error("\"game\" must be \(names), got \(JSONValue.quoted(name, limit: 20))")
         }
         return game
     }

@@ -69,14 +69,17 @@ package enum Game2048Episodes: EpisodeFormat {
         var isOver = false
     }
 
-    package static var game: Game { .twentyFortyEight }
-    package static let headerMembers: Set = ["type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player", "board"]
+    package static var onlyGame: String? { Game2048Game.declaration.name }
+    static let headerMembers: Set = ["type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player", "board"]
     static let configMembers = Set(RulesOption.all.map(\.name))
-    package static let stepMembers: Set = ["type", "step", "action", "reward", "spawn", "score"]
+    static let stepMembers: Set = ["type", "step", "action", "reward", "spawn", "score"]
     static let spawnMembers: Set = ["cell", "value"]
-    package static let endMembers: Set = ["type", "steps", "score", "outcome", "last_episode"]
+    static let endMembers: Set = ["type", "steps", "score", "outcome", "last_episode"]
 
-    package static func header(_ fields: Fields) throws(RecordError) -> EpisodeHeader { try EpisodeHeader(fields: fields) }
+    package static func headerMembers(of game: GameDeclaration) -> Set<String> { headerMembers }
+    package static func stepMembers(_ progress: Progress) -> Set<String> { stepMembers }
+    package static func endMembers(_ progress: Progress) -> Set<String> { endMembers }
+    package static func header(_ fields: Fields, game: GameDeclaration) throws(RecordError) -> EpisodeHeader { try EpisodeHeader(fields: fields) }
     package static func version(of header: EpisodeHeader) -> Int { header.version }
     package static func progress(at header: EpisodeHeader) -> Progress { Progress(cells: header.rules.cellCount) }
     package static func step(_ fields: Fields, progress: Progress) throws(RecordError) -> EpisodeStep {

@@ -1,4 +1,5 @@
 import Game2048
+import GymGames
 
 /// One recorded episode: where it started and every step taken, enough to replay it exactly.
 ///
@@ -33,7 +34,7 @@ import Game2048
 package typealias EpisodeRecord = RecordedEpisode<Game2048Episodes>
 
 /// One recorded episode of any game: its header, every step and its end line, enough to replay it exactly
-/// (``EpisodeRecord`` for 2048, ``MemorizeRecord`` for Memorize).
+/// (``EpisodeRecord`` for 2048, ``DeclaredRecord`` for every other game).
 package struct RecordedEpisode<Format: EpisodeFormat>: Hashable, Sendable {
     /// How the episode started.
     package var header: Format.Header
@@ -72,14 +73,18 @@ package struct RecordedEpisode<Format: EpisodeFormat>: Hashable, Sendable {
     ///   out of range, a newer format version, another game's episode, an end line that
     ///   disagrees with its episode, or a truncated record (a last line cut off, an episode of
     ///   version 2 without its end line, or a restart whose next episode is missing).
-    package static func parse(_ text: String) throws(RecordError) -> [RecordedEpisode] {
-        try parse(bytes: Array(text.utf8))
+    package static func parse(_ text: String, game: GameDeclaration? = nil, registry: GameRegistry = .standard) throws(RecordError) -> [RecordedEpisode] {
+        try parse(bytes: Array(text.utf8), game: game, registry: registry)
     }
 
     /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
-    package static func parse(bytes: [UInt8]) throws(RecordError) -> [RecordedEpisode] {
+    ///
+    /// - Parameters:
+    ///   - game: the game the record must hold; `nil`: the first header's.
+    ///   - registry: the games a header may name.
+    package static func parse(bytes: [UInt8], game: GameDeclaration? = nil, registry: GameRegistry = .standard) throws(RecordError) -> [RecordedEpisode] {
         var records: [RecordedEpisode] = []
-        var parser = RecordParser<Format>()
+        var parser = RecordParser<Format>(game: game, registry: registry)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = bytes.last == UInt8(ascii: "\n")
         for (index, line) in lines.enumerated() {

@@ -32,7 +32,7 @@ package struct Frame: Hashable, Sendable {
     package var status: String?
     /// The board, or `nil` on the start screen.
     package var board: Board?
-    /// Another game's position, drawn as text where a board would be (Memorize's cards).
+    /// Another game's position, drawn as text where a board would be (any game but 2048: its `text`).
     package var text: String?
     /// The start screen's choices, one per line.
     package var menu: [String]

@@ -1,5 +1,6 @@
 import GymJSON
 import GymSystem
+import GymCore
 import GymGames
 
 /// Reads a record of one game a line at a time, checking each line against the ones before it, and keeps only
@@ -19,13 +20,22 @@ package struct RecordParser<Format: EpisodeFormat> {
         var end: Format.End? = nil
     }
 
+    /// The games a header may name.
+    let registry: GameRegistry
+    /// The game of the record: the one asked for, else the first header's.
+    package private(set) var game: GameDeclaration?
     /// Episodes read so far.
     package private(set) var episodes = 0
     var current: Episode? = nil
     /// The last line that was not blank.
     var lastLine = 0
 
-    package init() {}
+    /// A parser of a record of `game` (`nil`: of the game its first header names, or `Format`'s only game), whose
+    /// headers name games of `registry`.
+    package init(game: GameDeclaration? = nil, registry: GameRegistry = .standard) {
+        self.registry = registry
+        self.game = game ?? Format.onlyGame.flatMap(registry.named)
+    }
 
     /// Reads line `number` (without its newline; `isCutOff` when the file ends inside it).
     ///
@@ -53,15 +63,15 @@ package struct RecordParser<Format: EpisodeFormat> {
                     throw RecordError(line: number, "a header after the end line of episode \(episodes), which says it is the last")
                 }
             }
-            let game = try Game.recorded(in: fields)
-            guard game == Format.game else {
+            let recorded = try registry.recorded(in: fields)
+            if let game, game.name != recorded.name {
                 throw RecordError(
                     line: number,
-                    "a \(game.rawValue) episode in a record of \(Format.game.rawValue) (\"game\" is \"\(game.rawValue)\"): "
-                        + "a record holds one game")
+                    "a \(recorded.name) episode in a record of \(game.name) (\"game\" is \"\(recorded.name)\"): a record holds one game")
             }
-            try fields.allowOnly(Format.headerMembers)
-            let header = try Format.header(fields)
+            try fields.allowOnly(Format.headerMembers(of: recorded))
+            let header = try Format.header(fields, game: recorded)
+            game = recorded
             episodes += 1
             current = Episode(isVersion1: Format.version(of: header) == 1, progress: Format.progress(at: header))
             return .header(header)
@@ -70,7 +80,7 @@ package struct RecordParser<Format: EpisodeFormat> {
                 throw RecordError(line: number, "a step before any header line (a record starts with \"type\":\"header\")")
             }
             guard episode.end == nil else { throw RecordError(line: number, "a step after the end line of episode \(episodes)") }
-            try fields.allowOnly(Format.stepMembers)
+            try fields.allowOnly(Format.stepMembers(episode.progress))
             let expected = episode.steps + 1
             let stepNumber = try fields.integer("step", in: 1...Int128(Int.max))
             guard stepNumber == expected else {
@@ -87,7 +97,7 @@ package struct RecordParser<Format: EpisodeFormat> {
             guard !episode.isVersion1 else {
                 throw RecordError(line: number, "an end line in a version 1 record (version 1 has none; its header says \"version\":1)")
             }
-            try fields.allowOnly(Format.endMembers)
+            try fields.allowOnly(Format.endMembers(episode.progress))
             let end = try Format.end(fields, steps: episode.steps, progress: episode.progress)
             current?.end = end
             return .end(end)
@@ -114,16 +124,16 @@ package struct RecordParser<Format: EpisodeFormat> {
     }
 }
 
-extension Game {
+extension GameRegistry {
     /// The game of the record file at `path`, from the first line that is not blank: which parser reads it.
-    /// `nil` when that line is not a header naming a game (the parser of either game then says why).
-    package static func ofRecord(at path: String) -> Game? {
+    /// `nil` when that line is not a header naming a registered game (the parser then says why).
+    package func gameOfRecord(at path: String) -> GameDeclaration? {
         struct FirstLineRead: Error {}
-        var found: Game? = nil
+        var found: GameDeclaration? = nil
         try? SystemIO.forEachLine(of: path) { line, number, _ throws(FirstLineRead) in
             guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) else { return }
             if let json = try? JSONValue.parse(Array(line)), case .object = json {
-                found = try? Game.recorded(in: Fields(json: json, line: number))
+                found = try? recorded(in: Fields(json: json, line: number))
             }
             throw FirstLineRead()
         }

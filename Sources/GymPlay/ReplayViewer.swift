@@ -1,5 +1,7 @@
 import Game2048
 import GymSystem
+import GymCore
+import GymGames
 
 /// The program behind `g2048 replay`: verifies recorded episodes of one game, then shows them step by step.
 ///
@@ -35,6 +37,10 @@ package struct ReplayViewer<Replayer: EpisodeReplayer>: Sendable {
     package var output: Int32 = SystemIO.standardOutput
     /// Where notes go.
     package var errors: Int32 = SystemIO.standardError
+    /// The games a record's headers may name.
+    package var registry: GameRegistry = .standard
+    /// The game the record must hold (`nil`: the one its first header names).
+    package var game: GameDeclaration? = nil
 
     /// Creates the program; nothing happens until ``run()``.
     package init(source: Source, name: String, delay: Int, checkOnly: Bool = false) {
@@ -183,7 +189,7 @@ package struct ReplayViewer<Replayer: EpisodeReplayer>: Sendable {
                 if let end = record.end { try body(.end(end)) }
             }
         case .file(let path):
-            var parser = RecordParser<Format>()
+            var parser = RecordParser<Format>(game: game, registry: registry)
             do {
                 try SystemIO.forEachLine(of: path) { line, number, isCutOff throws(any Error) in
                     let event: RecordEvent<Format>?

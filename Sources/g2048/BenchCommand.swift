@@ -12,7 +12,7 @@ struct BenchCommand: Command {
             --rows/--cols it measures one environment on 4x4, 3x3 and 6x6, and a vector of --envs
             environments on 4x4. Build with -c release: swift run -c release g2048 bench
             """,
-        options: [Self.rows.spec, Self.cols.spec, Self.envs.spec, Self.seconds.spec, Self.seed.spec, Self.json.spec])
+        options: [GameFlag.option.spec, Self.rows.spec, Self.cols.spec, Self.envs.spec, Self.seconds.spec, Self.seed.spec, Self.json.spec])
 
     static let rows = CommandOption.boardSize(RulesOption.rows, help: "Measure only boards with this many rows (2 to 8).")
         .shown("the standard set")

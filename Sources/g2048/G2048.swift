@@ -1,4 +1,6 @@
 import Game2048
+import GymCore
+import GymGames
 import GymServer
 import GymSystem
 
@@ -8,6 +10,8 @@ protocol Command {
     static var spec: CommandSpec { get }
     /// Validates the parsed arguments; throws before any work starts.
     init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Validates the parsed arguments of a run whose games are `registry`'s (`replay` reads any of them).
+    init(_ arguments: ParsedArguments, registry: GameRegistry) throws(UsageError)
     /// Does the work and returns the exit code; a thrown error prints `error: …` and exits 1.
     func run() throws -> Int32
     /// Whether the command's results are the files it writes (`train`, `solve`), its standard output only a report
@@ -18,6 +22,7 @@ protocol Command {
 
 extension Command {
     static var resultsAreFiles: Bool { false }
+    init(_ arguments: ParsedArguments, registry: GameRegistry) throws(UsageError) { try self.init(arguments) }
 }
 
 /// The `g2048` tool: it only lists and dispatches its subcommands.
@@ -75,8 +80,9 @@ enum G2048 {
         return ExitCode.failure
     }
 
-    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-    static func run(_ arguments: [String]) -> Int32 {
+    /// Runs the tool with `arguments` (without the program name) and returns the exit code; `--game` names a game
+    /// of `registry` (a game of one's own is run by the generic commands once its declaration is added).
+    static func run(_ arguments: [String], registry: GameRegistry = .standard) -> Int32 {
         // Plain `g2048` is how a newcomer asks what the tool does: the overview, on stdout, and success.
         // The overview, the help and the version are results printed.
         if arguments.first.map({ ["-h", "--help", "help", "--version"].contains($0) }) ?? true, let refused = refusingClosedStandardOutput() {
@@ -103,10 +109,22 @@ enum G2048 {
                 return ExitCode.usage
             }
             let rest = Array(arguments.dropFirst())
-            // `--game` picks the game's own command (its flags and help) before the arguments are parsed.
+            // `--game` picks the game before the arguments are parsed: 2048's commands are the tool's own, any
+            // other game's are the generic ones, their flags read from its declaration.
             do throws(UsageError) {
-                let game = try GameFlag.game(in: rest)
-                return run(GameFlag.command(first, for: game) ?? command, rest)
+                let game = try GameFlag.game(in: rest, registry: registry)
+                if game.name != GameFlag.twentyFortyEight, let generic = GameFlag.command(first) {
+                    return run(spec: generic.spec(for: game, registry: registry), resultsAreFiles: false, rest) { arguments throws(UsageError) in
+                        let instance = try generic.init(arguments, game: game)
+                        return instance.run
+                    }
+                }
+                var spec = command.spec
+                if let index = spec.options.firstIndex(where: { $0.name == GameFlag.option.flag }) { spec.options[index] = GameFlag.spec(registry) }
+                return run(spec: spec, resultsAreFiles: command.resultsAreFiles, rest) { arguments throws(UsageError) in
+                    let instance = try command.init(arguments, registry: registry)
+                    return instance.run
+                }
             } catch {
                 Console.error("error: \(error.message)\nusage: \(command.spec.usage)\nsee 'g2048 \(first) --help'")
                 return ExitCode.usage
@@ -116,7 +134,16 @@ enum G2048 {
 
     /// Parses, validates and runs one subcommand.
     static func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
-        let spec = command.spec
+        run(spec: command.spec, resultsAreFiles: command.resultsAreFiles, arguments) { arguments throws(UsageError) in
+            let instance = try command.init(arguments)
+            return instance.run
+        }
+    }
+
+    /// Parses `arguments` against `spec`, validates them with `make` (which gives the work to do) and does the work.
+    static func run(
+        spec: CommandSpec, resultsAreFiles: Bool, _ arguments: [String], make: (ParsedArguments) throws(UsageError) -> () throws -> Int32
+    ) -> Int32 {
         do throws(UsageError) {
             let parsed = try parseArguments(arguments, spec: spec)
             if parsed.helpRequested {
@@ -124,10 +151,10 @@ enum G2048 {
                 Console.output(spec.help)
                 return ExitCode.success
             }
-            let instance = try command.init(parsed)
-            if !command.resultsAreFiles, let refused = refusingClosedStandardOutput() { return refused }
+            let work = try make(parsed)
+            if !resultsAreFiles, let refused = refusingClosedStandardOutput() { return refused }
             let outcome: Result<Int32, any Error>
-            do { outcome = .success(try instance.run()) } catch { outcome = .failure(error) }
+            do { outcome = .success(try work()) } catch { outcome = .failure(error) }
             switch outcome {
             case .success(let code): return code
             // A contradiction only the input files reveal (a --resume file of another size) is still a usage error.
@@ -145,11 +172,16 @@ enum G2048 {
 
 /// Output helpers: results on stdout, everything else on stderr.
 enum Console {
+    /// Where results go: standard output, or the file a test running the tool in its own process gives.
+    @TaskLocal static var outputDescriptor = SystemIO.standardOutput
+    /// Where everything else goes.
+    @TaskLocal static var errorDescriptor = SystemIO.standardError
+
     /// Writes a line to stdout, unbuffered.
-    static func output(_ text: String) { write(text + "\n", to: SystemIO.standardOutput) }
+    static func output(_ text: String) { write(text + "\n", to: outputDescriptor) }
 
     /// Writes a line to stderr.
-    static func error(_ text: String) { write(text + "\n", to: SystemIO.standardError) }
+    static func error(_ text: String) { write(text + "\n", to: errorDescriptor) }
 
     /// Writes all of `text` to a file descriptor.
     static func write(_ text: String, to descriptor: Int32) {

@@ -1,5 +1,6 @@
 import GymPlay
 import GymSystem
+import GymCore
 import GymGames
 
 /// `g2048 replay`: show a recorded game again and check that it reproduces exactly from its seed.
@@ -13,8 +14,11 @@ struct ReplayCommand: Command {
             Every episode in the file is replayed from its seed first: the start board, and each step's
             reward, spawned tile and score must match the record, or the first difference is reported and
             the exit status is 1. A malformed or truncated record is reported in one line, also with 1.
-            A Memorize record ('g2048 play --game memorize --record') is replayed the same way: the deal,
-            and each card's content, reward and pairs matched.
+            A record of another game ('g2048 play --game NAME --record') is replayed through the game's
+            declaration the same way: what the seed dealt, and each action's reward and what the game
+            records of it.
+
+            --game names the game the record must hold; without it, the record's first header says.
 
             Records of format version 1 (from before records had end lines) are still replayed, with a note
             on stderr that a record cut off at a line boundary cannot be detected in them.
@@ -23,7 +27,7 @@ struct ReplayCommand: Command {
             is printed. The format is described in docs/RECORDS.md; gym2048.replay_record() in
             python/ checks a record the same way.
             """,
-        options: [Self.file.spec, Self.delay.spec, Self.check.spec],
+        options: [GameFlag.option.spec, Self.file.spec, Self.delay.spec, Self.check.spec],
         positional: "file")
 
     static let file = CommandOption.text("file", "file", help: "The record (JSON Lines) to replay; the same as the positional <file>.")
@@ -34,6 +38,16 @@ struct ReplayCommand: Command {
     var path: String
     var delay: Int?
     var checkOnly: Bool
+    var registry: GameRegistry = .standard
+    /// The game `--game` says the record holds (`nil`: the one its first header names).
+    var game: GameDeclaration? = nil
+
+    init(_ arguments: ParsedArguments, registry: GameRegistry) throws(UsageError) {
+        try self.init(arguments)
+        self.registry = registry
+        // The name was checked against the registry before the arguments were parsed.
+        game = try arguments[GameFlag.option].flatMap(registry.named)
+    }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let file = try arguments[Self.file]
@@ -46,11 +60,15 @@ struct ReplayCommand: Command {
 
     func run() throws -> Int32 {
         let pace = PlayOutcome.pace(delay)
-        switch Game.ofRecord(at: path) {
-        case .memorize:
-            return ReplayViewer<MemorizeReplayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly).run().exitCode()
-        case .twentyFortyEight, nil:
-            return ReplayViewer<EpisodeReplay.Replayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly).run().exitCode()
+        // 2048's records have lines of their own; every other game's are read through its declaration.
+        let game = self.game ?? registry.gameOfRecord(at: path)
+        guard let game, game.name != GameFlag.twentyFortyEight else {
+            var viewer = ReplayViewer<EpisodeReplay.Replayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly)
+            (viewer.registry, viewer.output) = (registry, Console.outputDescriptor)
+            return viewer.run().exitCode()
         }
+        var viewer = ReplayViewer<DeclaredReplayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly)
+        (viewer.registry, viewer.game, viewer.output) = (registry, game, Console.outputDescriptor)
+        return viewer.run().exitCode()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GymGames
 import Testing
 @testable import g2048
 import TestSupport
@@ -23,8 +24,8 @@ struct IntegerFlagTests {
     static var cases: [Case] {
         let commands =
             G2048.commands.map { (game: String?.none, spec: $0.spec) }
-            + GameFlag.commands.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { game, commands in
-                commands.map { (game: Optional(game.rawValue), spec: $0.spec) }
+            + GameRegistry.standard.games.filter { $0.name != GameFlag.twentyFortyEight }.flatMap { game in
+                GameFlag.commands.map { (game: Optional(game.name), spec: $0.spec(for: game, registry: .standard)) }
             }
         return commands.flatMap { game, spec in
             spec.options.compactMap { option in
@@ -55,7 +56,8 @@ struct IntegerFlagTests {
             let played = try G2048Tests.run(["play", "--agent", "random", "--rows", "2", "--seed", "1", "--delay", "0", "--record", record], input: "")
             try #require(played.status == 0, "\(played.stderr)")
             return [[("file", record), ("delay", "0")]]
-        case ("memorize", "eval"): return [board + [("games", "2")]]
+        case (_, "eval"): return [board + [("games", "2")]]
+        case (_, "bench"): return [board + [("seconds", "0.01"), ("envs", "2")]]
         default: return [[]]
         }
     }

@@ -26,11 +26,11 @@ struct MemorizeCommandTests {
     }
 
     @Test(arguments: [
-        (["--rows", "3", "--cols", "3"], "--rows/--cols: rows·cols must be an even number of cards from 2 to 64, got 3x3 = 9"),
+        (["--rows", "3", "--cols", "3"], "--rows and cols: rows·cols must be an even number of cards from 2 to 64, got 3x3 = 9"),
         (["--rows", "0"], "--rows must be an integer from 1 to 64, got 0"),
         (["--mismatch-penalty", "-1"], "--mismatch-penalty must be a number from 0.0 to 1000000.0, got -1.0"),
         (["--max-steps", "x"], "--max-steps must be an integer or off, got 'x'"),
-        (["--agent", "optimal"], "--agent must be one of random, perfect, forgetful, got 'optimal'"),
+        (["--agent", "optimal"], "--agent must be one of perfect, random or forgetful, got 'optimal'"),
         (["--memory", "2"], "--memory is the forgetful player's; give --agent forgetful"),
         (["--weights", "w.bin"], "unknown option '--weights'"),
     ])
@@ -44,7 +44,7 @@ struct MemorizeCommandTests {
     @Test func anUnknownGameIsAUsageError() throws {
         let result = try G2048Tests.run(["play", "--game", "chess"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("error: --game must be one of 2048, memorize, got 'chess'"))
+        #expect(result.stderr.hasPrefix("error: --game must be one of 2048 or memorize, got 'chess'"))
     }
 
     /// A pipe plays a game a card a line; a bad line is answered on stderr and play goes on.
@@ -94,7 +94,7 @@ struct MemorizeCommandTests {
         try text.replacingOccurrences(of: "\"seed\":9", with: "\"seed\":10").write(toFile: tampered, atomically: true, encoding: .utf8)
         let refused = try G2048Tests.run(["replay", "--check", tampered])
         #expect(refused.status == 1)
-        #expect(refused.stderr.hasPrefix("error: \(tampered): episode 2, start: the recorded deck has "), "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("error: \(tampered): episode 2, start: the recorded deck is "), "\(refused.stderr)")
         #expect(refused.stdout.isEmpty)
 
         let again = try G2048Tests.run(["play", "--game", "memorize", "--agent", "perfect", "--record", record])
