@@ -19,6 +19,8 @@ public protocol GameInstance: Sendable {
     func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>)
     /// Environment `index`'s state as a person reads it.
     func text(at index: Int) -> String
+    /// The game's environments as records read them, when they record members of their own.
+    var recorded: (any RecordedGame)? { get }
 }
 
 /// Why a step of a made game was refused, in words every door gives; nothing changed.
@@ -44,11 +46,11 @@ extension GameRefusal: CustomStringConvertible {
 
 /// A made game's vector compiled for its environment: each game declares one (its own type, a stored
 /// ``VectorGame``) so that the calls through `any GameInstance` run code specialized for the game, not generic
-/// code that copies environments through witness tables (five times slower for Memorize).
+/// code that copies environments through witness tables (five times slower for a card game).
 ///
-///     public struct MemorizeVector: GameVector {
-///         public var vector: VectorGame<MemorizeEnvironment>
-///         public init(vector: VectorGame<MemorizeEnvironment>) { self.vector = vector }
+///     public struct CardVector: GameVector {
+///         public var vector: VectorGame<CardEnvironment>
+///         public init(vector: VectorGame<CardEnvironment>) { self.vector = vector }
 ///     }
 public protocol GameVector: GameInstance {
     /// The game's environment.
@@ -82,4 +84,6 @@ extension GameVector {
     @inlinable public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) { vector.write(into: columns) }
 
     public func text(at index: Int) -> String { vector.environments[index].text }
+
+    public var recorded: (any RecordedGame)? { vector as? any RecordedGame }
 }

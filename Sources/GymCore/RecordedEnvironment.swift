@@ -62,8 +62,8 @@ public protocol RecordedEnvironment: GameEnvironment {
 }
 
 /// A made game whose environments are recorded with members of their own; ``VectorGame`` of a
-/// ``RecordedEnvironment`` is one.
-public protocol RecordedGame: GameInstance {
+/// ``RecordedEnvironment`` is one, and a made game gives it as ``GameInstance/recorded``.
+public protocol RecordedGame {
     /// The members' names.
     var layout: RecordLayout { get }
     /// The rules in a few words.

@@ -46,7 +46,7 @@ package struct DeclaredPlay {
         instance.reset(seeds: [seed])
         results.read(instance)
         outcome = nil
-        let recorded = instance as? any RecordedGame
+        let recorded = instance.recorded
         let header = DeclaredHeader(game: game, seed: seed, config: values, player: player, members: recorded?.startMembers(at: 0) ?? [])
         record { recorder throws(FileError) in try recorder.begin(header) }
         recorder?.note(endMembers: recorded?.endMembers(at: 0) ?? [], outcome: .stopped)
@@ -63,7 +63,7 @@ package struct DeclaredPlay {
         results.read(instance)
         let outcome = results.outcome(at: 0)
         self.outcome = outcome
-        let recorded = instance as? any RecordedGame
+        let recorded = instance.recorded
         let step = DeclaredStep(
             layout: self.game.recordLayout, action: action, reward: outcome.reward, members: recorded?.stepMembers(at: 0, after: action) ?? [])
         record { recorder throws(FileError) in try recorder.append(step) }

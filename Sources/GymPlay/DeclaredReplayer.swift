@@ -40,7 +40,7 @@ package struct DeclaredReplayer: EpisodeReplayer {
         }
         game.reset(seeds: [header.seed])
         layout = header.game.recordLayout
-        let dealt = (game as? any RecordedGame)?.startMembers(at: 0) ?? []
+        let dealt = game.recorded?.startMembers(at: 0) ?? []
         for (index, name) in layout.header.enumerated() where index < dealt.count && header.members[index] != dealt[index] {
             throw ReplayMismatch(
                 step: 0, "the recorded \(name) is \(header.members[index].json.serialized), but seed \(header.seed) gives \(dealt[index].json.serialized)")
@@ -72,7 +72,7 @@ package struct DeclaredReplayer: EpisodeReplayer {
         if outcome.reward != recorded.reward {
             throw ReplayMismatch(step: number, prefix + "recorded reward \(recorded.reward), replay gives \(outcome.reward)")
         }
-        let replayed = (game as? any RecordedGame)?.stepMembers(at: 0, after: recorded.action) ?? []
+        let replayed = game.recorded?.stepMembers(at: 0, after: recorded.action) ?? []
         for (index, name) in layout.ownStep.enumerated() where index < replayed.count && recorded.members[index] != replayed[index] {
             throw ReplayMismatch(
                 step: number, prefix + "recorded \(name) \(recorded.members[index].json.serialized), replay gives \(replayed[index].json.serialized)")
@@ -86,7 +86,7 @@ package struct DeclaredReplayer: EpisodeReplayer {
         guard end.outcome == replayed else {
             throw ReplayMismatch(step: last.step, "the record says the game was \(end.outcome.rawValue), but the replay is \(replayed.rawValue)")
         }
-        let members = (last.game as? any RecordedGame)?.endMembers(at: 0) ?? []
+        let members = last.game.recorded?.endMembers(at: 0) ?? []
         for (index, name) in layout.end.enumerated() where index < members.count && end.members[index] != members[index] {
             throw ReplayMismatch(
                 step: last.step, "the end line's \(name) is \(end.members[index].json.serialized), but the replay has \(members[index].json.serialized)")
@@ -99,13 +99,13 @@ package struct DeclaredReplayer: EpisodeReplayer {
     /// The rules in a few words (`memorize 2x2`), or the game's name.
     static func rulesTitle(of header: DeclaredHeader) -> String {
         let game = try? header.game.make(header.values, count: 1, autoresetMode: .disabled)
-        return (game as? any RecordedGame)?.recordTitle ?? header.game.name
+        return game?.recorded?.recordTitle ?? header.game.name
     }
 
     package static func title(of header: DeclaredHeader) -> String { "\(rulesTitle(of: header)) · seed \(header.seed) · \(header.player)" }
 
     package static func summary(of header: DeclaredHeader, last: Position) -> String {
-        let standing = (last.game as? any RecordedGame)?.recordSummary(at: 0) ?? "reward \(last.total)"
+        let standing = last.game.recorded?.recordSummary(at: 0) ?? "reward \(last.total)"
         return "\(rulesTitle(of: header)), \(header.player), \(standing)"
     }
 
@@ -125,5 +125,5 @@ package struct DeclaredReplayer: EpisodeReplayer {
 
 extension GameInstance {
     /// The members this game adds to its records (none for a game that is no ``RecordedEnvironment``).
-    var recordLayout: RecordLayout { (self as? any RecordedGame)?.layout ?? RecordLayout() }
+    var recordLayout: RecordLayout { recorded?.layout ?? RecordLayout() }
 }
