@@ -100,13 +100,8 @@ public struct Configuration: Hashable, Sendable {
 
         /// The settings of `config`.
         public init(_ config: Configuration) {
-            rules = RulesSettings(config.rules)
-            numEnvs = config.numEnvs
-            encoding = config.encoding
-            onehotChannels = config.onehotChannels
-            info = config.info
-            infoLayout = config.infoLayout
-            autoresetMode = config.autoresetMode
+            (rules, numEnvs, encoding) = (RulesSettings(config.rules), config.numEnvs, config.encoding)
+            (onehotChannels, info, infoLayout, autoresetMode) = (config.onehotChannels, config.info, config.infoLayout, config.autoresetMode)
         }
     }
 

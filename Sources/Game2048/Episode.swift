@@ -101,12 +101,7 @@ struct Episode: Sendable, Hashable {
 
     @inlinable
     init(mask: ActionMask, highest: UInt8, won: Bool, phase: Environment.Phase, steps: Int, score: Int64) {
-        self.mask = mask
-        self.highest = highest
-        self.won = won
-        self.phase = phase
-        self.steps = steps
-        self.score = score
+        (self.mask, self.highest, self.won, self.phase, self.steps, self.score) = (mask, highest, won, phase, steps, score)
     }
 
     /// The first state of an episode on `board`: over at once when no move is legal or the

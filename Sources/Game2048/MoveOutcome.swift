@@ -22,10 +22,7 @@ public struct MoveOutcome<Grid: GameBoard>: Hashable, Sendable {
     /// Creates an outcome.
     @inlinable
     public init(afterstate: Grid, reward: Int64, changed: Bool, highestMerge: UInt8) {
-        self.afterstate = afterstate
-        self.reward = reward
-        self.changed = changed
-        self.highestMerge = highestMerge
+        (self.afterstate, self.reward, self.changed, self.highestMerge) = (afterstate, reward, changed, highestMerge)
     }
 }
 
@@ -49,8 +46,6 @@ public struct TileMovement: Hashable, Sendable {
     /// Creates a movement.
     @inlinable
     public init(from: Int, to: Int, merged: Bool) {
-        self.from = from
-        self.to = to
-        self.merged = merged
+        (self.from, self.to, self.merged) = (from, to, merged)
     }
 }

@@ -133,12 +133,8 @@ public struct RulesSettings: Hashable, Sendable {
 
     /// The settings of `rules`.
     public init(_ rules: Rules) {
-        rows = rules.rows
-        cols = rules.cols
-        spawnFourProbability = rules.spawnFourProbability
-        initialTiles = rules.initialTiles
-        winTile = rules.winTile
-        maxSteps = rules.maxSteps
+        (rows, cols, spawnFourProbability) = (rules.rows, rules.cols, rules.spawnFourProbability)
+        (initialTiles, winTile, maxSteps) = (rules.initialTiles, rules.winTile, rules.maxSteps)
         invalidAction = rules.invalidAction.kind
         penalty = if case .terminate(let p) = rules.invalidAction { Int(p) } else { 0 }
     }

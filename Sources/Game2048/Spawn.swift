@@ -9,11 +9,7 @@ public struct Spawn: Hashable, Sendable {
     public var exponent: UInt8
 
     /// Creates a spawn.
-    @inlinable
-    public init(cell: Int, exponent: UInt8) {
-        self.cell = cell
-        self.exponent = exponent
-    }
+    @inlinable public init(cell: Int, exponent: UInt8) { (self.cell, self.exponent) = (cell, exponent) }
 
     /// The tile's value, 2 or 4.
     @inlinable
@@ -33,9 +29,5 @@ public struct ChanceOutcome: Hashable, Sendable {
     public var probability: Double
 
     /// Creates an outcome.
-    @inlinable
-    public init(spawn: Spawn, probability: Double) {
-        self.spawn = spawn
-        self.probability = probability
-    }
+    @inlinable public init(spawn: Spawn, probability: Double) { (self.spawn, self.probability) = (spawn, probability) }
 }

@@ -22,10 +22,7 @@ public struct Step: Sendable, Hashable {
     /// Creates a step result.
     @inlinable
     public init(observation: Board, reward: Int64, terminated: Bool, truncated: Bool, info: StepInfo) {
-        self.observation = observation
-        self.reward = reward
-        self.terminated = terminated
-        self.truncated = truncated
+        (self.observation, self.reward, self.terminated, self.truncated) = (observation, reward, terminated, truncated)
         self.info = info
     }
 }
@@ -56,14 +53,8 @@ public struct StepInfo: Sendable, Hashable {
         actionMask: ActionMask, score: Int64, maxTile: Int, steps: Int,
         afterstate: Board?, spawn: Spawn?, invalid: Bool, won: Bool
     ) {
-        self.actionMask = actionMask
-        self.score = score
-        self.maxTile = maxTile
-        self.steps = steps
-        self.afterstate = afterstate
-        self.spawn = spawn
-        self.invalid = invalid
-        self.won = won
+        (self.actionMask, self.score, self.maxTile, self.steps) = (actionMask, score, maxTile, steps)
+        (self.afterstate, self.spawn, self.invalid, self.won) = (afterstate, spawn, invalid, won)
     }
 }
 
@@ -76,11 +67,7 @@ public struct Reset: Sendable, Hashable {
     public var info: StepInfo
 
     /// Creates a reset result.
-    @inlinable
-    public init(observation: Board, info: StepInfo) {
-        self.observation = observation
-        self.info = info
-    }
+    @inlinable public init(observation: Board, info: StepInfo) { (self.observation, self.info) = (observation, info) }
 }
 
 /// A step that ``InvalidActionPolicy/reject`` refused.
@@ -115,9 +102,6 @@ public struct Afterstate: Sendable, Hashable {
     /// Creates an afterstate record.
     @inlinable
     public init(direction: Direction, legal: Bool, reward: Int64, board: Board) {
-        self.direction = direction
-        self.legal = legal
-        self.reward = reward
-        self.board = board
+        (self.direction, self.legal, self.reward, self.board) = (direction, legal, reward, board)
     }
 }

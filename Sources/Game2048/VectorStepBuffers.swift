@@ -38,16 +38,9 @@ public struct VectorInfoBuffers {
         afterstates: UnsafeMutablePointer<UInt8>? = nil, spawnCells: UnsafeMutablePointer<Int8>? = nil,
         spawnExponents: UnsafeMutablePointer<UInt8>? = nil, legalActions: UnsafeMutablePointer<UInt8>? = nil
     ) {
-        self.actionMasks = actionMasks
-        self.scores = scores
-        self.maxTiles = maxTiles
-        self.steps = steps
-        self.invalid = invalid
-        self.won = won
-        self.afterstates = afterstates
-        self.spawnCells = spawnCells
-        self.spawnExponents = spawnExponents
-        self.legalActions = legalActions
+        (self.actionMasks, self.scores, self.maxTiles, self.steps) = (actionMasks, scores, maxTiles, steps)
+        (self.invalid, self.won, self.afterstates, self.spawnCells) = (invalid, won, afterstates, spawnCells)
+        (self.spawnExponents, self.legalActions) = (spawnExponents, legalActions)
     }
 }
 
@@ -88,13 +81,8 @@ public struct VectorStepBuffers {
         info: VectorInfoBuffers = VectorInfoBuffers(), finals: UnsafeMutablePointer<Bool>? = nil,
         finalObservations: UnsafeMutablePointer<UInt8>? = nil, finalInfo: VectorInfoBuffers = VectorInfoBuffers()
     ) {
-        self.observations = observations
-        self.rewards = rewards
-        self.terminations = terminations
-        self.truncations = truncations
-        self.info = info
-        self.finals = finals
-        self.finalObservations = finalObservations
+        (self.observations, self.rewards, self.terminations) = (observations, rewards, terminations)
+        (self.truncations, self.info, self.finals, self.finalObservations) = (truncations, info, finals, finalObservations)
         self.finalInfo = finalInfo
     }
 }

@@ -13,9 +13,7 @@ public struct PlayerStall: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Creates the error.
     public init(player: String, game: Int, board: Board) {
-        self.player = player
-        self.game = game
-        self.board = board
+        (self.player, self.game, self.board) = (player, game, board)
     }
 
     /// "game 1: the optimal player gave no move on a board with legal moves: [[2,4],[8,0]]".

@@ -220,9 +220,7 @@ package struct WindowStatistics: Hashable, Sendable {
 
     /// Creates statistics.
     package init(games: Int, meanScore: Double, reachRates: [TileReachRate]) {
-        self.games = games
-        self.meanScore = meanScore
-        self.reachRates = reachRates
+        (self.games, self.meanScore, self.reachRates) = (games, meanScore, reachRates)
     }
 }
 
@@ -235,8 +233,7 @@ package struct TileReachRate: Hashable, Sendable {
 
     /// Creates a rate.
     package init(tile: Int, rate: Double) {
-        self.tile = tile
-        self.rate = rate
+        (self.tile, self.rate) = (tile, rate)
     }
 }
 

@@ -37,8 +37,7 @@ public final class TrainingRun: Sendable {
 
         /// Creates a checkpoint.
         public init(every: Int, path: String) {
-            self.every = every
-            self.path = path
+            (self.every, self.path) = (every, path)
         }
     }
 
@@ -77,11 +76,8 @@ public final class TrainingRun: Sendable {
             sweepStarting: @escaping () throws -> Void = {},
             sweepProgress: ((OptimalSolver.Progress) -> Void)? = nil
         ) {
-            self.metadata = metadata
-            self.game = game
-            self.coherenceStarted = coherenceStarted
-            self.tableGamesStarting = tableGamesStarting
-            self.sweepStarting = sweepStarting
+            (self.metadata, self.game, self.coherenceStarted) = (metadata, game, coherenceStarted)
+            (self.tableGamesStarting, self.sweepStarting) = (tableGamesStarting, sweepStarting)
             self.sweepProgress = sweepProgress
         }
     }
@@ -107,13 +103,8 @@ public final class TrainingRun: Sendable {
         learner: TDLearner, schedule: TrainingSchedule, tableLearning: TableLearning, threads: Int, lanes: Int, seed: UInt64,
         checkpoint: Checkpoint? = nil
     ) {
-        self.learner = learner
-        self.schedule = schedule
-        self.tableLearning = tableLearning
-        self.threads = threads
-        self.lanes = lanes
-        self.seed = seed
-        self.checkpoint = checkpoint
+        (self.learner, self.schedule, self.tableLearning, self.threads) = (learner, schedule, tableLearning, threads)
+        (self.lanes, self.seed, self.checkpoint) = (lanes, seed, checkpoint)
     }
 
     /// Runs the schedule: the network's part, then the table's, unless the run halted or was stopped before it.

@@ -70,11 +70,7 @@ public struct GameDeclaration: Sendable {
         _ name: String, summary: String, options: [OptionDeclaration], recordLayout: RecordLayout = RecordLayout(),
         maker: @escaping @Sendable ([String: OptionValue], Int, AutoresetMode) throws(OptionRefusal) -> any GameInstance
     ) {
-        self.name = name
-        self.summary = summary
-        self.options = options
-        self.recordLayout = recordLayout
-        self.maker = maker
+        (self.name, self.summary, self.options, self.recordLayout, self.maker) = (name, summary, options, recordLayout, maker)
     }
 }
 
@@ -95,11 +91,7 @@ public struct OptionDeclaration: Sendable, Hashable {
 
     /// An option's declaration.
     public init(name: String, flag: String, valueName: String, help: String, constraint: OptionConstraint, defaultValue: OptionValue) {
-        self.name = name
-        self.flag = flag
-        self.valueName = valueName
-        self.help = help
-        self.constraint = constraint
+        (self.name, self.flag, self.valueName, self.help, self.constraint) = (name, flag, valueName, help, constraint)
         self.defaultValue = defaultValue
     }
 

@@ -47,8 +47,6 @@ public struct StepOutcome: Sendable, Hashable {
 
     /// A step's outcome.
     public init(reward: Double, terminated: Bool, truncated: Bool) {
-        self.reward = reward
-        self.terminated = terminated
-        self.truncated = truncated
+        (self.reward, self.terminated, self.truncated) = (reward, terminated, truncated)
     }
 }

@@ -18,11 +18,7 @@ public struct GameSpace: Sendable, Hashable {
 
         /// An observation of `shape` with values of `type` in `low...high`.
         public init(encoding: String, shape: [Int], type: ElementType, low: Int, high: Int) {
-            self.encoding = encoding
-            self.shape = shape
-            self.type = type
-            self.low = low
-            self.high = high
+            (self.encoding, self.shape, self.type, self.low, self.high) = (encoding, shape, type, low, high)
         }
 
         /// Values per observation: the product of the shape.
@@ -47,12 +43,8 @@ public struct GameSpace: Sendable, Hashable {
         observation: Observation, actionCount: Int, actionNames: [String] = [], rewardRange: ClosedRange<Double>,
         rewardType: ElementType, info: [ResultColumn]
     ) {
-        self.observation = observation
-        self.actionCount = actionCount
-        self.actionNames = actionNames
-        self.rewardRange = rewardRange
-        self.rewardType = rewardType
-        self.info = info
+        (self.observation, self.actionCount, self.actionNames) = (observation, actionCount, actionNames)
+        (self.rewardRange, self.rewardType, self.info) = (rewardRange, rewardType, info)
     }
 
     /// The result columns of this space; `finals` adds the same-step autoreset columns.

@@ -45,9 +45,7 @@ package struct RecordedEpisode<Format: EpisodeFormat>: Hashable, Sendable {
 
     /// Creates a record.
     package init(header: Format.Header, steps: [Format.Step] = [], end: Format.End? = nil) {
-        self.header = header
-        self.steps = steps
-        self.end = end
+        (self.header, self.steps, self.end) = (header, steps, end)
     }
 
     /// Whether the record is of format version 1, which has no end line.
@@ -122,10 +120,7 @@ package struct EpisodeEnd: Hashable, Sendable {
 
     /// Creates an end line.
     package init(steps: Int, score: Int64, outcome: Outcome, isLastEpisode: Bool) {
-        self.steps = steps
-        self.score = score
-        self.outcome = outcome
-        self.isLastEpisode = isLastEpisode
+        (self.steps, self.score, self.outcome, self.isLastEpisode) = (steps, score, outcome, isLastEpisode)
     }
 }
 
@@ -176,10 +171,7 @@ package struct EpisodeStep: Hashable, Sendable {
 
     /// Creates a step.
     package init(action: Direction, reward: Int64, spawn: Spawn?, score: Int64) {
-        self.action = action
-        self.reward = reward
-        self.spawn = spawn
-        self.score = score
+        (self.action, self.reward, self.spawn, self.score) = (action, reward, spawn, score)
     }
 
     /// The record of an environment step.

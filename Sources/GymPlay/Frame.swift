@@ -50,15 +50,8 @@ package struct Frame: Hashable, Sendable {
         title: String, status: String? = nil, board: Board? = nil, text: String? = nil, menu: [String] = [],
         selected: Int? = nil, hint: String? = nil, message: String? = nil, help: String? = nil
     ) {
-        self.title = title
-        self.status = status
-        self.board = board
-        self.text = text
-        self.menu = menu
-        self.selected = selected
-        self.hint = hint
-        self.message = message
-        self.help = help
+        (self.title, self.status, self.board, self.text, self.menu) = (title, status, board, text, menu)
+        (self.selected, self.hint, self.message, self.help) = (selected, hint, message, help)
     }
 
     /// The frame as text, lines separated by `"\n"`, without a trailing newline.

@@ -76,8 +76,7 @@ package struct FileIdentity: Hashable, Sendable {
 
     /// Creates an identity.
     package init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
+        (self.device, self.inode) = (device, inode)
     }
 }
 

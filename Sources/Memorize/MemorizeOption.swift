@@ -46,11 +46,8 @@ public struct MemorizeSettings: Hashable, Sendable {
 
     /// The settings of `rules`.
     public init(_ rules: MemorizeRules) {
-        rows = rules.rows
-        cols = rules.cols
-        revealSeen = rules.revealSeen
-        mismatchPenalty = rules.mismatchPenalty
-        maxSteps = rules.maxSteps
+        (rows, cols, revealSeen) = (rules.rows, rules.cols, rules.revealSeen)
+        (mismatchPenalty, maxSteps) = (rules.mismatchPenalty, rules.maxSteps)
     }
 
     /// The rules these settings describe.

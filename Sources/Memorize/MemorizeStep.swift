@@ -18,10 +18,7 @@ public struct MemorizeStep: Sendable, Hashable {
 
     /// Creates a step result.
     public init(observation: [UInt8], reward: Double, terminated: Bool, truncated: Bool, info: MemorizeInfo) {
-        self.observation = observation
-        self.reward = reward
-        self.terminated = terminated
-        self.truncated = truncated
+        (self.observation, self.reward, self.terminated, self.truncated) = (observation, reward, terminated, truncated)
         self.info = info
     }
 }
@@ -41,10 +38,7 @@ public struct MemorizeInfo: Sendable, Hashable {
 
     /// Creates an info record.
     public init(actionMask: CardSet, pairsMatched: Int, mismatches: Int, steps: Int) {
-        self.actionMask = actionMask
-        self.pairsMatched = pairsMatched
-        self.mismatches = mismatches
-        self.steps = steps
+        (self.actionMask, self.pairsMatched, self.mismatches, self.steps) = (actionMask, pairsMatched, mismatches, steps)
     }
 }
 
