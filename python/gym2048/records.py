@@ -40,9 +40,12 @@ class _Lines:
     values of each member whose type is fixed (`kinds`, read by `_typed`)."""
 
     def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: str,
-                 outcomes: tuple[str, ...], min_version: int, kinds: _Kinds) -> None:
+                 outcomes: tuple[str, ...], min_version: int, kinds: _Kinds, every_option: bool = False) -> None:
         self.header, self.required, self.step, self.end = header, required, step, end
         self.tally, self.outcomes, self.min_version, self.kinds = tally, outcomes, min_version, kinds
+        #: Whether `config` must give every option of the game, each as its type allows (the one record format of
+        #: the declared games, as `g2048 replay` reads it), rather than the board's size with the rest defaulting.
+        self.every_option = every_option
 
 
 #: The JSON types of members, by the name `_Kind.kind` gives them, and how a message words them.
@@ -97,7 +100,7 @@ _GAMES = {
                        ("finished", "truncated", "stopped"), 2,
                        {"seed": "integer", "player": "string", "step": "integer", "card": "integer",
                         "content": "integer", "reward": "number", "pairs": "integer", "steps": "integer",
-                        "moves": "integer", "outcome": "string", "last_episode": "bool"}),
+                        "moves": "integer", "outcome": "string", "last_episode": "bool"}, every_option=True),
 }
 _SPAWN_MEMBERS = ("cell", "value")
 
@@ -116,14 +119,15 @@ class RecordMismatch(Exception):
 _BOARD_SIZE = ("rows", "cols")
 
 
-def _config_options(game: str) -> dict[str, Optional[_Kind]]:
+def _config_options(game: str, every_option: bool) -> dict[str, Optional[_Kind]]:
     """The names a record's `config` may hold, with the values each allows: the game's options as the engine
-    declares them (`g2048_games`: type, range or choices), each `null` for its default but the board's size."""
+    declares them (`g2048_games`: type, range or choices); `null` is an option's default but the board's size's,
+    or (`every_option`) `null` only where the option allows it."""
     from .native import games_table
     options = next(entry["options"] for entry in games_table() if entry["name"] == game)
     kinds: dict[str, Optional[_Kind]] = {}
     for option in options:
-        nullable = option["name"] not in _BOARD_SIZE
+        nullable = bool(option.get("nullable")) if every_option else option["name"] not in _BOARD_SIZE
         kind = {"boolean": "bool"}.get(option["type"], option["type"])
         kinds[option["name"]] = (
             _Kind("choice", choices=tuple(option["choices"]), words=_listed(option["choices"]), nullable=nullable)
@@ -252,10 +256,11 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 if not isinstance(line["config"], dict):
                     raise ValueError(f"{path}: line {number}: \"config\" must be an object")
                 if game not in configs:
-                    configs[game] = _config_options(game)
+                    configs[game] = _config_options(game, lines.every_option)
                 _only(path, number, line["config"], configs[game], "config.")
                 _typed(path, number, line["config"], configs[game], "config.")
-                _require(path, number, line["config"], _BOARD_SIZE, "config.")
+                required = tuple(configs[game]) if lines.every_option else _BOARD_SIZE
+                _require(path, number, line["config"], required, "config.")
                 if "deck" in lines.required:  # a hidden deal, recorded: it must be one
                     _deal(path, number, line["config"], line["deck"])
                 cells = line["config"]["rows"] * line["config"]["cols"]
