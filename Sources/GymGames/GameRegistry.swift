@@ -14,6 +14,7 @@ public struct GameRegistry: Sendable {
     /// A registry of `games`, the first the default.
     public init(_ games: [GameDeclaration]) {
         precondition(!games.isEmpty, "a registry lists at least one game")
+        precondition(Set(games.map(\.name)).count == games.count, "two registered games have the same name")
         self.games = games
     }
 
@@ -27,7 +28,12 @@ public struct GameRegistry: Sendable {
     public func named(_ name: String) -> GameDeclaration? { games.first { $0.name == name } }
 
     /// This registry with `game` added last.
-    public func adding(_ game: GameDeclaration) -> GameRegistry { GameRegistry(games + [game]) }
+    ///
+    /// - Precondition: no registered game has its name (a door makes a game by its name).
+    public func adding(_ game: GameDeclaration) -> GameRegistry {
+        precondition(named(game.name) == nil, "a game named \(game.name) is registered already")
+        return GameRegistry(games + [game])
+    }
 
     /// The names, as a message lists them: "2048 or memorize".
     public var names: String { games.map(\.name).listedWithOr }

@@ -15,7 +15,7 @@ struct DeclaredPlayCommand: GameCommand {
             name: name,
             abstract: "Play \(game.name) in the terminal, or watch a player.",
             discussion: """
-                \(game.name): \(game.summary). Type a \(noun)'s number and Enter to play it (from 0 to the
+                \(game.name): \(game.summary). Type the number of \(noun.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(noun) and Enter to play it (from 0 to the
                 number of actions - 1). Type r to start again, q to quit; the end of input quits. Each line of
                 input is one \(noun), so a pipe or a file can play a game.
 
