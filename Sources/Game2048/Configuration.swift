@@ -5,7 +5,7 @@
 ///     EnvironmentOption.named("num_envs")!.assign(.integer(256), to: &settings)
 ///     let config = try Configuration(settings, changing: Configuration())   // 256 classic 4×4 environments
 ///
-/// ``EnvironmentOption/all`` declares each option once (name, type, range or cases, default, help, and the field
+/// `EnvironmentOption.all` declares each option once (name, type, range or cases, default, help, and the field
 /// of ``Settings`` that holds it); the protocol's `make` and `spec`, `g2048 serve`'s flags, the C ABI's
 /// `g2048_make` and `g2048_options`, and the Python package all read it. Every stored value has been validated.
 public struct Configuration: Hashable, Sendable {

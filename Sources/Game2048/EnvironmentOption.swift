@@ -3,11 +3,11 @@
 ///
 ///     EnvironmentOption.named("num_envs")?.constraint   // .integer(1...65536, nullable: false)
 ///
-/// ``EnvironmentOption/all`` is the one table of options. The protocol's `make` reads through it and `spec`
+/// `EnvironmentOption.all` is the one table of options. The protocol's `make` reads through it and `spec`
 /// reports it, `g2048 serve` builds its flags and help from it, the C ABI returns it from `g2048_options`, the
 /// Python package and the documents' option tables are made from it. Its rules options are made from
 /// ``RulesOption/all``, so adding a rules option is an entry there. Adding an environment option is its
-/// declaration here and its place in ``all``, plus the field it sets in ``Configuration`` and what it does.
+/// declaration here and its place in `all`, plus the field it sets in ``Configuration`` and what it does.
 public typealias EnvironmentOption = GameOption<Configuration.Settings>
 
 extension GameOption where Settings == Configuration.Settings {

@@ -28,7 +28,7 @@ package struct DeclaredPlay {
 
     /// A game of `values` (which `make` accepts), recorded at `recordPath` when one is given.
     ///
-    /// - Throws: ``OptionRefusal`` for values that make no game, `FileError` when the record cannot be created.
+    /// - Throws: `OptionRefusal` for values that make no game, `FileError` when the record cannot be created.
     package init(game: GameDeclaration, values: [String: OptionValue], player: String, recordPath: String?) throws {
         self.game = game
         self.values = game.defaults.merging(values) { $1 }
@@ -54,7 +54,7 @@ package struct DeclaredPlay {
 
     /// Takes `action`, and records the step.
     ///
-    /// - Throws: ``GameRefusal`` for an action the game refuses; nothing changed.
+    /// - Throws: `GameRefusal` for an action the game refuses; nothing changed.
     @discardableResult
     package mutating func step(_ action: Int) throws(GameRefusal) -> StepOutcome {
         var game = instance

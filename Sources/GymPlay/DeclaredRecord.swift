@@ -5,7 +5,7 @@ import GymJSON
 
 /// One recorded episode of a declared game (every game but 2048, whose records are older and have their own
 /// lines): its options, seed and player, each action and reward, and the members the game adds
-/// (``RecordLayout``), enough to replay it exactly through the game's declaration.
+/// (`RecordLayout`), enough to replay it exactly through the game's declaration.
 ///
 /// 2048's framing (``EpisodeFormat``: a header, numbered steps, an end line, restarts) with these lines, for
 /// the card game `memorize`:
@@ -42,7 +42,7 @@ package struct DeclaredHeader: Hashable, Sendable {
     package var config: [RecordedOption]
     /// Who played: `human`, or a player's name.
     package var player: String
-    /// The game's own header members (``RecordLayout/header``).
+    /// The game's own header members (`RecordLayout.header`).
     package var members: [RecordValue]
 
     /// A header of the current version.
@@ -76,7 +76,7 @@ package struct DeclaredStep: Hashable, Sendable {
     package var action: Int
     /// Its reward.
     package var reward: Double
-    /// The game's own members (``RecordLayout/ownStep``).
+    /// The game's own members (`RecordLayout.ownStep`).
     package var members: [RecordValue]
 
     /// A step.
@@ -109,7 +109,7 @@ package struct DeclaredEnd: Hashable, Sendable {
     package var layout: RecordLayout
     /// The steps taken.
     package var steps: Int
-    /// The game's own members (``RecordLayout/end``).
+    /// The game's own members (`RecordLayout.end`).
     package var members: [RecordValue]
     /// How it ended.
     package var outcome: Outcome

@@ -6,7 +6,7 @@ extension RecordedEpisode {
     ///     let episodes = try EpisodeRecord.load(from: "game.jsonl")
     ///
     /// - Throws: ``RecordError`` naming the file: unreadable ("cannot open game.jsonl:
-    ///   No such file or directory"), not UTF-8, or malformed as ``parse(_:)`` reports.
+    ///   No such file or directory"), not UTF-8, or malformed as ``parse(bytes:game:registry:)`` reports.
     package static func load(from path: String) throws(RecordError) -> [RecordedEpisode] {
         let bytes: [UInt8]
         do throws(FileError) { bytes = try SystemIO.readFile(path) } catch { throw RecordError(line: 0, error.description) }

@@ -75,9 +75,10 @@ package struct RecordedEpisode<Format: EpisodeFormat>: Hashable, Sendable {
         try parse(bytes: Array(text.utf8), game: game, registry: registry)
     }
 
-    /// Reads every episode from the bytes of a record file; see ``parse(_:)``.
+    /// Reads every episode from the bytes of a record file.
     ///
     /// - Parameters:
+    ///   - bytes: the file's bytes, JSON lines.
     ///   - game: the game the record must hold; `nil`: the first header's.
     ///   - registry: the games a header may name.
     package static func parse(bytes: [UInt8], game: GameDeclaration? = nil, registry: GameRegistry = .standard) throws(RecordError) -> [RecordedEpisode] {

@@ -12,7 +12,7 @@ import GymSystem
 /// Each line is written with one `write` call as soon as it is known. An
 /// episode's end line is written when the next one begins (a restart, with
 /// `"last_episode":false`) or at ``finish()``, so a program killed before then
-/// leaves a record that ``RecordedEpisode/parse(_:)`` reports as truncated rather
+/// leaves a record that ``RecordedEpisode/parse(bytes:game:registry:)`` reports as truncated rather
 /// than one that passes for complete. The file is created, or emptied if it
 /// exists, by the initializer. The end line is the game's (``EpisodeFormat/end(steps:progress:isLastEpisode:)``),
 /// from the same progress its reader checks it against.

@@ -40,7 +40,7 @@ package struct RecordParser<Format: EpisodeFormat> {
     /// Reads line `number` (without its newline; `isCutOff` when the file ends inside it).
     ///
     /// - Returns: what the line holds, or `nil` for a blank line.
-    /// - Throws: ``RecordError`` naming the line, as ``RecordedEpisode/parse(_:)`` describes.
+    /// - Throws: ``RecordError`` naming the line, as ``RecordedEpisode/parse(bytes:game:registry:)`` describes.
     package mutating func read(_ rawLine: ArraySlice<UInt8>, number: Int, isCutOff: Bool = false) throws(RecordError) -> RecordEvent<Format>? {
         let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return nil }

@@ -4,7 +4,7 @@ import GymJSON
 import GymSystem
 
 /// `g2048 eval --game NAME` for every game but 2048: one of the game's players over many seeded games, reported
-/// as every game is (reward, steps, games finished) and as the game adds (``GameDeclaration/report``).
+/// as every game is (reward, steps, games finished) and as the game adds (`GameDeclaration.report`).
 struct DeclaredEvalCommand: GameCommand {
     static let name = "eval"
 

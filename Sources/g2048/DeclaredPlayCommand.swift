@@ -5,7 +5,7 @@ import GymSystem
 
 /// `g2048 play --game NAME` for every game but 2048: play by typing actions' numbers, or watch one of the
 /// game's players; record the episodes. The game's words (what an action is called, the status and a note on
-/// each step) are its own (``GameDeclaration/play``); the screen is its `text`.
+/// each step) are its own (`GameDeclaration.play`); the screen is its `text`.
 struct DeclaredPlayCommand: GameCommand {
     static let name = "play"
 

@@ -1,6 +1,6 @@
 import GymCore
 
-/// A game's options as flags, read from its declaration (``GameDeclaration/options``): the one reader of every
+/// A game's options as flags, read from its declaration (`GameDeclaration.options`): the one reader of every
 /// game's table, so a new option, or a new game, reaches `eval`, `play` and `bench` without a flag of its own.
 /// A switch (`--reveal-seen`) is a flag without a value; an option that can be off takes `off`.
 enum GameFlags {

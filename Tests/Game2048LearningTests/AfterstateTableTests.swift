@@ -215,7 +215,7 @@ struct AfterstateTableTests {
         #expect(saved.count > 100 && saved.map(\.key) == read.map(\.key) && saved.map(\.value) == read.map(\.value))
         // Saved again, the same bytes.
         try WeightsFile.save(loaded, metadata: WeightsFileTests.metadata, to: path)
-        #expect(try readBytes(path) == bytes)
+        #expect(readBytes(path) == bytes)
     }
 
     /// A table a save never writes, with a valid checksum: each refused, naming the entry and what is wrong.
