@@ -31,15 +31,17 @@ public struct RulesOption: Sendable {
     public var constraint: OptionConstraint { option.constraint }
 
     /// Whether the option can change the games of a player that makes only legal moves (the learner and the
-    /// built-in agents): every option but the invalid-action policy and its penalty.
-    public var concernsLegalPlay: Bool { field != .penalty && field != nil }
+    /// built-in agents): every option but the invalid-action policy and its penalty. Declared, not derived from
+    /// ``field``: an option no error names (a switch) may still change legal play.
+    public let concernsLegalPlay: Bool
 
     /// A rules option: its declaration and what the documents and errors say of it.
-    init(_ option: GameOption<RulesSettings>, field: RulesError.Field?, isRequired: Bool = false, swiftName: String? = nil) {
-        self.option = option
-        self.field = field
-        self.isRequired = isRequired
-        self.swiftName = swiftName ?? field?.rawValue ?? option.name
+    init(
+        _ option: GameOption<RulesSettings>, field: RulesError.Field?, isRequired: Bool = false, concernsLegalPlay: Bool = true,
+        swiftName: String? = nil
+    ) {
+        (self.option, self.field, self.isRequired) = (option, field, isRequired)
+        (self.concernsLegalPlay, self.swiftName) = (concernsLegalPlay, swiftName ?? field?.rawValue ?? option.name)
     }
 
     /// `rows`.
@@ -69,13 +71,13 @@ public struct RulesOption: Sendable {
     /// `invalid_action`.
     public static let invalidAction = RulesOption(
         .choice("invalid_action", valueName: "policy", help: "What an illegal action does:", \.invalidAction), field: nil,
-        swiftName: "invalidAction")
+        concernsLegalPlay: false, swiftName: "invalidAction")
     /// `invalid_action_penalty` (`--penalty`).
     public static let penalty = RulesOption(
         .integer(
             "invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
             in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound),
-            note: "; the reward is `-penalty` under `terminate`", \.penalty), field: .penalty,
+            note: "; the reward is `-penalty` under `terminate`", \.penalty), field: .penalty, concernsLegalPlay: false,
         swiftName: "invalidAction: .terminate(penalty:)")
 
     /// Every rules option, in the order `spec` and records list them.
