@@ -141,17 +141,9 @@ public func g2048StepColumns(
             guard numActions == Int64(session.config.numEnvs) else {
                 throw .argument("actions must have \(session.config.numEnvs) entries, got \(numActions)")
             }
-            // 2048's actions are bytes 0..3: anything else is refused by the protocol's words.
-            let bytes = given.map { UInt8(clamping: max(0, min($0, 255))) }
-            if let index = given.firstIndex(where: { $0 < 0 || $0 > 3 }) {
-                let name = numActions == 1 ? "action" : "actions[\(index)]"
-                throw .argument("\(name) must be 0..3 or up/right/down/left, got \(given[index])")
-            }
             var out = TwentyFortyEightColumn.buffers(addresses, layout: layout, numEnvs: session.config.numEnvs)
             let buffers = try CBuffers(&out, config: session.config)
-            try bytes.withUnsafeBufferPointer { bytes throws(CallError) in
-                try CallError.rethrowing { () throws(RPCError) in try session.step(bytes, into: buffers.buffers) }
-            }
+            try CallError.rethrowing { () throws(RPCError) in try session.step(given, into: buffers.buffers) }
             buffers.finish()
         }
     }

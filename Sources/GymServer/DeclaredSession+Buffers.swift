@@ -35,8 +35,8 @@ extension GameSession {
         guard actions.count == session.numEnvs else { throw .invalidParams("actions must have \(session.numEnvs) entries, got \(actions.count)") }
         let last = Int64(session.instance.space.actionCount - 1)
         if let index = actions.firstIndex(where: { $0 < 0 || $0 > last }) {
-            let name = session.numEnvs == 1 ? "action" : "actions[\(index)]"
-            throw .invalidParams("\(name) must be an action from 0 to \(last), got \(actions[index])")
+            // Refused by the protocol's reader of an action, in its words.
+            _ = try session.action(.integer(Int128(actions[index])), name: session.numEnvs == 1 ? "action" : "actions[\(index)]")
         }
         try session.step(actions: actions)
         session.instance.write(into: columns)

@@ -19,6 +19,19 @@ extension GameSession {
         Self.reset(&environments, request, into: buffers)
     }
 
+    /// `step` with one action per environment given as 64-bit integers (the columns calls'), each refused by the
+    /// protocol's words unless 0…3, its results written into `buffers`.
+    ///
+    /// - Throws: ``RPCError`` as `call("step", params:)` would for the same actions; nothing changes then.
+    public mutating func step(_ actions: UnsafeBufferPointer<Int64>, into buffers: VectorStepBuffers) throws(RPCError) {
+        // An action beyond a byte is named as given; every other refusal (the game, the count) is the byte step's,
+        // in its order, and comes before the clamped values are read.
+        if declared == nil, actions.count == config.numEnvs, let index = actions.firstIndex(where: { $0 < 0 || $0 > 3 }) {
+            _ = try Self.parseAction(.integer(Int128(actions[index])), name: actions.count == 1 ? "action" : "actions[\(index)]")
+        }
+        try actions.map { UInt8(clamping: $0) }.withUnsafeBufferPointer { bytes throws(RPCError) in try step(bytes, into: buffers) }
+    }
+
     /// `step` with one action (0…3) per environment, its results written into `buffers`.
     ///
     /// - Throws: ``RPCError`` as `call("step", params:)` would for the same actions; nothing changes then.

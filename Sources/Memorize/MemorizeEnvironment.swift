@@ -91,7 +91,11 @@ public struct MemorizeEnvironment: GameEnvironment {
 
     /// The observation: every card's ``CardView`` code, row-major.
     public var observation: [UInt8] {
-        (0..<rules.cardCount).map { view(of: $0).code(pairs: rules.pairCount) }
+        // The codes the vector's columns get, by the same code (`write(observation:)`).
+        [UInt8](unsafeUninitializedCapacity: rules.cardCount) { codes, count in
+            write(observation: UnsafeMutableRawPointer(codes.baseAddress!))
+            count = rules.cardCount
+        }
     }
 
     /// The info of the current state.
