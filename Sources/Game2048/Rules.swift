@@ -22,10 +22,10 @@ public struct Rules: Hashable, Sendable {
     public static let sizeRange = 2...8
     /// The chances a spawned tile may have of being a 4.
     public static let spawnFourProbabilityRange = 0.0...1.0
-    /// The step limits an episode may have (``maxSteps``).
-    public static let maxStepsRange = 1...Int.max
-    /// The penalties ``InvalidActionPolicy/terminate(penalty:)`` may give.
-    public static let penaltyRange: ClosedRange<Int64> = 0...Int64.max
+    /// The step limits an episode may have (``maxSteps``): every game's.
+    public static let maxStepsRange = EpisodeLimits.maxStepsRange
+    /// The penalties ``InvalidActionPolicy/terminate(penalty:)`` may give: every game's.
+    public static let penaltyRange = EpisodeLimits.penaltyRange
     /// The win tiles there may be: powers of two in this range (4 to 2^50).
     public static var winTileRange: ClosedRange<Int> { 4...(1 << Int(maxExponent)) }
 
@@ -130,46 +130,4 @@ public struct Rules: Hashable, Sendable {
 
     /// A short label such as `"4x4"`, used to key results by board configuration.
     public var sizeLabel: String { "\(rows)x\(cols)" }
-}
-
-/// What ``Environment/step(_:)`` does with an action that would not change the board.
-public enum InvalidActionPolicy: Hashable, Sendable {
-    /// The state is unchanged, the reward is 0, no tile spawns, `info.invalid` is
-    /// true, and the step still counts toward `maxSteps`.
-    case noop
-    /// The episode terminates, with reward `-penalty`.
-    case terminate(penalty: Int64)
-    /// `step` throws ``StepError/illegalAction(_:)`` and nothing changes.
-    case reject
-
-    /// The kinds of policy, by the names the protocol and the CLI give them.
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
-        /// ``InvalidActionPolicy/noop``.
-        case noop
-        /// ``InvalidActionPolicy/terminate(penalty:)``.
-        case terminate
-        /// ``InvalidActionPolicy/reject``.
-        case reject
-    }
-
-    /// The policy of `kind`; `penalty` applies to ``Kind/terminate`` only.
-    public init(_ kind: Kind, penalty: Int64 = 0) {
-        switch kind {
-        case .noop: self = .noop
-        case .terminate: self = .terminate(penalty: penalty)
-        case .reject: self = .reject
-        }
-    }
-
-    /// The kind of policy.
-    public var kind: Kind {
-        switch self {
-        case .noop: .noop
-        case .terminate: .terminate
-        case .reject: .reject
-        }
-    }
-
-    /// The policy's name as the protocol and the CLI spell it: `noop`, `terminate` or `reject`.
-    public var name: String { kind.rawValue }
 }

@@ -64,20 +64,14 @@ public struct RulesOption: Sendable {
         .optionalInteger(
             "win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: Rules.winTileRange,
             note: ", a power of two", \.winTile), field: .winTile)
-    /// `max_steps`.
-    public static let maxSteps = RulesOption(
-        .optionalInteger("max_steps", help: "Truncate episodes after this many steps.", in: Rules.maxStepsRange, \.maxSteps),
-        field: .maxSteps)
-    /// `invalid_action`.
+    /// `max_steps`: every game's (``EpisodeOption``).
+    public static let maxSteps = RulesOption(EpisodeOption.maxSteps.lifted(to: \.episode), field: .maxSteps)
+    /// `invalid_action`: every game's.
     public static let invalidAction = RulesOption(
-        .choice("invalid_action", valueName: "policy", help: "What an illegal action does:", \.invalidAction), field: nil,
-        concernsLegalPlay: false, swiftName: "invalidAction")
-    /// `invalid_action_penalty` (`--penalty`).
+        EpisodeOption.invalidAction.lifted(to: \.episode), field: nil, concernsLegalPlay: false, swiftName: "invalidAction")
+    /// `invalid_action_penalty` (`--penalty`): every game's.
     public static let penalty = RulesOption(
-        .integer(
-            "invalid_action_penalty", flag: "penalty", help: "Penalty of an illegal action under terminate.",
-            in: Int(Rules.penaltyRange.lowerBound)...Int(Rules.penaltyRange.upperBound),
-            note: "; the reward is `-penalty` under `terminate`", \.penalty), field: .penalty, concernsLegalPlay: false,
+        EpisodeOption.penalty.lifted(to: \.episode), field: .penalty, concernsLegalPlay: false,
         swiftName: "invalidAction: .terminate(penalty:)")
 
     /// Every rules option, in the order `spec` and records list them.
@@ -126,19 +120,30 @@ public struct RulesSettings: Hashable, Sendable {
     public var initialTiles: Int
     /// The tile that wins, or `nil`.
     public var winTile: Int?
+    /// The episode's limits: the options every game shares.
+    public var episode: EpisodeLimits.Settings
+
     /// The step limit, or `nil`.
-    public var maxSteps: Int?
+    public var maxSteps: Int? {
+        get { episode.maxSteps }
+        set { episode.maxSteps = newValue }
+    }
     /// The invalid-action policy's kind (its penalty is ``penalty``).
-    public var invalidAction: InvalidActionPolicy.Kind
+    public var invalidAction: InvalidActionPolicy.Kind {
+        get { episode.invalidAction }
+        set { episode.invalidAction = newValue }
+    }
     /// The penalty under `terminate`; 0 under the other policies.
-    public var penalty: Int
+    public var penalty: Int {
+        get { episode.penalty }
+        set { episode.penalty = newValue }
+    }
 
     /// The settings of `rules`.
     public init(_ rules: Rules) {
         (rows, cols, spawnFourProbability) = (rules.rows, rules.cols, rules.spawnFourProbability)
-        (initialTiles, winTile, maxSteps) = (rules.initialTiles, rules.winTile, rules.maxSteps)
-        invalidAction = rules.invalidAction.kind
-        penalty = if case .terminate(let p) = rules.invalidAction { Int(p) } else { 0 }
+        (initialTiles, winTile) = (rules.initialTiles, rules.winTile)
+        episode = EpisodeLimits.Settings(EpisodeLimits(maxSteps: rules.maxSteps, invalidAction: rules.invalidAction))
     }
 
     /// The rules these settings describe.

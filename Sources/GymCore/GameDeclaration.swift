@@ -39,7 +39,8 @@ public struct GameDeclaration: Sendable {
         try maker(defaults.merging(values) { $1 }, count, autoresetMode)
     }
 
-    /// A game whose vectors are `Vector`, with options that set `Settings` fields.
+    /// A game whose vectors are `Vector`, with options that set `Settings` fields, and after them the episode's
+    /// limits every game has (``EpisodeOption``), which ``VectorGame`` applies.
     ///
     /// - Parameters:
     ///   - name: the name `make`'s `game` and `--game` give.
@@ -52,16 +53,22 @@ public struct GameDeclaration: Sendable {
         _ name: String, summary: String, vector: Vector.Type, options: [GameOption<Settings>], settings: Settings,
         rules: @escaping @Sendable (Settings) throws(OptionRefusal) -> Vector.Environment.Rules
     ) {
+        let limits = EpisodeLimits.Settings(EpisodeLimits())
         self.name = name
         self.summary = summary
-        self.options = options.map { OptionDeclaration($0, default: $0.value(in: settings)) }
+        self.options =
+            options.map { OptionDeclaration($0, default: $0.value(in: settings)) }
+            + EpisodeOption.all.map { OptionDeclaration($0, default: $0.value(in: limits)) }
         recordLayout = (Vector.Environment.self as? any RecordedEnvironment.Type)?.recordLayout ?? RecordLayout()
         maker = { values, count, mode throws(OptionRefusal) in
-            var chosen = settings
+            var (chosen, chosenLimits) = (settings, limits)
             for option in options {
                 if let value = values[option.name] { option.assign(value, to: &chosen) }
             }
-            return Vector(vector: VectorGame(rules: try rules(chosen), count: count, autoresetMode: mode))
+            for option in EpisodeOption.all {
+                if let value = values[option.name] { option.assign(value, to: &chosenLimits) }
+            }
+            return Vector(vector: VectorGame(rules: try rules(chosen), count: count, autoresetMode: mode, limits: chosenLimits.limits))
         }
     }
 

@@ -15,6 +15,9 @@ public protocol GameInstance: Sendable {
     mutating func reset(seeds: [UInt64?])
     /// Steps every environment with its action; nothing changes when it throws.
     mutating func step(actions: UnsafeBufferPointer<Int64>) throws(GameRefusal)
+    /// Why the rules refuse `action` in environment `index` now, whatever the invalid-action policy would do with
+    /// it, or `nil`: what a person playing is told.
+    func refusal(of action: Int, at index: Int) -> String?
     /// Writes the results into one address per column (see ``VectorGame/write(into:)``).
     func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>)
     /// Environment `index`'s state as a person reads it.
@@ -84,6 +87,13 @@ extension GameVector {
     @inlinable public func write(into columns: UnsafeBufferPointer<UnsafeMutableRawPointer?>) { vector.write(into: columns) }
 
     public func text(at index: Int) -> String { vector.environments[index].text }
+
+    public func refusal(of action: Int, at index: Int) -> String? {
+        do {
+            try vector.environments[index].check(action)
+            return nil
+        } catch { return error.description }
+    }
 
     public var recorded: (any RecordedGame)? { vector as? any RecordedGame }
 }

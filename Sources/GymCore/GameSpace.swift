@@ -32,7 +32,7 @@ public struct GameSpace: Sendable, Hashable {
     /// The actions' names when they have names (2048's directions), else empty.
     public let actionNames: [String]
     /// The smallest and largest reward of one step.
-    public let rewardRange: ClosedRange<Double>
+    public var rewardRange: ClosedRange<Double>
     /// The type of a reward: `int64` when every reward is whole, else `float64`.
     public let rewardType: ElementType
     /// The info columns, in the order an info object lists them.

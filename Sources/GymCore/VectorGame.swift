@@ -7,13 +7,16 @@
 ///     try envs.step(actions)   // one action per environment
 ///
 /// Environment `i` plays exactly as a single environment would: `reset(seed: s)` seeds it with the `i + 1`-th
-/// output of `SplitMix64(seed: s)`. Every step is checked before any environment moves: an illegal action
-/// changes nothing.
+/// output of `SplitMix64(seed: s)`. The episode's shared limits (``EpisodeLimits``: the step limit and the
+/// invalid-action policy) are applied here too. Every step is checked before any environment moves: a refused
+/// action changes nothing.
 public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// The rules of every environment.
     public let rules: Environment.Rules
     /// What a step does with a finished episode.
     public let autoresetMode: AutoresetMode
+    /// The step limit and the invalid-action policy of every environment.
+    public let limits: EpisodeLimits
     /// The results' shapes.
     public let space: GameSpace
     /// Every environment's state and last results, changed in place by the inlined step.
@@ -26,20 +29,34 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         @usableFromInline var terminations: [Bool]
         @usableFromInline var truncations: [Bool]
         @usableFromInline var finals: [Bool]
+        /// Steps since each environment's reset, for the step limit.
+        @usableFromInline var steps: [Int]
+        /// Whether each environment's episode was ended by the limits (cut or terminated by the policy), which
+        /// the game's own phase does not know.
+        @usableFromInline var ended: [Bool]
+        /// How many environments were never reset.
+        @usableFromInline var unstarted: Int
 
         /// `body` with every lane's column as a mutable buffer: the step's loop, without a uniqueness check per
         /// element.
         @inlinable mutating func advance(
             _ body: (
                 UnsafeMutableBufferPointer<Environment>, UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Bool>,
-                UnsafeMutableBufferPointer<Bool>, UnsafeMutableBufferPointer<Bool>
+                UnsafeMutableBufferPointer<Bool>, UnsafeMutableBufferPointer<Bool>, UnsafeMutableBufferPointer<Int>,
+                UnsafeMutableBufferPointer<Bool>
             ) -> Void
         ) {
             environments.withUnsafeMutableBufferPointer { environments in
                 rewards.withUnsafeMutableBufferPointer { rewards in
                     terminations.withUnsafeMutableBufferPointer { terminations in
                         truncations.withUnsafeMutableBufferPointer { truncations in
-                            finals.withUnsafeMutableBufferPointer { finals in body(environments, rewards, terminations, truncations, finals) }
+                            finals.withUnsafeMutableBufferPointer { finals in
+                                steps.withUnsafeMutableBufferPointer { steps in
+                                    ended.withUnsafeMutableBufferPointer { ended in
+                                        body(environments, rewards, terminations, truncations, finals, steps, ended)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -50,9 +67,13 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
             self.environments = environments
             rewards = Array(repeating: 0, count: environments.count)
             terminations = Array(repeating: false, count: environments.count)
-            truncations = terminations
-            finals = terminations
+            (truncations, finals, ended) = (terminations, terminations, terminations)
+            steps = Array(repeating: 0, count: environments.count)
+            unstarted = environments.count
         }
+
+        /// Where environment `index` is in its episode, the limits included.
+        @inlinable func phase(_ index: Int) -> EpisodePhase { ended[index] ? .over : environments[index].phase }
     }
 
     /// The environments.
@@ -73,11 +94,18 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// Creates `count` environments; call ``reset(seed:)`` before the first step.
     ///
     /// - Precondition: `count ≥ 1`.
-    public init(rules: Environment.Rules, count: Int, autoresetMode: AutoresetMode = .nextStep, seed: UInt64 = 0) {
+    public init(
+        rules: Environment.Rules, count: Int, autoresetMode: AutoresetMode = .nextStep, limits: EpisodeLimits = .none, seed: UInt64 = 0
+    ) {
         precondition(count >= 1, "a vector environment holds at least one environment, got \(count)")
-        self.rules = rules
-        self.autoresetMode = autoresetMode
-        space = Environment.space(of: rules)
+        (self.rules, self.autoresetMode, self.limits) = (rules, autoresetMode, limits)
+        var space = Environment.space(of: rules)
+        // A refused action's reward (0, or the penalty) is a reward too.
+        let refused = 0 - Double(limits.invalidAction.penalty)
+        if limits.invalidAction != .reject && refused < space.rewardRange.lowerBound {
+            space.rewardRange = refused...space.rewardRange.upperBound
+        }
+        self.space = space
         lanes = Lanes(SplitMix64.seeds(from: seed, count: count).map { Environment(rules: rules, seed: $0) })
         let columns = space.columns(finals: false).all
         finalStride = ([columns[0]] + space.info).reduce(0) { $0 + $1.byteCount(environments: 1) }
@@ -87,7 +115,7 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
     /// The number of environments.
     @inlinable public var count: Int { lanes.environments.count }
     /// Whether every environment has been reset: a step is allowed.
-    @inlinable public var isStarted: Bool { !lanes.environments.contains { $0.phase == .needsReset } }
+    @inlinable public var isStarted: Bool { lanes.unstarted == 0 }
 
     /// Resets every environment: with a seed, environment `i` from the `i`-th derived seed; without, each
     /// continues its stream.
@@ -105,8 +133,10 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
 
     /// Resets environment `index` alone.
     @inlinable public mutating func reset(index: Int, seed: UInt64? = nil) {
+        if lanes.environments[index].phase == .needsReset { lanes.unstarted -= 1 }
         lanes.environments[index].reset(seed: seed)
         (lanes.rewards[index], lanes.terminations[index], lanes.truncations[index], lanes.finals[index]) = (0, false, false, false)
+        (lanes.steps[index], lanes.ended[index]) = (0, false)
     }
 
     /// Steps every environment with its action.
@@ -120,26 +150,44 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         precondition(isStarted, "step(_:) before reset(seed:)")
         let start = actions.startIndex
         if autoresetMode == .disabled {
-            let over = lanes.environments.indices.filter { lanes.environments[$0].phase == .over }
+            let over = lanes.environments.indices.filter { lanes.phase($0) == .over }
             if !over.isEmpty { throw .episodesOver(indices: over) }
         }
-        for index in lanes.environments.indices where lanes.environments[index].phase == .running {
+        // Under `reject` every action is checked here; under the other policies only those outside the action
+        // space (always refused), the others when they are taken.
+        let rejects = limits.invalidAction == .reject
+        let actionCount = space.actionCount
+        for index in lanes.environments.indices where lanes.phase(index) == .running {
             // An action beyond Int is no action of any game: the game refuses its clamped value.
             let action = Int(clamping: actions[start + index])
+            guard rejects || !(0..<actionCount).contains(action) else { continue }
             do { try lanes.environments[index].check(action) } catch { throw .illegalAction(index: index, error) }
         }
         let sameStep = autoresetMode == .sameStep
+        // 0 - x: a penalty of 0 is +0.0, which prints as 0.
+        let (maxSteps, penalty) = (limits.maxSteps ?? .max, 0 - Double(limits.invalidAction.penalty))
+        let terminates = if case .terminate = limits.invalidAction { true } else { false }
         var ended: [Int] = []
-        lanes.advance { environments, rewards, terminations, truncations, finals in
+        lanes.advance { environments, rewards, terminations, truncations, finals, steps, cut in
             for index in environments.indices {
                 finals[index] = false
-                guard environments[index].phase == .running else {
+                guard !cut[index] && environments[index].phase == .running else {
                     // next_step: the step after an episode's end resets it and ignores its action.
                     environments[index].reset(seed: nil)
-                    (rewards[index], terminations[index], truncations[index]) = (0, false, false)
+                    (rewards[index], terminations[index], truncations[index], steps[index], cut[index]) = (0, false, false, 0, false)
                     continue
                 }
-                let outcome = environments[index].advance(Int(clamping: actions[start + index]))
+                let action = Int(clamping: actions[start + index])
+                var outcome: StepOutcome
+                if rejects || (try? environments[index].check(action)) != nil {
+                    outcome = environments[index].advance(action)
+                } else {
+                    // A refused action under `noop` or `terminate`: the game does not move.
+                    outcome = StepOutcome(reward: terminates ? penalty : 0, terminated: terminates, truncated: false)
+                    cut[index] = terminates
+                }
+                steps[index] += 1
+                if steps[index] >= maxSteps { (outcome.truncated, cut[index]) = (true, true) }
                 (rewards[index], terminations[index], truncations[index]) = (outcome.reward, outcome.terminated, outcome.truncated)
                 if sameStep && (outcome.terminated || outcome.truncated) { ended.append(index) }
             }
@@ -147,7 +195,7 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         for index in ended {
             keepFinal(index)
             lanes.environments[index].reset(seed: nil)
-            lanes.finals[index] = true
+            (lanes.steps[index], lanes.ended[index], lanes.finals[index]) = (0, false, true)
         }
     }
 

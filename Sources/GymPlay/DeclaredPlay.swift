@@ -54,9 +54,11 @@ package struct DeclaredPlay {
 
     /// Takes `action`, and records the step.
     ///
-    /// - Throws: `GameRefusal` for an action the game refuses; nothing changed.
+    /// - Throws: `GameRefusal` for an action the game's rules refuse, whatever its invalid-action policy (a person
+    ///   is told why, and no step is taken); nothing changed.
     @discardableResult
     package mutating func step(_ action: Int) throws(GameRefusal) -> StepOutcome {
+        if let reason = instance.refusal(of: action, at: 0) { throw .illegalAction(index: 0, reason: reason) }
         var game = instance
         try [Int64(action)].withUnsafeBufferPointer { actions throws(GameRefusal) in try game.step(actions: actions) }
         instance = game

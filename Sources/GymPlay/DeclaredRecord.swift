@@ -54,6 +54,12 @@ package struct DeclaredHeader: Hashable, Sendable {
         self.members = members
     }
 
+    /// The policy options a record lacks when it was written before every game had them, and how those games
+    /// played: an illegal action was refused.
+    package static let beforeInvalidActionPolicies: [String: OptionValue] = [
+        EpisodeOption.invalidAction.name: .string(InvalidActionPolicy.Kind.reject.rawValue), EpisodeOption.penalty.name: .integer(0),
+    ]
+
     /// The options by name, as `make` takes them.
     package var values: [String: OptionValue] { Dictionary(uniqueKeysWithValues: config.map { ($0.name, $0.value) }) }
 
@@ -162,8 +168,16 @@ package enum DeclaredEpisodes: EpisodeFormat {
         let config = try fields.object("config")
         try config.allowOnly(Set(game.options.map(\.name)))
         var values: [String: OptionValue] = [:]
-        // Every option is written by every recorder: a missing one is a forged or cut line, not a default.
-        for option in game.options { values[option.name] = try config.option(option.name, option.constraint) }
+        // Every option is written by every recorder: a missing one is a forged or cut line, not a default, but
+        // for the invalid-action policy, which declared games gained after their first records.
+        for option in game.options {
+            let given = try config.reading { () throws(JSONReadError) in try config.reader.optionalMember(option.name) != nil }
+            if !given, let earlier = DeclaredHeader.beforeInvalidActionPolicies[option.name] {
+                values[option.name] = earlier
+            } else {
+                values[option.name] = try config.option(option.name, option.constraint)
+            }
+        }
         do {
             _ = try game.make(values, count: 1, autoresetMode: .disabled)
         } catch {

@@ -21,11 +21,12 @@ import GymCore
 ///   face up). One card a step; two steps make a move.
 /// - **Transition**: the first card of a move stays face up. The second completes the move: a matching pair is
 ///   matched (out of play); a mismatched pair stays face up until the next card is turned, and then both go
-///   face down. An illegal card is refused (``MemorizeStepError``) and changes nothing.
+///   face down. An illegal card is refused (``MemorizeStepError``) and changes nothing; made through the
+///   registry, the game follows the `invalid_action` policy every game has (`noop` by default).
 /// - **Reward**: 1 for the card that completes a pair, `-mismatch_penalty` for the card that completes a
 ///   mismatch, 0 for a first card.
-/// - **Terminated**: every pair is matched. **Truncated**: `max_steps` cards were turned (set even when the
-///   same step terminated).
+/// - **Terminated**: every pair is matched. **Truncated**: by the step limit every game has (`max_steps`, applied
+///   by `VectorGame`).
 /// - **Seeding**: as 2048's environment: a seed restarts the generator (`Xoshiro256StarStar` seeded through
 ///   `SplitMix64`); no seed continues its stream; a new environment starts from the initializer's seed.
 /// - **Lifecycle**: ``step(_:)`` before the first reset or after the episode ended is a programming error.
@@ -167,8 +168,7 @@ public struct MemorizeEnvironment: GameEnvironment {
             firstCard = card
         }
         let terminated = pairsMatched == rules.pairCount
-        let truncated = rules.maxSteps.map { steps >= $0 } ?? false
-        if terminated || truncated { phase = .over }
-        return StepOutcome(reward: reward, terminated: terminated, truncated: truncated)
+        if terminated { phase = .over }
+        return StepOutcome(reward: reward, terminated: terminated, truncated: false)
     }
 }

@@ -34,7 +34,8 @@ extension MemorizeGame {
         let optimum = MemorizeOptimum(maxPairs: pairs)
         let moves = tally.finalInfo["moves"] ?? MeanEstimate()
         // The expectations hold for a game played to its end: with a step limit they are not what is measured.
-        let exact = rules.maxSteps == nil && player.name == "perfect" ? OptionValue.number(optimum.perfectMemoryMoves(pairs: pairs)) : .null
+        let exact =
+            values[EpisodeOption.maxSteps.name] == .null && player.name == "perfect" ? OptionValue.number(optimum.perfectMemoryMoves(pairs: pairs)) : .null
         return [
             ("rows", .integer(rules.rows)), ("cols", .integer(rules.cols)), ("pairs", .integer(pairs)), ("mean_moves", .number(moves.mean)),
             ("moves_standard_error", .number(moves.squaredStandardError.squareRoot())), ("exact_moves", exact),

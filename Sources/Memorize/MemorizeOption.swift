@@ -1,7 +1,8 @@
 import GymCore
 
 /// Memorize's options, declared once: ``all`` is the table every door reads (names, flags, help, allowed
-/// values), as 2048's options are read from theirs.
+/// values), as 2048's options are read from theirs. Every game's episode options (`max_steps`, `invalid_action`)
+/// follow them (`EpisodeOption`).
 ///
 ///     var settings = MemorizeSettings(MemorizeRules())
 ///     MemorizeOption.revealSeen.assign(.boolean(true), to: &settings)
@@ -20,12 +21,9 @@ public enum MemorizeOption {
     public static let mismatchPenalty = GameOption<MemorizeSettings>.number(
         "mismatch_penalty", valueName: "p", help: "What a mismatched pair costs: its reward is -p.", in: MemorizeRules.penaltyRange,
         \.mismatchPenalty)
-    /// `max_steps`.
-    public static let maxSteps = GameOption<MemorizeSettings>.optionalInteger(
-        "max_steps", help: "Truncate episodes after this many cards turned.", in: MemorizeRules.maxStepsRange, \.maxSteps)
 
     /// Every option, in the order `spec` reports them.
-    public static let all = [rows, cols, revealSeen, mismatchPenalty, maxSteps]
+    public static let all = [rows, cols, revealSeen, mismatchPenalty]
 
     /// The option named `name`, if there is one.
     public static func named(_ name: String) -> GameOption<MemorizeSettings>? { all.first { $0.name == name } }
@@ -41,19 +39,17 @@ public struct MemorizeSettings: Hashable, Sendable {
     public var revealSeen: Bool
     /// `mismatch_penalty`.
     public var mismatchPenalty: Double
-    /// `max_steps`.
-    public var maxSteps: Int?
 
     /// The settings of `rules`.
     public init(_ rules: MemorizeRules) {
         (rows, cols, revealSeen) = (rules.rows, rules.cols, rules.revealSeen)
-        (mismatchPenalty, maxSteps) = (rules.mismatchPenalty, rules.maxSteps)
+        mismatchPenalty = rules.mismatchPenalty
     }
 
     /// The rules these settings describe.
     ///
     /// - Throws: ``MemorizeRulesError`` for values that do not make a game.
     public func rules() throws(MemorizeRulesError) -> MemorizeRules {
-        try MemorizeRules(rows: rows, cols: cols, revealSeen: revealSeen, mismatchPenalty: mismatchPenalty, maxSteps: maxSteps)
+        try MemorizeRules(rows: rows, cols: cols, revealSeen: revealSeen, mismatchPenalty: mismatchPenalty)
     }
 }

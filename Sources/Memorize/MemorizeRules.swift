@@ -1,7 +1,7 @@
 import GymCore
 
-/// The rules of a game of Memorize (Concentration): how many cards, what an observation shows, what a mismatch
-/// costs and when an episode is cut.
+/// The rules of a game of Memorize (Concentration): how many cards, what an observation shows and what a mismatch
+/// costs. The step limit and the invalid-action policy are every game's (`EpisodeLimits`, applied by `VectorGame`).
 ///
 ///     let rules = try MemorizeRules(rows: 4, cols: 4)   // 16 cards, 8 pairs
 ///
@@ -13,8 +13,6 @@ public struct MemorizeRules: Hashable, Sendable {
     public static let cardCountRange = 2...64
     /// The mismatch penalties allowed.
     public static let penaltyRange = 0.0...1_000_000.0
-    /// The step limits allowed.
-    public static let maxStepsRange = 1...1_000_000_000
 
     /// Rows of cards.
     public let rows: Int
@@ -24,23 +22,21 @@ public struct MemorizeRules: Hashable, Sendable {
     public let revealSeen: Bool
     /// What a mismatched pair costs: its reward is `-mismatchPenalty`.
     public let mismatchPenalty: Double
-    /// Steps (cards turned) after which an episode is truncated, or `nil`.
-    public let maxSteps: Int?
 
     /// The number of cards, `rows · cols`.
     public var cardCount: Int { rows * cols }
     /// The number of pairs, half the cards.
     public var pairCount: Int { cardCount / 2 }
 
-    /// The default game: 4 × 4 cards (8 pairs), nothing revealed, no penalty, no step limit.
+    /// The default game: 4 × 4 cards (8 pairs), nothing revealed, no penalty.
     public init() {
-        (rows, cols, revealSeen, mismatchPenalty, maxSteps) = (4, 4, false, 0, nil)
+        (rows, cols, revealSeen, mismatchPenalty) = (4, 4, false, 0)
     }
 
     /// Rules for `rows × cols` cards.
     ///
     /// - Throws: ``MemorizeRulesError`` naming the first value out of range.
-    public init(rows: Int, cols: Int, revealSeen: Bool = false, mismatchPenalty: Double = 0, maxSteps: Int? = nil)
+    public init(rows: Int, cols: Int, revealSeen: Bool = false, mismatchPenalty: Double = 0)
         throws(MemorizeRulesError)
     {
         try MemorizeRulesError.check(MemorizeOption.rows, .integer(rows))
@@ -48,12 +44,10 @@ public struct MemorizeRules: Hashable, Sendable {
         let cards = rows * cols
         guard Self.cardCountRange.contains(cards), cards % 2 == 0 else { throw .cardCount(rows: rows, cols: cols) }
         try MemorizeRulesError.check(MemorizeOption.mismatchPenalty, .number(mismatchPenalty))
-        try MemorizeRulesError.check(MemorizeOption.maxSteps, maxSteps.map { .integer($0) } ?? .null)
         self.rows = rows
         self.cols = cols
         self.revealSeen = revealSeen
         self.mismatchPenalty = mismatchPenalty
-        self.maxSteps = maxSteps
     }
 }
 

@@ -76,6 +76,58 @@ struct GenericPathTests {
         if mode == .sameStep && rulesIndex != 0 { #expect(endings > 0) }
     }
 
+    /// The limits every game shares (``EpisodeLimits``), applied by ``VectorGame`` around an environment that
+    /// refuses every illegal move, play as 2048's own limits do in its fast vector: the same boards, rewards,
+    /// flags and info but `steps` (2048 counts its no-op moves there; the shared limits count them apart).
+    @Test(arguments: [AutoresetMode.nextStep, .sameStep, .disabled], 0..<4)
+    func theSharedLimitsAre2048sOwn(mode: AutoresetMode, limitsIndex: Int) throws {
+        let limits = [
+            EpisodeLimits(maxSteps: 25, invalidAction: .terminate(penalty: 3)), EpisodeLimits(invalidAction: .noop),
+            EpisodeLimits(maxSteps: 7, invalidAction: .noop), EpisodeLimits(invalidAction: .terminate(penalty: 0)),
+        ][limitsIndex]
+        let rules = try Rules(rows: 3, cols: 3, maxSteps: limits.maxSteps, invalidAction: limits.invalidAction)
+        let count = 7
+        var fast = VectorEnvironment(rules: rules, count: count, autoresetMode: mode)
+        var generic = VectorGame<Environment>(
+            rules: try Rules(rows: 3, cols: 3, invalidAction: .reject), count: count, autoresetMode: mode, limits: limits)
+        #expect(generic.space.rewardRange.lowerBound == -Double(limits.invalidAction.penalty))
+        fast.reset(seed: 11)
+        generic.reset(seed: 11)
+        let columns = generic.space.columns(finals: mode == .sameStep)
+        var agent = Xoshiro256StarStar(seed: 3)
+        var (illegal, endings) = (0, 0)
+        for _ in 0..<400 {
+            if mode == .disabled {
+                for index in fast.finishedIndices {
+                    fast.reset(index: index)
+                    generic.reset(index: index)
+                }
+            }
+            let actions = (0..<count).map { _ in Direction(rawValue: agent.uniform(below: 4))! }
+            let finished = fast.finishedIndices
+            illegal += (0..<count).filter { !finished.contains($0) && !fast.info(at: $0).actionMask.contains(actions[$0]) }.count
+            try fast.step(actions)
+            try generic.step(actions.map(\.rawValue))
+            let written = Written(columns: columns, count: count)
+            written.fill(generic)
+            for index in 0..<count {
+                let info = fast.info(at: index)
+                #expect(written.bytes(0, index) == fast.observation(at: index).exponents)
+                #expect(written.int64(1, index) == fast.rewards[index])
+                #expect(written.bytes(2, index) == [fast.terminations[index] ? 1 : 0])
+                #expect(written.bytes(3, index) == [fast.truncations[index] ? 1 : 0])
+                #expect(written.bytes(4, index) == Direction.allCases.map { info.actionMask.contains($0) ? 1 : 0 })
+                #expect(written.int64(5, index) == info.score && written.bytes(8, index) == [info.won ? 1 : 0])
+                if mode == .sameStep, let final = fast.finalObservation(at: index) {
+                    endings += 1
+                    #expect(written.bytes(9, index) == [1] && written.bytes(10, index) == final.exponents)
+                }
+            }
+        }
+        #expect(illegal > 50, "random moves on 3×3 are often illegal")
+        if mode == .sameStep { #expect(endings > 0) }
+    }
+
     /// The generic path's result columns, written once.
     final class Written {
         let columns: GameColumns

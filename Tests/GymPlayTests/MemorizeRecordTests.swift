@@ -14,21 +14,23 @@ import TestSupport
 struct MemorizeRecordTests {
     static let memorize = GameRegistry.standard.named("memorize")!
 
-    /// The option values of `rules`, as `make` takes them.
-    static func values(_ rules: MemorizeRules) -> [String: OptionValue] {
-        let settings = MemorizeSettings(rules)
-        return Dictionary(uniqueKeysWithValues: MemorizeOption.all.map { ($0.name, $0.value(in: settings)) })
+    /// The option values of `rules` and `limits`, as `make` takes them.
+    static func values(_ rules: MemorizeRules, _ limits: EpisodeLimits = EpisodeLimits()) -> [String: OptionValue] {
+        let (settings, limitSettings) = (MemorizeSettings(rules), EpisodeLimits.Settings(limits))
+        return Dictionary(
+            uniqueKeysWithValues: MemorizeOption.all.map { ($0.name, $0.value(in: settings)) }
+                + EpisodeOption.all.map { ($0.name, $0.value(in: limitSettings)) })
     }
 
     /// Seeded games of random legal cards recorded by `DeclaredPlay`, dealt as `play` deals (the seed plus the
     /// deal's number), each deal stopped after `cards` cards or at its end: the file's bytes, and the records
     /// expected, built from a `MemorizeEnvironment` played alongside.
     static func recorded(
-        rules: MemorizeRules, deals: Int = 3, cards: Int = 40, seed: UInt64 = 11
+        rules: MemorizeRules, limits: EpisodeLimits = EpisodeLimits(), deals: Int = 3, cards: Int = 40, seed: UInt64 = 11
     ) throws -> (bytes: [UInt8], records: [DeclaredRecord]) {
         let temporary = TemporaryDirectory()
         let path = temporary.path + "/memorize.jsonl"
-        var play = try DeclaredPlay(game: memorize, values: values(rules), player: "random", recordPath: path)
+        var play = try DeclaredPlay(game: memorize, values: values(rules, limits), player: "random", recordPath: path)
         let layout = memorize.recordLayout
         var records: [DeclaredRecord] = []
         var environment = MemorizeEnvironment(rules: rules)
@@ -39,9 +41,10 @@ struct MemorizeRecordTests {
             let deck = RecordValue.array(
                 (0..<rules.rows).map { row in .array((0..<rules.cols).map { .integer(Int(environment.deck.contents[row * rules.cols + $0])) }) })
             records.append(
-                DeclaredRecord(header: DeclaredHeader(game: memorize, seed: seed &+ UInt64(deal), config: values(rules), player: "random", members: [deck])))
+                DeclaredRecord(
+                    header: DeclaredHeader(game: memorize, seed: seed &+ UInt64(deal), config: values(rules, limits), player: "random", members: [deck])))
             var last: StepOutcome? = nil
-            for _ in 0..<cards where !environment.isOver {
+            for card in 0..<cards where !environment.isOver && card < limits.maxSteps ?? .max {
                 let legal = environment.actionMask
                 let card = legal.map { $0 }[choices.uniform(below: legal.count)]
                 last = try play.step(card)
@@ -75,8 +78,12 @@ struct MemorizeRecordTests {
     static let rules = try! MemorizeRules(rows: 2, cols: 3, mismatchPenalty: 0.25)
 
     @Test func theRecorderWritesWhatTheParserReadsAndEveryEpisodeReplays() throws {
-        for (rules, cards) in [(Self.rules, 40), (try MemorizeRules(rows: 4, cols: 4, maxSteps: 9), 40), (try MemorizeRules(rows: 8, cols: 8), 7)] {
-            let (bytes, records) = try Self.recorded(rules: rules, cards: cards)
+        let cases = [
+            (Self.rules, EpisodeLimits(), 40), (try MemorizeRules(rows: 4, cols: 4), EpisodeLimits(maxSteps: 9, invalidAction: .reject), 40),
+            (try MemorizeRules(rows: 8, cols: 8), EpisodeLimits(), 7),
+        ]
+        for (rules, limits, cards) in cases {
+            let (bytes, records) = try Self.recorded(rules: rules, limits: limits, cards: cards)
             let parsed = try DeclaredRecord.parse(bytes: bytes)
             #expect(parsed == records)
             #expect(Array(parsed.map(\.jsonLines).joined().utf8) == bytes, "writing what was read gives the same bytes")
@@ -87,7 +94,7 @@ struct MemorizeRecordTests {
     @Test func theEndLineSaysHowTheGameEnded() throws {
         let finished = try Self.recorded(rules: Self.rules, deals: 1, cards: 1_000).records[0].end
         #expect(finished?.outcome == .finished && finished?.members.last == .integer(3))
-        let cut = try Self.recorded(rules: try MemorizeRules(rows: 2, cols: 3, maxSteps: 3), deals: 1).records[0].end
+        let cut = try Self.recorded(rules: Self.rules, limits: EpisodeLimits(maxSteps: 3), deals: 1).records[0].end
         #expect(cut?.outcome == .truncated && cut?.steps == 3 && cut?.members.first == .integer(1))
         let stopped = try Self.recorded(rules: Self.rules, deals: 1, cards: 2).records[0].end
         #expect(stopped?.outcome == .stopped && stopped?.steps == 2 && stopped?.members.first == .integer(1))
@@ -156,6 +163,19 @@ struct MemorizeRecordTests {
         #expect(error == .pastTheEnd(step: stepNumber))
     }
 
+    /// A record written before every game had an invalid-action policy lacks it: it reads as `reject`, how
+    /// those games refused a card, and replays; a record without `max_steps` (which they always wrote) is cut.
+    @Test func recordsWrittenBeforeThePoliciesReadAndReplay() throws {
+        let lines = try Self.lines()
+        let earlier = Self.replacing(lines, line: 0, ",\"invalid_action\":\"noop\",\"invalid_action_penalty\":0", "")
+        let records = try Self.parse(earlier)
+        #expect(records[0].header.values["invalid_action"] == .string("reject") && records[0].header.values["invalid_action_penalty"] == .integer(0))
+        try Self.replay(records)
+        let cut = Self.replacing(lines, line: 0, "\"max_steps\":null,", "")
+        let error = try #require(throws: RecordError.self) { try Self.parse(cut) }
+        #expect(error.description == "line 1: missing \"config.max_steps\"")
+    }
+
     @Test func endLinesAreChecked() throws {
         let lines = try Self.lines()
         let error = try #require(throws: RecordError.self) {
@@ -181,7 +201,13 @@ struct MemorizeRecordTests {
             try mismatch { $0.steps[2].members[0] = .integer((content + 1) % 3) }.hasPrefix("step 3: card \(record.steps[2].action): recorded content "))
         #expect(try mismatch { $0.steps[1].reward = 7 }.hasPrefix("step 2: card \(record.steps[1].action): recorded reward 7.0, replay gives "))
         // The second card of a move turned again: face up, refused.
-        #expect(try mismatch { $0.steps[1].action = $0.steps[0].action }.contains("is face up: only face-down cards may be turned, and the rules refuse it"))
+        // Under noop (the default) it changes nothing and earns 0; under reject, the rules refuse it.
+        let turnedAgain = try mismatch { $0.steps[1].action = $0.steps[0].action }
+        #expect(turnedAgain.hasPrefix("step 2: card \(record.steps[0].action): recorded reward ") && turnedAgain.hasSuffix("replay gives 0.0"))
+        var refused = try Self.recorded(rules: Self.rules, limits: EpisodeLimits(invalidAction: .reject), deals: 1, cards: 1_000).records[0]
+        refused.steps[1].action = refused.steps[0].action
+        let error = try #require(throws: ReplayMismatch.self) { try Self.replay([refused]) }
+        #expect(error.description.contains("is face up: only face-down cards may be turned, and the rules refuse it"))
         #expect(try mismatch { $0.end!.outcome = .stopped } == "step \(record.steps.count): the record says the game was stopped, but the replay is finished")
     }
 

@@ -81,7 +81,7 @@ struct MemorizeSessionTests {
 
     @Test func stepsAreRefusedWithTheirReasonAndChangeNothing() throws {
         var session = GameSession(config: ServerConfig())
-        _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4)])
+        _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4), ("invalid_action", "reject")])
         #expect(Self.message { () throws(RPCError) in _ = try Self.call(&session, "step", [("action", 0)]) }?.hasPrefix("not reset") == true)
         _ = try Self.call(&session, "reset", [("seed", 3)])
         _ = try Self.call(&session, "step", [("action", 0)])
@@ -99,6 +99,15 @@ struct MemorizeSessionTests {
             Self.message { () throws(RPCError) in _ = try Self.call(&session, "afterstates") }?.contains(
                 "afterstates is not a method of memorize; a memorize session answers spec, make, reset, step, render and close") == true)
         #expect(Self.message { () throws(RPCError) in _ = try session.requireBuffers() }?.contains("writes its declared columns") == true)
+        // Under noop, every game's default, the face-up card is a step that changes nothing; 4 is still no card.
+        _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4)])
+        _ = try Self.call(&session, "reset", [("seed", 3)])
+        _ = try Self.call(&session, "step", [("action", 0)])
+        let before = try Self.call(&session, "render")
+        let noop = try Self.call(&session, "step", [("action", 0)])
+        let after = try Self.call(&session, "render")
+        #expect(noop["reward"] == .double(0) && noop["terminated"] == .bool(false) && after == before)
+        #expect(Self.message { () throws(RPCError) in _ = try Self.call(&session, "step", [("action", 4)]) }?.contains("got 4") == true)
     }
 
     /// Random games through the protocol, single and vector, every autoreset mode: each result is what the Swift

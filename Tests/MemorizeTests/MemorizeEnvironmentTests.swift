@@ -8,9 +8,8 @@ struct MemorizeEnvironmentTests {
     /// Two pairs, laid out `A B A B`.
     static let deck = try! Deck(contents: [0, 1, 0, 1])
 
-    static func environment(revealSeen: Bool = false, penalty: Double = 0, maxSteps: Int? = nil) throws -> MemorizeEnvironment {
-        var env = MemorizeEnvironment(
-            rules: try MemorizeRules(rows: 1, cols: 4, revealSeen: revealSeen, mismatchPenalty: penalty, maxSteps: maxSteps))
+    static func environment(revealSeen: Bool = false, penalty: Double = 0) throws -> MemorizeEnvironment {
+        var env = MemorizeEnvironment(rules: try MemorizeRules(rows: 1, cols: 4, revealSeen: revealSeen, mismatchPenalty: penalty))
         env.reset(deck: deck)
         return env
     }
@@ -76,14 +75,6 @@ struct MemorizeEnvironmentTests {
         var again = before
         _ = try again.step(2)
         #expect(again.observation == env.observation && again.info == env.info)
-    }
-
-    @Test func maxStepsTruncates() throws {
-        var env = try Self.environment(maxSteps: 3)
-        _ = try env.step(0)
-        _ = try env.step(1)
-        let cut = try env.step(2)
-        #expect(cut.truncated && !cut.terminated && env.isOver)
     }
 
     @Test func everyCodeRoundTrips() {
@@ -166,9 +157,6 @@ struct MemorizeRulesTests {
         #expect(
             "\(catching { try MemorizeRules(rows: 2, cols: 2, mismatchPenalty: -1) })"
                 == "mismatch_penalty must be a number from 0.0 to 1000000.0, got -1.0")
-        #expect(
-            "\(catching { try MemorizeRules(rows: 2, cols: 2, maxSteps: 0) })"
-                == "max_steps must be an integer from 1 to 1000000000 or null (off), got 0")
         #expect((try? MemorizeRules(rows: 1, cols: 2)) != nil)
         #expect((try? MemorizeRules(rows: 1, cols: 64)) != nil)
     }
@@ -177,7 +165,6 @@ struct MemorizeRulesTests {
         var settings = MemorizeSettings(MemorizeRules())
         let values: [(String, OptionValue)] = [
             ("rows", .integer(2)), ("cols", .integer(5)), ("reveal_seen", .boolean(true)), ("mismatch_penalty", .number(0.5)),
-            ("max_steps", .integer(100)),
         ]
         for (name, value) in values {
             let option = try #require(MemorizeOption.named(name))
@@ -187,8 +174,7 @@ struct MemorizeRulesTests {
         #expect(Set(MemorizeOption.all.map(\.name)).count == MemorizeOption.all.count)
         #expect(values.map(\.0) == MemorizeOption.all.map(\.name))
         let rules = try settings.rules()
-        #expect(rules == (try MemorizeRules(rows: 2, cols: 5, revealSeen: true, mismatchPenalty: 0.5, maxSteps: 100)))
-        #expect(MemorizeOption.maxSteps.assign(.null, to: &settings) && settings.maxSteps == nil)
+        #expect(rules == (try MemorizeRules(rows: 2, cols: 5, revealSeen: true, mismatchPenalty: 0.5)))
     }
 
     @Test func valuesOfTheWrongTypeOrRangeAreNotStored() {

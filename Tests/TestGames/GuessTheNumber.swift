@@ -6,7 +6,6 @@ public struct GuessTheNumber: GameEnvironment {
     /// The numbers to guess from, `0..<range`, and the guesses allowed.
     public struct Rules: Sendable, Hashable {
         public var range = 16
-        public var maxGuesses: Int? = nil
     }
 
     /// A guess outside what the hints leave possible.
@@ -49,9 +48,10 @@ public struct GuessTheNumber: GameEnvironment {
     public mutating func advance(_ action: Int) -> StepOutcome {
         guesses += 1
         if action < secret { (low, hint) = (action + 1, 1) } else if action > secret { (high, hint) = (action - 1, 2) } else { hint = 3 }
-        let terminated = hint == 3, truncated = rules.maxGuesses.map { guesses >= $0 } ?? false
-        if terminated || truncated { phase = .over }
-        return StepOutcome(reward: terminated ? 1 : -0.125, terminated: terminated, truncated: truncated)
+        // A step limit is every game's (`max_steps`): the game needs none of its own.
+        let terminated = hint == 3
+        if terminated { phase = .over }
+        return StepOutcome(reward: terminated ? 1 : -0.125, terminated: terminated, truncated: false)
     }
 
     public func write(observation destination: UnsafeMutableRawPointer) {
@@ -78,8 +78,7 @@ public struct GuessTheNumber: GameEnvironment {
     public static let declaration = GameDeclaration(
         "guess", summary: "guess a hidden number from higher/lower hints", vector: Vector.self,
         options: [
-            .integer("range", help: "Numbers to guess from.", in: 2...1_000, \Rules.range),
-            .optionalInteger("max_guesses", help: "Truncate after this many guesses.", in: 1...1_000, \Rules.maxGuesses),
+            .integer("range", help: "Numbers to guess from.", in: 2...1_000, \Rules.range)
         ], settings: Rules()
     ) { $0 }
 }

@@ -34,7 +34,7 @@ struct DeclaredGameCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["game"] as? String == "guess" && report["player"] as? String == "random" && report["games"] as? Int == 200)
-        #expect(report["finished"] as? Int == 200, "without max_guesses every game is won")
+        #expect(report["finished"] as? Int == 200, "without max_steps every game is won")
         let steps = try #require(report["mean_steps"] as? Double)
         #expect(steps > 1 && steps < 8)
         let again = try Self.run(["eval", "--game", "guess", "--range", "8", "--games", "200", "--json"])
@@ -46,7 +46,7 @@ struct DeclaredGameCommandTests {
             let result = try Self.run([command, "--game", "guess", "--help"])
             #expect(result.status == 0)
             #expect(result.stdout.contains("--range <n>") && result.stdout.contains("Numbers to guess from. (default: 16)"), "\(result.stdout)")
-            #expect(result.stdout.contains("--max-guesses <n>") && result.stdout.contains("The game: 2048, memorize or guess."))
+            #expect(result.stdout.contains("--max-steps <n>") && result.stdout.contains("The game: 2048, memorize or guess."))
         }
     }
 
@@ -57,7 +57,9 @@ struct DeclaredGameCommandTests {
         #expect(played.status == 0, "\(played.stderr)")
         let text = try String(contentsOfFile: record, encoding: .utf8)
         #expect(text.hasPrefix("{\"type\":\"header\",\"format\":\"gym2048-episode\",\"version\":2,\"game\":\"guess\",\"seed\":3,"))
-        #expect(text.contains("\"config\":{\"range\":8,\"max_guesses\":null},\"player\":\"random\"}"), "\(text)")
+        #expect(
+            text.contains("\"config\":{\"range\":8,\"max_steps\":null,\"invalid_action\":\"noop\",\"invalid_action_penalty\":0},\"player\":\"random\"}"),
+            "\(text)")
         #expect(text.contains("{\"type\":\"step\",\"step\":1,\"action\":"))
         #expect(text.hasSuffix("\"outcome\":\"finished\",\"last_episode\":true}\n"))
 
@@ -89,7 +91,7 @@ struct DeclaredGameCommandTests {
 
     @Test(arguments: [
         (["eval", "--game", "guess", "--range", "1"], "--range must be an integer from 2 to 1000, got 1"),
-        (["eval", "--game", "guess", "--max-guesses", "x"], "--max-guesses must be an integer or off, got 'x'"),
+        (["eval", "--game", "guess", "--max-steps", "x"], "--max-steps must be an integer or off, got 'x'"),
         (["eval", "--game", "guess", "--agent", "perfect"], "--agent must be one of random, got 'perfect'"),
         (["play", "--game", "guesses"], "--game must be one of 2048, memorize or guess, got 'guesses'"),
     ])

@@ -66,8 +66,22 @@ def test_both_backends_play_the_same_games(options: dict[str, Any]) -> None:
         b.close()
 
 
+def test_an_illegal_card_follows_the_policy_every_game_has() -> None:
+    """noop (the default) changes nothing and earns 0; terminate ends the game with -penalty; reject refuses."""
+    for options, reward, terminated in [({}, 0.0, False), ({"invalid_action": "terminate", "invalid_action_penalty": 3}, -3.0, True)]:
+        env = gymnasium.make("Memorize-v0", rows=1, cols=4, **options)
+        try:
+            env.reset(seed=9)
+            before = env.step(2)[0]
+            obs, r, term, trunc, info = env.step(2)
+            assert (r, term, trunc) == (reward, terminated, False) and obs.tolist() == before.tolist()
+            assert int(info["steps"]) == 1, "the game's own count of cards turned"
+        finally:
+            env.close()
+
+
 def test_the_mask_is_the_face_down_cards_and_an_illegal_card_is_refused() -> None:
-    env = gymnasium.make("Memorize-v0", rows=1, cols=4)
+    env = gymnasium.make("Memorize-v0", rows=1, cols=4, invalid_action="reject")
     try:
         obs, info = env.reset(seed=9)
         assert info["action_mask"].tolist() == [1, 1, 1, 1] and obs.tolist() == [[0, 0, 0, 0]]
