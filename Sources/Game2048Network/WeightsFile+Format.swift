@@ -150,7 +150,7 @@ struct NetworkLayout: Hashable {
 }
 
 /// Why a header was refused, as the text after "has an invalid header: ".
-struct HeaderProblem: Error {
+struct HeaderProblem: Error, Equatable {
     var reason: String
 }
 
@@ -209,24 +209,67 @@ extension WeightsFile {
         for (name, value) in members {
             bytes.append(UInt8(name.utf8.count))
             bytes.append(Array(name.utf8))
-            switch value {
-            case .null: bytes.append(UInt8(0))
-            case .integer(let integer):
-                bytes.append(UInt8(1))
-                bytes.append(UInt64(bitPattern: Int64(integer)))
-            case .number(let number):
-                bytes.append(UInt8(2))
-                bytes.append(number.bitPattern)
-            case .string(let text):
-                bytes.append(UInt8(3))
-                bytes.append(UInt8(text.utf8.count))
-                bytes.append(Array(text.utf8))
-            case .list, .boolean:
-                // No rules option is a list or a switch (`RulesOption.Kind` has no such kind).
-                preconditionFailure("rules option \(name) has a \(value) value")
-            }
+            append(value, to: &bytes)
         }
         return bytes.bytes
+    }
+
+    /// One option's value in a rules block: a tag (0 null, 1 integer, 2 number, 3 text, 4 switch, 5 list of texts),
+    /// then the value. Every kind an option may have is written, so a new option of any kind needs no new format.
+    static func append(_ value: OptionValue, to bytes: inout ByteWriter) {
+        switch value {
+        case .null: bytes.append(UInt8(0))
+        case .integer(let integer):
+            bytes.append(UInt8(1))
+            bytes.append(UInt64(bitPattern: Int64(integer)))
+        case .number(let number):
+            bytes.append(UInt8(2))
+            bytes.append(number.bitPattern)
+        case .string(let text):
+            bytes.append(UInt8(3))
+            appendText(text, to: &bytes)
+        case .boolean(let flag): bytes.append([UInt8(4), flag ? 1 : 0])
+        case .list(let texts):
+            bytes.append([UInt8(5), UInt8(texts.count)])
+            for text in texts { appendText(text, to: &bytes) }
+        }
+    }
+
+    /// A text of at most 255 bytes (option names and choices are short), after its length.
+    static func appendText(_ text: String, to bytes: inout ByteWriter) {
+        precondition(text.utf8.count <= Int(UInt8.max), "an option's text of \(text.utf8.count) bytes")
+        bytes.append(UInt8(text.utf8.count))
+        bytes.append(Array(text.utf8))
+    }
+
+    /// One option's value in a rules block, as ``append(_:to:)`` wrote it; `name` is for the messages.
+    static func readValue(_ fields: inout ByteReader, name: String) throws(HeaderProblem) -> OptionValue {
+        let short = HeaderProblem(reason: "the rules block is cut short")
+        func text() throws(HeaderProblem) -> String {
+            guard let length = fields.uint8(), let text = fields.bytes(Int(length)) else { throw short }
+            return String(decoding: text, as: UTF8.self)
+        }
+        guard let tag = fields.uint8() else { throw short }
+        switch tag {
+        case 0: return .null
+        case 1:
+            guard let bits = fields.uint64() else { throw short }
+            return .integer(Int(Int64(bitPattern: bits)))
+        case 2:
+            guard let bits = fields.uint64() else { throw short }
+            return .number(Double(bitPattern: bits))
+        case 3: return .string(try text())
+        case 4:
+            guard let flag = fields.uint8() else { throw short }
+            guard flag <= 1 else { throw HeaderProblem(reason: "the rules block's switch '\(name)' is \(flag); it must be 0 or 1") }
+            return .boolean(flag == 1)
+        case 5:
+            guard let count = fields.uint8() else { throw short }
+            var texts: [String] = []
+            for _ in 0..<count { texts.append(try text()) }
+            return .list(texts)
+        default: throw HeaderProblem(reason: "the rules block's value of '\(name)' has tag \(tag); it must be 0 to 5")
+        }
     }
 
     /// The rules in a version 4 rules block, for a network of `rows × cols`: each option read by its name through
@@ -251,21 +294,7 @@ extension WeightsFile {
                         + "(\(RulesOption.all.map(\.name).joined(separator: ", ")))")
             }
             guard seen.insert(name).inserted else { throw HeaderProblem(reason: "the rules block gives '\(name)' twice") }
-            guard let tag = fields.uint8() else { throw short }
-            let value: OptionValue
-            switch tag {
-            case 0: value = .null
-            case 1:
-                guard let bits = fields.uint64() else { throw short }
-                value = .integer(Int(Int64(bitPattern: bits)))
-            case 2:
-                guard let bits = fields.uint64() else { throw short }
-                value = .number(Double(bitPattern: bits))
-            case 3:
-                guard let length = fields.uint8(), let text = fields.bytes(Int(length)) else { throw short }
-                value = .string(String(decoding: text, as: UTF8.self))
-            default: throw HeaderProblem(reason: "the rules block's value of '\(name)' has tag \(tag); it must be 0 to 3")
-            }
+            let value = try readValue(&fields, name: name)
             // Its kind here; its range, with the rest, by `Rules`, in its words.
             guard option.assign(value, to: &settings, checkingRange: false) else {
                 let shown = if case .string(let text) = value { JSONValue.quoted(text, limit: 24) } else { "\(value)" }

@@ -25,11 +25,20 @@ package struct SolverGame: Sendable {
         winExponent = rules.winExponent ?? .max
     }
 
+    /// The rules options the solver's equations model: any other must be at its default, so that a rules option
+    /// added later is refused here until the solver models it, never silently ignored.
+    package static let modelledOptions: Set<String> = Set(
+        [RulesOption.rows, .cols, .spawnFourProbability, .initialTiles, .winTile, .invalidAction, .penalty].map(\.name))
+
     /// The rule of `rules` this game does not model, in words, or `nil`: it plays each game to its end, so neither
-    /// a step limit nor ending on an illegal action.
+    /// a step limit nor ending on an illegal action, and no rules option it does not know off its default.
     package static func unsupportedRule(in rules: Rules) -> String? {
         if rules.maxSteps != nil { return "a step limit (max_steps)" }
         if case .terminate = rules.invalidAction { return "ending on an illegal action" }
+        let (settings, classic) = (RulesSettings(rules), RulesSettings(Rules()))
+        for option in RulesOption.all where !modelledOptions.contains(option.name) && option.value(in: settings) != option.value(in: classic) {
+            return "\(option.name) \(option.value(in: settings))"
+        }
         return nil
     }
 

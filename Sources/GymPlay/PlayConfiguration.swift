@@ -1,3 +1,4 @@
+import Game2048
 import GymSystem
 
 /// What a ``PlaySession`` plays: the board size (or a start screen to choose one), the win message's tile, the seed.
@@ -13,26 +14,30 @@ package struct PlayConfiguration: Hashable, Sendable {
     package var targetTile: Int?
     /// The first game's seed; each restart adds 1.
     package var seed: UInt64
-    /// The chance that a spawned tile is a 4.
-    package var spawnFourProbability: Double
     /// Who plays, as recorded in episode headers: `human` or an agent's name.
     package var player: String
     /// The square sizes the start screen offers.
     package var sizeChoices: [Int]
+    /// The rules options but the size (``rows`` and ``cols``, or the start screen's): the classic game's unless
+    /// flags changed them, checked on every size the game may be played on.
+    package var rules: RulesSettings
 
     /// Creates a configuration.
     package init(
         rows: Int? = nil, cols: Int? = nil, targetTile: Int? = 2048, seed: UInt64,
-        spawnFourProbability: Double = 0.1, player: String = "human", sizeChoices: [Int] = Array(2...6)
+        player: String = "human", sizeChoices: [Int] = PlayConfiguration.squareSizes, rules: RulesSettings = RulesSettings(Rules())
     ) {
+        self.rules = rules
         self.rows = rows
         self.cols = cols
         self.targetTile = targetTile
         self.seed = seed
-        self.spawnFourProbability = spawnFourProbability
         self.player = player
         self.sizeChoices = sizeChoices
     }
+
+    /// The square sizes a start screen offers.
+    package static let squareSizes = Array(2...6)
 
     /// A seed from the wall clock, for a game without `--seed`: milliseconds since 1970,
     /// 13 digits, short enough to type and exact in any JSON reader.

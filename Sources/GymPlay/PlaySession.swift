@@ -62,17 +62,17 @@ package struct PlaySession {
     ///   - configuration: the size, target tile and seed.
     ///   - bestScores: the table to show and update.
     ///   - hinter: a player whose choice is shown as a hint after every move, or `nil`.
-    /// - Precondition: both or neither of `rows` and `cols` are given; every size is within 2...8;
-    ///   `spawnFourProbability` is within 0...1.
+    /// - Precondition: both or neither of `rows` and `cols` are given; the rules options make rules on every
+    ///   size the game may be played on.
     package init(configuration: PlayConfiguration, bestScores: BestScores, hinter: (any Player)? = nil) {
         precondition((configuration.rows == nil) == (configuration.cols == nil), "give both rows and cols, or neither")
-        for size in [configuration.rows, configuration.cols].compactMap({ $0 }) + configuration.sizeChoices {
-            precondition(Rules.sizeRange.contains(size), "board sizes must be an integer from 2 to 8, got \(size)")
-        }
         precondition(!configuration.sizeChoices.isEmpty, "the start screen needs at least one size")
-        precondition(
-            (0...1).contains(configuration.spawnFourProbability),
-            "spawnFourProbability must be a number from 0.0 to 1.0, got \(configuration.spawnFourProbability)")
+        let sizes = configuration.rows.map { [($0, configuration.cols!)] } ?? configuration.sizeChoices.map { ($0, $0) }
+        for (rows, cols) in sizes {
+            var settings = configuration.rules
+            (settings.rows, settings.cols) = (rows, cols)
+            precondition((try? settings.rules()) != nil, "the rules options make no game on \(rows)x\(cols)")
+        }
         self.configuration = configuration
         self.bestScores = bestScores
         self.hinter = hinter
@@ -129,7 +129,10 @@ package struct PlaySession {
 
     mutating func newGame(rows: Int, cols: Int) -> PlayEvent {
         // The initializer checked the sizes and the probability.
-        let rules = try! Rules(rows: rows, cols: cols, spawnFourProbability: configuration.spawnFourProbability)
+        var settings = configuration.rules
+        (settings.rows, settings.cols) = (rows, cols)
+        // `play` checked the options on every size it may be played on.
+        let rules = try! settings.rules()
         var environment = Environment(rules: rules)
         let start = environment.reset(seed: seed)
         self.environment = environment

@@ -176,6 +176,9 @@ extension OptionConstraint {
             return range
         }
     }
+
+    /// Whether the option can be off (`null`, `off` on the command line).
+    var isNullable: Bool { if case .integer(_, nullable: true) = self { true } else { false } }
 }
 
 extension CommandOption where Value == Int? {

@@ -1,31 +1,39 @@
 import GymCore
 
 /// A game's options as flags, read from its declaration (`GameDeclaration.options`): the one reader of every
-/// game's table, so a new option, or a new game, reaches `eval`, `play` and `bench` without a flag of its own.
-/// A switch (`--reveal-seen`) is a flag without a value; an option that can be off takes `off`.
+/// game's table, so a new option, or a new game, reaches `eval`, `play` and `bench` without a flag of its own;
+/// 2048's rules flags of `train`, `eval` and `solve` (``RulesFlags``) are made here too. A switch
+/// (`--reveal-seen`) is a flag without a value; an option that can be off takes `off`.
 enum GameFlags {
-    /// The flag of `option`, its default shown.
-    static func flag(_ option: OptionDeclaration) -> CommandOption<OptionValue?> {
+    /// The flag of `option`, its default shown. `checkingRange` false leaves the range to the rules, which check
+    /// it with the other values in their own words (2048's `Rules`); the flag still checks the value's type.
+    static func flag(_ option: OptionDeclaration, checkingRange: Bool = true) -> CommandOption<OptionValue?> {
         if case .boolean = option.constraint {
             return CommandOption<OptionValue?>(spec: .flag(option.flag, option.help), absent: nil) { _ throws(UsageError) in .boolean(true) }
         }
-        let flag = option.flag
-        return CommandOption<OptionValue?>.parsed(option.flag, option.valueName, help: option.help) { text throws(UsageError) -> OptionValue in
+        let (flag, nullable) = (option.flag, option.constraint.isNullable)
+        let help = nullable ? option.help.dropLast() + ", or off." : option.help
+        return CommandOption<OptionValue?>.parsed(option.flag, option.valueName, help: help) { text throws(UsageError) -> OptionValue in
             let value: OptionValue
             switch option.constraint {
-            case .integer(_, let nullable) where nullable && text == "off": value = .null
-            case .integer(_, let nullable):
-                guard let integer = Int(text) else {
-                    throw UsageError("--\(flag) must be an integer\(nullable ? " or off" : ""), got '\(text)'")
-                }
+            case .integer where nullable && text == "off": value = .null
+            case .integer:
+                guard isIntegerText(text) else { throw UsageError("--\(flag) must be an integer\(nullable ? " or off" : ""), got '\(text)'") }
+                guard let integer = Int(text) else { throw UsageError("--\(flag) is out of range, got \(text) (beyond 64 bits)") }
                 value = .integer(integer)
             case .number:
                 guard let number = Double(text), number.isFinite else { throw UsageError("--\(flag) must be a finite number, got '\(text)'") }
                 value = .number(number)
             case .list: value = .list(text.split(separator: ",").map(String.init))
-            case .choice, .boolean: value = .string(text)
+            case .choice(let names):
+                // A choice is no range: its names are checked here, whoever checks the ranges.
+                guard names.contains(text) else { throw UsageError("--\(flag) must be one of \(names.joined(separator: ", ")), got '\(text)'") }
+                value = .string(text)
+            case .boolean: value = .string(text)
             }
-            if let rejection = option.rejection(of: value) { throw UsageError("--" + rejection.replacing(option.name, with: flag, maxReplacements: 1)) }
+            if checkingRange, let rejection = option.rejection(of: value) {
+                throw UsageError("--" + rejection.replacing(option.name, with: flag, maxReplacements: 1))
+            }
             return value
         }.shown(option.defaultValue.flagText).accepting(integers: option.constraint.integers)
     }

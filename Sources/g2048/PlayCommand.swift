@@ -34,7 +34,12 @@ struct PlayCommand: Command {
             GameFlag.option.spec,
             Self.rows.spec, Self.cols.spec, Self.seed.spec, Self.winTile.spec, Self.hint.spec,
             Self.agent.spec, Self.weights.spec, Self.solution.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
-        ])
+        ] + Self.rulesFlags.map(\.flag.spec))
+
+    /// The rules flags of `train` and `eval` (`RulesFlags`, from `RulesOption.all`) but --win-tile, which play
+    /// has as its message tile.
+    static let rulesFlags = zip(RulesFlags.options, RulesFlags.flags).filter { $0.0.name != RulesOption.winTile.name }
+        .map { (option: $0.0, flag: $0.1) }
 
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or chosen on the start screen")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
@@ -65,6 +70,8 @@ struct PlayCommand: Command {
     var delay: Int?
     var recordPath: String?
     var force: Bool
+    /// The rules options given by flags, over the classic game's (the size is the start screen's or --rows').
+    var rules: RulesSettings
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
@@ -88,6 +95,18 @@ struct PlayCommand: Command {
         if delay != nil && agent == nil { throw UsageError("--delay sets the pace of --agent; give an agent too") }
         recordPath = try arguments[Self.record]
         force = try arguments[Self.force]
+        rules = RulesSettings(Rules())
+        for (option, flag) in Self.rulesFlags {
+            if let value = try arguments[flag] { option.assign(value, to: &rules, checkingRange: false) }
+        }
+        // Every size the game may be played on: the one given, or each the start screen offers.
+        for size in rows.map({ [($0, cols ?? $0)] }) ?? PlayConfiguration.squareSizes.map({ ($0, $0) }) {
+            (rules.rows, rules.cols) = size
+            do throws(RulesError) { _ = try rules.rules() } catch {
+                let onScreen = rows == nil ? " (on the start screen's \(size.0)x\(size.1); give --rows and --cols)" : ""
+                throw UsageError(RulesFlags.usageError(error).message + onScreen)
+            }
+        }
     }
 
     func run() throws -> Int32 {
@@ -146,7 +165,7 @@ struct PlayCommand: Command {
 
         let configuration = PlayConfiguration(
             rows: rows, cols: cols, targetTile: winTile, seed: seed,
-            player: agent?.rawValue ?? "human")
+            player: agent?.rawValue ?? "human", rules: rules)
         let downgradeLimit = CommandOption<UInt8??>.downgradeLimit(flag: downgradeFlag, recorded: recordedDowngrade)
         var game = TerminalGame(
             configuration: configuration, bestScores: bestScores,

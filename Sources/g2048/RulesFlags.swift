@@ -14,37 +14,14 @@ enum RulesFlags {
     /// The flags, in ``options`` order; each reads its text into the option's value (`off` is off).
     static let flags: [CommandOption<OptionValue?>] = options.map(flag)
 
-    /// The flag of `option`: its name dashed, its value name and help, its default as `Rules()` has it.
+    /// The flag of `option`, read as every game's option is (``GameFlags``), its default as `Rules()` has it; its
+    /// range is checked with the other rules, by `Rules`, in its words.
     static func flag(_ option: RulesOption) -> CommandOption<OptionValue?> {
-        let flag = option.flag
-        let shown = option.value(in: RulesSettings(Rules())).flagText
-        let help = RulesFlags.nullable(option) ? option.help.dropLast() + ", or off." : option.help
-        return CommandOption<OptionValue?>.parsed(option.name, option.valueName, help: help) { text throws(UsageError) -> OptionValue in
-            switch option.constraint {
-            case .integer:
-                if text == "off" && nullable(option) { return .null }
-                guard isIntegerText(text) else {
-                    throw UsageError("--\(flag) must be an integer\(nullable(option) ? " or off" : ""), got '\(text)'")
-                }
-                guard let integer = Int(text) else { throw UsageError("--\(flag) is out of range, got \(text) (beyond 64 bits)") }
-                return .integer(integer)
-            case .number:
-                guard let number = Double(text), number.isFinite else { throw UsageError("--\(flag) must be a finite number, got '\(text)'") }
-                return .number(number)
-            case .choice(let names), .list(let names):
-                guard names.contains(text) else { throw UsageError("--\(flag) must be one of \(names.joined(separator: ", ")), got '\(text)'") }
-                return .string(text)
-            case .boolean:
-                guard text == "true" || text == "false" else { throw UsageError("--\(flag) must be true or false, got '\(text)'") }
-                return .boolean(text == "true")
-            }
-        }.shown(shown).accepting(integers: option.constraint.integers)
+        GameFlags.flag(OptionDeclaration(option.option, default: option.value(in: RulesSettings(Rules()))), checkingRange: false)
     }
 
     /// Whether the option can be off.
-    static func nullable(_ option: RulesOption) -> Bool {
-        if case .integer(_, nullable: true) = option.constraint { true } else { false }
-    }
+    static func nullable(_ option: RulesOption) -> Bool { option.constraint.isNullable }
 
     /// `base` with every flag given applied, validated together as `Rules` validates them; and the options given.
     ///

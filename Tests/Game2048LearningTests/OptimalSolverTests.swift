@@ -242,6 +242,28 @@ struct OptimalSolverTests {
         }
         #expect(throws: OptimalSolver.Refusal.winWithoutWinTile) { try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2), objective: .win) }
     }
+
+    /// Every rules option off its default is either one the solver models or a rule it refuses: a rules option
+    /// added to the table is refused until the solver models it.
+    @Test func everyRulesOptionIsModelledOrRefused() throws {
+        let classic = RulesSettings(try Rules(rows: 2, cols: 2))
+        for option in RulesOption.all {
+            var settings = classic
+            let other: OptionValue =
+                switch (option.constraint, option.value(in: classic)) {
+                case (.integer(let range, _), .integer(let value)): .integer(value == range.lowerBound ? value + 1 : range.lowerBound)
+                case (.integer(let range, _), _): .integer(max(range.lowerBound, 8))
+                case (.number(let range), .number(let value)): .number(value == range.lowerBound ? range.upperBound : range.lowerBound)
+                case (.boolean, .boolean(let value)): .boolean(!value)
+                case (.choice(let names), let value): .string(names.first { OptionValue.string($0) != value }!)
+                default: option.value(in: classic)
+                }
+            guard option.assign(other, to: &settings), let rules = try? settings.rules() else { continue }
+            #expect(
+                SolverGame.modelledOptions.contains(option.name) || SolverGame.unsupportedRule(in: rules) != nil,
+                "\(option.name) \(other) is neither modelled nor refused")
+        }
+    }
 }
 
 /// Exact evaluation of a policy: the optimal one scores the solution, others score what playing them gives.

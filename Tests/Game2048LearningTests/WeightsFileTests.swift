@@ -555,11 +555,28 @@ struct WeightsFileTests {
         bytes[at - 1] = 9
         #expect(
             Self.loadError(Self.resealed(bytes), in: directory)?.description.contains(
-                "invalid header: the rules block's value of 'win_tile' has tag 9; it must be 0 to 3") == true)
+                "invalid header: the rules block's value of 'win_tile' has tag 9; it must be 0 to 5") == true)
         bytes[at - 1] = 2
         #expect(
             Self.loadError(Self.resealed(bytes), in: directory)?.description.contains(
                 "invalid header: the rules block's value of 'win_tile' is not one the option allows") == true)
+    }
+
+    /// Every kind of option value a rules block may hold reads back as written, so a rules option of any kind
+    /// (a switch, a list) needs no new format; a switch of 2 or a cut list is refused.
+    @Test func everyKindOfValueRoundTripsThroughARulesBlock() throws {
+        let values: [OptionValue] = [
+            .null, .integer(-7), .integer(Int.max), .number(0.25), .string("terminate"), .boolean(true), .boolean(false),
+            .list([]), .list(["score", "steps"]),
+        ]
+        var writer = ByteWriter()
+        for value in values { WeightsFile.append(value, to: &writer) }
+        var reader = ByteReader(writer.bytes, from: 0)
+        for value in values { #expect(try WeightsFile.readValue(&reader, name: "x") == value) }
+        var forged = ByteReader([4, 2], from: 0)
+        #expect(throws: HeaderProblem(reason: "the rules block's switch 'x' is 2; it must be 0 or 1")) { try WeightsFile.readValue(&forged, name: "x") }
+        var cut = ByteReader([5, 2, 1, 65], from: 0)
+        #expect(throws: HeaderProblem(reason: "the rules block is cut short")) { try WeightsFile.readValue(&cut, name: "x") }
     }
 
     /// A rules block for another board than the network's is refused on load, as a save refuses it.

@@ -138,6 +138,30 @@ struct PlayCommandTests {
         #expect(result.stdout.contains("g2048 · 4x4 · seed 42\nscore 0 · best 0\n\n" + second + "\n"))
     }
 
+    /// The rules flags of `train` and `eval` set the game `play` plays and records; the replay plays by them.
+    @Test func rulesFlagsReachThePlayedAndRecordedGame() throws {
+        let scratch = Scratch()
+        let record = scratch.path + "/game.jsonl"
+        let played = try Self.run(
+            [
+                "play", "--agent", "greedy", "--seed", "3", "--rows", "3", "--spawn-four-probability", "1", "--initial-tiles", "4",
+                "--max-steps", "6", "--record", record,
+            ], scratch: scratch)
+        #expect(played.status == 0, "\(played.stderr)")
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(text.contains("\"spawn_four_probability\":1.0,\"initial_tiles\":4,\"win_tile\":null,\"max_steps\":6"), "\(text)")
+        #expect(text.contains("\"steps\":6"), "the step limit cut the game")
+        #expect(!text.contains("\"value\":2}"), "every spawn is a 4")
+        let checked = try Self.run(["replay", "--file", record, "--check"], scratch: scratch)
+        #expect(checked.status == 0 && checked.stdout.hasPrefix("verified: 6 steps reproduce exactly from seed 3"), "\(checked.stdout)")
+        // Without --rows the rules must hold on every size the start screen offers.
+        let refused = try Self.run(["play", "--initial-tiles", "5"], scratch: scratch)
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.hasPrefix("error: --initial-tiles must be an integer from 1 to 4, got 5 (on the start screen's 2x2; give --rows and --cols)"),
+            "\(refused.stderr)")
+    }
+
     @Test func recordedGameReplaysAndShowsTheSameBoards() throws {
         let scratch = Scratch()
         let record = scratch.path + "/game.jsonl"
