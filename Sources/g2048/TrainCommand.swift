@@ -1,11 +1,15 @@
 import Game2048
-import GymJSON
 import Game2048Network
 import Game2048Solver
 import Game2048Training
 import GymSystem
 
 /// `g2048 train`: TD(0) learning of an n-tuple network, with progress, checkpoints, a curve and a plot.
+///
+/// The command parses its flags into a `TrainingRequest`, which `TrainingSetup` turns into a run, deciding and
+/// refusing what the library decides; the command claims the output files, and reports. The request's settings
+/// read as the command's own (`command.rules`, `command.lanes`).
+@dynamicMemberLookup
 struct TrainCommand: Command {
     static let spec = CommandSpec(
         name: "train",
@@ -157,110 +161,62 @@ struct TrainCommand: Command {
         var patterns: [TuplePattern]
     }
 
-    /// The default optimistic initial value for a board size, chosen by measurement (the README's
-    /// learner figures): the value should be above what the board's games score, but far above it
-    /// slows learning down on small boards (3×3, 40 000 games: greedy 2 152 with 10 000, 1 516 with 80 000).
-    static func defaultOptimism(rows: Int, cols: Int) -> Double {
-        switch rows * cols {
-        case ..<9: 1_000
-        case ..<13: 10_000
-        default: 80_000
-        }
-    }
+    /// The default of `--optimistic` on a board of `rows` × `cols` (`TrainingRequest.defaultOptimism(rows:cols:)`).
+    static func defaultOptimism(rows: Int, cols: Int) -> Double { TrainingRequest.defaultOptimism(rows: rows, cols: cols) }
 
-    /// The default learning rate and method of a new network: on the small boards of the 7-tuple default
-    /// (`TuplePattern.smallBoardCells`), a higher rate and OTD then TC, measured exactly against the solved
-    /// 3×3 and 2×4 (docs/SOLVER.md: ten minutes reach 84.5 % and 88.7 % of optimal play, against 73.8 % and
-    /// 83.6 % with TD at 0.1); elsewhere TD at 0.1, the rate of the 4×4 literature.
-    static func defaultLearning(rows: Int, cols: Int) -> (alpha: Double, method: LearningMethod) {
-        TuplePattern.smallBoardCells.contains(rows * cols) ? (0.3, .otdThenTC) : (0.1, .td)
-    }
-
-    /// The boards of ``defaultLearning(rows:cols:)``'s own defaults, in words, for the help.
+    /// The boards of `TrainingRequest.defaultLearning(rows:cols:)`'s own defaults, in words, for the help.
     static let smallBoardText =
         "\(TuplePattern.smallBoardCells.lowerBound) to \(TuplePattern.smallBoardCells.upperBound) cells (2x4, 3x3)"
 
     /// The default of `--optimistic`, in words, for the help.
     static let defaultOptimismText = "1000 below 9 cells, 10000 up to 12 cells (3x3, 3x4), 80000 from 13 (4x4 and up); 0 with --learning tc"
 
-    /// The rules of a new network's games (a resumed one plays by its file's).
-    var rules: Rules
-    /// The rules flags given (`--win-tile`, …): a resumed network keeps its file's rules.
-    var rulesGiven: [RulesOption] = []
-    /// `--rows`/`--cols` as given, if given.
-    var size: (rows: Int, cols: Int)?
-    var out: String
-    var games: Int?
-    var seconds: Double?
-    var alpha: Double
-    var alphaGiven: Bool
-    var optimism: Double
-    var patterns: [TuplePattern]?
-    var threads: Int
-    /// `--lanes`, if given.
-    var lanes: Int?
-    var schedule: TDLearner.Schedule
-    var seed: UInt64
-    var seedGiven: Bool
-    var checkpointEvery: Int?
-    var resume: String?
+    /// What the run is asked for.
+    var request: TrainingRequest
     /// The flag the user typed for the weights' destination: `out`, or `resume` when `--out` was
     /// left to default to the resumed file (so an error names what was typed).
     var outFlag: String
     var metricsPath: String?
     var plotPath: String?
-    var solutionPath: String?
     var metricsEvery: Int
     var force: Bool
-    /// `--stages` as tile exponents, if given.
-    var stages: [UInt8]?
-    /// `--learning`, if given.
-    var learning: LearningMethod?
-    var coherenceAlpha: Double?
-    var coherenceFrom: Double?
-    /// `--table-share`, if given.
-    var tableShare: Double?
-    /// `--table-learning`, if given (else `TableLearning.default(rules:seconds:)`, once the table's seconds are known).
-    var tableLearning: TableLearning?
+
+    /// The request's settings, as the command's (`command.rules`).
+    subscript<Value>(dynamicMember keyPath: KeyPath<TrainingRequest, Value>) -> Value { request[keyPath: keyPath] }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        resume = try arguments[Self.resume]
-        size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
-        let size = size ?? (4, 4)
-        do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
+        let resume = try arguments[Self.resume]
+        let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
+        var rules: Rules
+        do { rules = try Rules(rows: size?.rows ?? 4, cols: size?.cols ?? 4) } catch { throw UsageError(error) }
+        let rulesGiven: [RulesOption]
         (rules, rulesGiven) = try RulesFlags.rules(arguments, base: rules)
         // A resumed run writes back to its file: that is where its counters continue.
         let out = try arguments[Self.out]
-        self.out = out ?? resume ?? "weights-\(rules.sizeLabel).bin"
         outFlag = out == nil && resume != nil ? "resume" : "out"
-        games = try arguments[Self.games]
-        seconds = try arguments[Self.seconds] ?? (games == nil ? 600 : nil)
-        let learningDefaults = TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols)
-        alpha = try arguments[Self.alpha] ?? learningDefaults.alpha
-        alphaGiven = arguments.contains(Self.alpha)
-        learning = try arguments[Self.learning]
-        // Pure TC starts from zero weights, as Jaśkowski (2018) does; OTD and OTD+TC from optimistic ones.
-        let optimism = try arguments[Self.optimistic]
-        self.optimism = optimism ?? (learning == .tc ? 0 : TrainCommand.defaultOptimism(rows: rules.rows, cols: rules.cols))
-        coherenceAlpha = try arguments[Self.coherenceAlpha]
-        coherenceFrom = try arguments[Self.coherenceFrom]
-        if learning == .tc && alphaGiven {
-            throw UsageError("--alpha is TD's learning rate; --learning tc uses --tc-alpha")
+        let games = try arguments[Self.games]
+        let seconds = try arguments[Self.seconds] ?? (games == nil ? 600 : nil)
+        let alpha = try arguments[Self.alpha], learning = try arguments[Self.learning], optimism = try arguments[Self.optimistic]
+        let coherenceAlpha = try arguments[Self.coherenceAlpha], coherenceFrom = try arguments[Self.coherenceFrom]
+        request = try Self.usage { () throws(TrainingError) in
+            try TrainingRequest(rules: rules, out: out ?? resume ?? "weights-\(rules.sizeLabel).bin", learning: learning, alpha: alpha, optimism: optimism)
         }
-        tableShare = try arguments[Self.tableShare]
-        tableLearning = try arguments[Self.tableLearning]
+        (request.rulesGiven, request.size, request.resume, request.games, request.seconds) = (rulesGiven, size, resume, games, seconds)
+        (request.coherenceAlpha, request.coherenceFrom) = (coherenceAlpha, coherenceFrom)
+        request.tableShare = try arguments[Self.tableShare]
+        request.tableLearning = try arguments[Self.tableLearning]
         // A resumed file's board and rules are its own: checked when it is read.
-        if resume == nil { try TrainCommand.checkTableShare(tableShare, rules: rules) }
-        if let spec = try arguments[Self.stages] { stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
-        threads = try arguments[Self.threads]
-        lanes = try arguments[Self.lanes]
-        schedule = try arguments[Self.update]
-        seed = try arguments[Self.seed]
-        seedGiven = arguments.contains(Self.seed)
-        checkpointEvery = try arguments[Self.checkpointEvery]
+        if resume == nil { try Self.usage { [request] () throws(TrainingError) in try request.checkTableShare(rules: rules) } }
+        if let spec = try arguments[Self.stages] { request.stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
+        request.threads = try arguments[Self.threads]
+        request.lanes = try arguments[Self.lanes]
+        request.schedule = try arguments[Self.update]
+        request.seed = try arguments[Self.seed]
+        request.seedGiven = arguments.contains(Self.seed)
+        request.checkpointEvery = try arguments[Self.checkpointEvery]
         metricsPath = try arguments[Self.metrics]
         plotPath = try arguments[Self.plot]
-        solutionPath = try arguments[Self.solution]
+        request.solution = try arguments[Self.solution]
         metricsEvery = try arguments[Self.metricsEvery]
         force = try arguments[Self.force]
         let patternsText = try arguments[Self.patterns]
@@ -277,11 +233,11 @@ struct TrainCommand: Command {
             }
             if patternsText != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
             if let resume { throw UsageError("--network cannot change a resumed network (--resume \(resume) has its own)") }
-            patterns = named.patterns
+            request.patterns = named.patterns
         }
         if let spec = patternsText {
             let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount
-            do { patterns = try TuplePattern.parse(spec, rows: rules.rows, cols: rules.cols, valueCount: valueCount) } catch {
+            do { request.patterns = try TuplePattern.parse(spec, rows: rules.rows, cols: rules.cols, valueCount: valueCount) } catch {
                 throw UsageError("--patterns: \(error.message)")
             }
         }
@@ -303,8 +259,7 @@ struct TrainCommand: Command {
             exponents.append(UInt8(tile.trailingZeroBitCount))
         }
         if let problem = NTupleNetwork.stageProblem(exponents, rows: rows, cols: cols) {
-            let tiles = exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",")
-            throw UsageError("--stages \(tiles): \(problem)")
+            throw UsageError("--stages \(TrainingSetup.tilesText(exponents)): \(problem)")
         }
         return exponents
     }
@@ -312,289 +267,62 @@ struct TrainCommand: Command {
     /// The files this run writes, for the output policy (see ``OutputFiles``).
     var outputs: [OutputFiles.Output] {
         // Running the same `train --out w.bin` line twice is a user who wants more training as often as a fresh start.
-        var outputs = [OutputFiles.Output(flag: outFlag, path: out, mayReplace: "resume", otherwise: "or --resume \(out) to train it further")]
+        var outputs = [OutputFiles.Output(flag: outFlag, path: request.out, mayReplace: "resume", otherwise: "or --resume \(request.out) to train it further")]
         if let metricsPath {
             // A resumed run continues the learning curve of the runs before it.
-            outputs.append(.init(flag: "metrics", path: metricsPath, mode: resume == nil ? .replace : .append(header: TrainingMetrics.csvHeader)))
+            outputs.append(.init(flag: "metrics", path: metricsPath, mode: request.resume == nil ? .replace : .append(header: TrainingMetrics.csvHeader)))
         }
         if let plotPath { outputs.append(.init(flag: "plot", path: plotPath)) }
         return outputs
     }
 
-    /// Refuses a run that would allocate `bytes` more than this process may take, for `what`, on `threads` threads
-    /// it starts: past its limit the allocation would stop the process without a word.
-    static func checkMemory(_ bytes: Int, for what: String, threads: Int) throws(CommandFailure) {
-        if let shortfall = MemoryShortfall.of(holding: bytes, threads: threads) {
-            throw CommandFailure(message: "\(what) needs \(byteSize(bytes)) of memory, and \(shortfall); nothing was trained")
-        }
-    }
-
-    /// The network and counters to start from: the `--resume` file's, or a new network.
-    ///
-    /// - Throws: ``UsageError`` when `--rows`/`--cols` contradict the file; the file's own errors.
-    func start() throws -> (network: NTupleNetwork, metadata: TrainingMetadata, rules: Rules) {
-        guard let resume else {
-            let featureCount = NTupleNetwork.featureCount(
-                patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
-                rows: rules.rows, cols: rules.cols)
-            let weights = NTupleNetwork.weightCount(rows: rules.rows, cols: rules.cols, patterns: patterns, stages: (stages?.count ?? 0) + 1)
-            try TrainCommand.checkMemory(
-                NTupleNetwork.memoryBytes(weights: weights)
-                    + TDLearner.memoryBytes(weights: weights, method: learning ?? TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols).method),
-                for: "a new \(rules.sizeLabel) network with its learner", threads: threads + 1)
-            // Optimism is a value per board, shared over the features that sum to it.
-            let network = NTupleNetwork(
-                rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
-                initialValue: Float(optimism) / Float(featureCount), stageThresholds: stages ?? [],
-                afterstates: TrainingSchedule.tableShare(asked: tableShare, rules: rules) > 0 ? AfterstateTable(rows: rules.rows, cols: rules.cols) : nil)
-            var metadata = TrainingMetadata(
-                games: 0, moves: 0, seed: seed, alpha: alpha, initialValue: optimism, elapsedSeconds: 0,
-                rulesVersion: Rules.version, spawnFourProbability: rules.spawnFourProbability)
-            metadata.learning = learning ?? TrainCommand.defaultLearning(rows: rules.rows, cols: rules.cols).method
-            metadata.trainedRules = rules
-            if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
-            if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
-            return (network, metadata, rules)
-        }
-        var (network, metadata) = try WeightsFile.load(from: resume)
-        let rules = metadata.rules(rows: network.rows, cols: network.cols)
-        let settings = RulesSettings(rules), asked = RulesSettings(self.rules)
-        if let option = rulesGiven.first(where: { $0.value(in: asked) != $0.value(in: settings) }) {
-            throw UsageError(
-                "--\(option.flag) differs from --resume \(resume), whose games were played with \(option.name) "
-                    + "\(option.value(in: settings).flagText); leave it out to continue them")
-        }
-        if let size, size != (network.rows, network.cols) {
-            throw UsageError(
-                "--rows/--cols say \(size.rows)x\(size.cols), but --resume \(resume) holds a \(network.rows)x\(network.cols) network; "
-                    + "leave them out to continue it")
-        }
-        if let stages, stages != network.stageThresholds {
-            throw UsageError(
-                "--stages \(TrainCommand.tilesText(stages)) differs from the stages of --resume \(resume) "
-                    + "(\(network.stageThresholds.isEmpty ? "one stage" : TrainCommand.tilesText(network.stageThresholds))); leave it out to continue them")
-        }
-        if let learning, learning != metadata.learning {
-            throw UsageError(
-                "--learning \(learning.rawValue) differs from --resume \(resume), which learns by \(metadata.learning.rawValue); "
-                    + "leave it out to continue")
-        }
-        if metadata.learning == .tc && alphaGiven {
-            throw UsageError("--alpha is TD's learning rate; --resume \(resume) learns by tc, which uses --tc-alpha")
-        }
-        if let coherenceAlpha { metadata.coherenceAlpha = coherenceAlpha }
-        if let coherenceFrom { metadata.coherenceFrom = coherenceFrom }
-        metadata.trainedRules = rules
-        try TrainCommand.checkTableShare(tableShare, rules: rules)
-        if let table = network.afterstates {
-            if let tableShare, tableShare < 1 {
-                throw UsageError(
-                    "--table-share \(formatFixed(tableShare, digits: 2)): --resume \(resume) holds an afterstate table (\(table.count) afterstates), "
-                        + "over which its network no longer learns, so the whole run learns the table; leave --table-share out")
-            }
-        } else if TrainingSchedule.tableShare(asked: tableShare, rules: rules) > 0 {
-            network.attachAfterstateTable()
-        }
-        // The file's learning rate and seed continue unless this run sets its own; the file then records them.
-        if alphaGiven { metadata.alpha = alpha }
-        if seedGiven { metadata.seed = seed }
-        return (network, metadata, rules)
-    }
-
-    /// Refuses `--table-share` above 0 where a table cannot be learned: a board of more than
-    /// `AfterstateTable.maxCells` cells, or rules the solver's equations do not model.
-    static func checkTableShare(_ tableShare: Double?, rules: Rules) throws(UsageError) {
-        guard let tableShare, tableShare > 0 else { return }
-        guard AfterstateTable.fits(rows: rules.rows, cols: rules.cols) else {
-            throw UsageError(
-                "--table-share: an afterstate table is for boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller); "
-                    + "a \(rules.sizeLabel) network learns alone")
-        }
-        if let rule = AfterstateLearner.unsupportedRule(in: rules) { throw UsageError("--table-share: \(rule)") }
-    }
-
     func run() throws -> Int32 {
-        let inputs = [resume.map { OutputFiles.Input(flag: "resume", path: $0) }, solutionPath.map { .init(flag: "solution", path: $0) }]
+        let inputs = [request.resume.map { OutputFiles.Input(flag: "resume", path: $0) }, request.solution.map { .init(flag: "solution", path: $0) }]
         let claim = try OutputFiles.claim(outputs, inputs: inputs.compactMap { $0 }, force: force, command: "train")
         defer { claim.release() }
-        let (network, base, rules) = try start()
-        let optimal = try solutionPath.map { path throws -> Double in
-            let solution = try Solution.load(from: path)
-            guard solution.rules == rules, solution.objective == .score else {
-                throw UsageError(
-                    "--solution \(path) solves \(solution.rules.sizeLabel) for \(solution.objective.summary) under other rules than this "
-                        + "run's \(rules.sizeLabel) games; solve the board with the same rules flags")
-            }
-            return solution.expectedScore
-        }
-        if resume != nil {
-            try TrainCommand.checkMemory(
-                TDLearner.memoryBytes(weights: network.weights.count, method: base.learning), for: "the learner of \(resume!)", threads: threads + 1)
-        }
-        let alpha = base.alpha, seed = base.seed
-        // Lanes pay where a move prefetches its weights: the packed 4×4 board (the README's figures).
-        let lanes = self.lanes ?? (network.readsBitboards ? 2 : 1)
-        let learner = TDLearner(
-            network: network, rules: rules, alpha: Float(alpha), schedule: schedule, method: base.learning,
-            coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
-        let stagesText = network.stageCount == 1 ? "" : " in \(network.stageCount) stages from \(TrainCommand.tilesText(network.stageThresholds))"
-        let shape =
-            "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries\(stagesText), "
-            + "\(network.weights.count) weights (\((network.weights.count * 4) >> 20) MiB)"
-        let method =
-            switch base.learning {
-            case .td: "TD, α = \(alpha)"
-            case .tc: "TC, β = \(base.coherenceAlpha)"
-            case .otdThenTC:
-                "OTD+TC, α = \(alpha), β = \(base.coherenceAlpha), "
-                    + (base.coherenceStarted ? "in TC" : "TC from \(formatFixed(base.coherenceFrom * 100, digits: 0)) % of the run")
-            }
-        // The network learns first, then the afterstate table over it (on a small board): each part gets its
-        // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
-        let parts = TrainingSchedule(
-            gamesBefore: base.games, games: games, seconds: seconds,
-            tableShare: TrainingSchedule.tableShare(of: network, asked: tableShare, rules: rules), coherenceFrom: base.coherenceFrom)
-        let share = parts.tableShare
-        if let tableLearning, !parts.learnsTable {
-            throw UsageError(
-                "--table-learning \(tableLearning.rawValue): this \(rules.sizeLabel) run learns no afterstate table "
-                    + (network.afterstates == nil && !AfterstateTable.fits(rows: rules.rows, cols: rules.cols)
-                        ? "(a table is for boards of up to \(AfterstateTable.maxCells) cells)" : "(--table-share 0)"))
-        }
-        // Unless asked, a sweep that the clock would cut before its first value, or that the memory cannot hold,
-        // gives way to the games; asked, a sweep that cannot fit is refused before the first game.
-        let (tableLearning, sweepShortfall) = parts.tableLearning(asked: self.tableLearning, rules: rules, threads: threads + 2)
-        if self.tableLearning == .sweep, let sweepShortfall {
-            throw CommandFailure(message: "--table-learning sweep: \(sweepShortfall); nothing was trained (--table-learning games needs less)")
-        }
-        let sweeps = parts.learnsTable && tableLearning == .sweep
-        let sweepTooLong =
-            parts.learnsTable && self.tableLearning == nil && tableLearning == .games
-            ? sweepShortfall.map { " (\($0))" }
-                ?? " (a sweep of \(rules.sizeLabel) takes about \(formatFixed(AfterstateSweep.expectedSeconds(rules: rules), digits: 0)) s, "
-                + "more than the table's \(formatFixed(parts.tableSeconds ?? 0, digits: 1)) s: --table-learning sweep asks for it)"
-            : ""
-        // A sweep fills the table with every reachable afterstate: the file's size is known before the first game.
-        try checkRoom(for: network, metadata: base, extraAfterstates: sweeps ? Int(OptimalSolver.estimatedAfterstates(rules: rules)) : 0)
-        if resume != nil && base.learning.needsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
-        // Only what applies: a resumed network's starting value is long gone.
-        let start =
-            resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(rules.sizeLabel), \(shape)" }
-            ?? "training \(rules.sizeLabel): \(shape), optimistic \(formatFixed(optimism, digits: 0))"
-        Console.error(
-            start
-                + ", \(method), \(schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), seed \(seed); "
-                + "saving to \(out)"
-                + (network.afterstates == nil
-                    ? ""
-                    : sweeps
-                        ? "; then every afterstate of the table is valued exactly, within \(formatFixed(100 * share, digits: 0)) % of the run"
-                        : "; the afterstate table learns \(formatFixed(100 * share, digits: 0)) % of the run from games, on one thread"
-                            + sweepTooLong))
+        let setup = try Self.mapped { try TrainingSetup(request) }
+        try OutputFiles.checkRoom(for: outputs[0], needing: setup.weightsFileBytes)
+        if setup.restartsAccumulators { Console.error("TC accumulators start again from zero (files do not store them)") }
+        Console.error(TrainingReport.announcement(of: setup))
         let metricsFile = try metricsPath.map { path throws(MetricsOutputError) -> MetricsCSVWriter in
-            try MetricsCSVWriter(path: path, truncating: resume == nil)
+            try MetricsCSVWriter(path: path, truncating: request.resume == nil)
         }
+        let base = setup.base, out = request.out
         let report = TrainingReport(
-            interval: metricsEvery, gamesBefore: base.games, movesBefore: base.moves,
-            secondsBefore: base.elapsedSeconds, file: metricsFile)
-        let progress = Progress(total: games, seconds: seconds, unit: "games")
-        let out = self.out
+            interval: metricsEvery, gamesBefore: base.games, movesBefore: base.moves, secondsBefore: base.elapsedSeconds, file: metricsFile)
+        let progress = Progress(total: request.games, seconds: request.seconds, unit: "games")
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
-        let watch = InterruptWatch(onSecond: claim.lockRemoval) { learner.stop.request() }
+        let watch = InterruptWatch(onSecond: claim.lockRemoval) { setup.learner.stop.request() }
         defer { watch.cancel() }
-        let metadataNow = { @Sendable () -> TrainingMetadata in
-            // Measured on 4×4 networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
-            var metadata = report.metadata(base: base, suggestingDowngrade: rules.rows == 4 && rules.cols == 4)
-            metadata.coherenceStarted = base.learning == .otdThenTC && learner.learnsByCoherence
-            return metadata
+        let counted = { @Sendable in report.metadata(base: base, suggestingDowngrade: setup.suggestsDowngrade) }
+        var sweep: (start: Double, progress: LayeredProgress)? = nil
+        let hooks = TrainingRun.Hooks(
+            metadata: counted,
+            game: { result, total in
+                // Recorded at every game: the progress reads its detail only when it shows a line.
+                let summary = report.record(result)
+                progress.update(total, detail: summary)
+            },
+            coherenceStarted: { Console.error("switching to TC learning at game \($0)") },
+            tableGamesStarting: { Console.error(TrainingReport.tableGamesStarting(from: $0, learner: $1)) },
+            sweepStarting: { progress.finish() },
+            sweepProgress: { sweep?.progress.update($0) })
+        let outcome = try Self.mapped {
+            try setup.run(hooks) {
+                Console.error("saved the network's weights to \(out) before the sweep")
+                sweep = (SystemClock.monotonicSeconds(), TrainingReport.announceSweep(rules: setup.rules, threads: setup.request.threads))
+            }
         }
-        let run = TrainingRun(
-            learner: learner, schedule: parts, tableLearning: tableLearning, threads: threads, lanes: lanes, seed: seed,
-            checkpoint: checkpointEvery.map { TrainingRun.Checkpoint(every: $0, path: out) })
-        var sweepStart = 0.0
-        var sweepProgress: LayeredProgress? = nil
-        let outcome = try run.run(
-            TrainingRun.Hooks(
-                metadata: metadataNow,
-                game: { result, total in
-                    let summary = report.record(result)
-                    progress.update(total, detail: summary)
-                },
-                coherenceStarted: { Console.error("switching to TC learning at game \($0)") },
-                tableGamesStarting: { game, tableLearner in
-                    Console.error(
-                        "learning the afterstate table from game \(game) (\(tableLearner.table.count) afterstates so far; one thread, "
-                            + "the network's weights no longer change)")
-                },
-                sweepStarting: {
-                    progress.finish()
-                    // The network's games are kept whatever becomes of the sweep (a signal's second stop, a failure).
-                    try TrainCommand.save(network, metadata: metadataNow(), to: out)
-                    Console.error("saved the network's weights to \(out) before the sweep")
-                    sweepStart = SystemClock.monotonicSeconds()
-                    sweepProgress = TrainCommand.announceSweep(rules: rules, threads: threads)
-                },
-                sweepProgress: { sweepProgress?.update($0) }))
         if let swept = outcome.swept {
-            sweepProgress?.finish()
-            TrainCommand.reportSweep(swept, seconds: SystemClock.monotonicSeconds() - sweepStart, out: out)
+            sweep?.progress.finish()
+            TrainingReport.reportSweep(swept, seconds: SystemClock.monotonicSeconds() - (sweep?.start ?? 0), out: out)
         }
         progress.finish()
         let runSeconds = report.elapsed
-        switch outcome.halt {
-        case .diverged(let game):
-            // The weights hold infinities or NaNs: saving them would only replace good weights with garbage.
-            let kept =
-                checkpointEvery.map { "the last checkpoint (every \($0) games) in \(out) is kept" }
-                ?? (resume.map { "\($0) is left as it was" } ?? "nothing was saved")
-            throw CommandFailure(
-                message: "training diverged at game \(game): a value became infinite or NaN, so the learning rate is too "
-                    + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)")
-        case .checkpointFailed(let error):
-            // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
-            try TrainCommand.save(network, metadata: metadataNow(), to: out)
-            throw CommandFailure(message: "checkpoint failed: \(error); the weights were saved to \(out) on a second try")
-        case nil: break
-        }
-        let metadata = metadataNow()
-        try TrainCommand.save(network, metadata: metadata, to: out)
+        let metadata = try Self.mapped { try setup.save(after: outcome, counted: counted) }
         try report.finish()
-        if let plotPath {
-            // A resumed run's curve starts where the metrics file of the earlier runs left off.
-            let earlier = resume != nil ? metricsPath.flatMap { try? TrainingMetrics.rows(fromCSVFile: $0) } ?? [] : []
-            let rows = earlier.filter { $0.games <= base.games } + report.allRows
-            let title = "g2048 train \(rules.sizeLabel), α = \(alpha), optimistic \(formatFixed(base.initialValue, digits: 0))"
-            let markers =
-                (outcome.coherenceStartedAt.map { [(games: $0, label: "TC from here")] } ?? [])
-                + (outcome.learnedTable && outcome.tableFrom > base.games
-                    ? [(games: outcome.tableFrom, label: outcome.swept == nil ? "table from here" : "table swept here")] : [])
-            try LearningCurvePlot.writeSVG(
-                rows: rows, title: title, markers: markers, reference: optimal.map { ($0, "optimal play") }, to: plotPath)
-        }
-        var recent = report.finalSummary(movesPerSecond: Double(metadata.moves - base.moves) / max(runSeconds, 1e-9))
-        // The games were the network's; the table swept after them makes another player.
-        if outcome.swept != nil { recent += ", the network's games before the sweep" }
-        if let optimal {
-            recent += " (\(formatFixed(100 * report.recentMeanScore / optimal, digits: 1)) % of optimal play's \(formatFixed(optimal, digits: 2)))"
-        }
-        Console.output(
-            "wrote \(out): \(metadata.games) games, \(metadata.moves) moves, \(formatFixed(metadata.elapsedSeconds, digits: 0)) s of training"
-                + (network.afterstates.map { ", a table of \($0.count) afterstates (\(byteSize($0.fileBytes)))" } ?? "") + "; \(recent)")
-        if let table = network.afterstates, let refused = table.growthRefused {
-            Console.error(
-                "note: the afterstate table stopped growing at \(table.count) afterstates, since doubling it would not fit: "
-                    + "\(refused); boards it lacks take the network's value")
-        }
-        if let swept = outcome.swept, swept.complete {
-            Console.output(
-                "the table holds the exact value of every afterstate these rules reach: greedy play of \(out) is optimal play"
-                    + (optimal.map { ", an expected score of \(formatFixed($0, digits: 2))" } ?? ""))
-        }
-        if let limit = metadata.downgradeLimit {
-            Console.output(
-                "eval and play search these weights downgrading from the \(Board.value(ofExponent: limit)) tile, the largest a third of the last games "
-                    + "reached (--downgrade overrides)")
-        }
+        if let plotPath { try setup.writePlot(rows: report.allRows, metrics: metricsPath, outcome: outcome, to: plotPath) }
+        report.conclude(setup, outcome: outcome, metadata: metadata, runSeconds: runSeconds)
         guard let signal = watch.signal else { return ExitCode.success }
         let saved = [metricsPath.map { "the learning curve in \($0)" }, plotPath.map { "its plot in \($0)" }].compactMap { $0 }
         Console.error(
@@ -602,74 +330,22 @@ struct TrainCommand: Command {
                 + (saved.isEmpty ? "" : ", " + saved.joined(separator: ", ")) + "; continue with 'g2048 train --resume \(out)'")
         return 128 + signal
     }
-}
 
-extension TrainCommand {
-    /// Refuses to start a run whose weights file cannot fit where it goes (``OutputFiles/checkRoom(for:needing:)``):
-    /// its size is known before the first game, and a run that trains for ten minutes only to fail its save has
-    /// lost them. `extraAfterstates`: the afterstates the run will add to the network's table.
-    func checkRoom(for network: NTupleNetwork, metadata: TrainingMetadata, extraAfterstates: Int = 0) throws(OutputFileError) {
-        let needed = WeightsFile.fileSize(of: network, metadata: metadata) + AfterstateTable.fileBytes(holding: extraAfterstates)
-        try OutputFiles.checkRoom(for: outputs[0], needing: needed)
+    /// Runs `body`, whose `TrainingError` is a usage error: only settings are checked while the flags are read.
+    static func usage<Value>(_ body: () throws(TrainingError) -> Value) throws(UsageError) -> Value {
+        do { return try body() } catch { throw UsageError(error.message) }
     }
 
-    /// Saves the weights to `out`; when that fails (a disk filled during the run), to a rescue file in the
-    /// temporary folder or the home folder, so that the run's work is never lost without a word.
-    static func save(_ network: NTupleNetwork, metadata: TrainingMetadata, to out: String) throws {
-        let failure: WeightsFileError
+    /// Runs `body`, reporting its `TrainingError` as the command's own: settings that contradict each other or the
+    /// files are a usage error (exit 64), the rest a failure (exit 1).
+    static func mapped<Value>(_ body: () throws -> Value) throws -> Value {
         do {
-            return try WeightsFile.save(network, metadata: metadata, to: out)
-        } catch {
-            failure = error
-        }
-        var tried: [String] = []
-        let name = "g2048-rescued-weights-\(SystemProcess.id).bin"
-        for folder in [SystemIO.environment("TMPDIR"), "/tmp", SystemIO.environment("HOME")].compactMap({ $0 }) where !folder.isEmpty {
-            let rescue = (folder.hasSuffix("/") ? folder : folder + "/") + name
-            do {
-                try WeightsFile.save(network, metadata: metadata, to: rescue)
-            } catch {
-                tried.append("\(rescue) (\(error))")
-                continue
+            return try body()
+        } catch let error as TrainingError {
+            switch error {
+            case .settings(let message): throw UsageError(message)
+            case .failure(let message): throw CommandFailure(message: message)
             }
-            throw CommandFailure(
-                message: "\(failure); the weights were saved to \(rescue) instead: move them where they belong, or "
-                    + "continue with 'g2048 train --resume \(rescue) --out \(out)'")
-        }
-        throw CommandFailure(message: "\(failure); saving them elsewhere failed too: \(tried.joined(separator: "; ")); the weights are lost")
-    }
-
-    /// Says on stderr what the sweep of `rules`'s board about to begin will do, and returns its progress display.
-    static func announceSweep(rules: Rules, threads: Int) -> LayeredProgress {
-        let estimate = OptimalSolver.estimatedAfterstates(rules: rules)
-        Console.error(
-            "valuing every afterstate of \(rules.sizeLabel) exactly: one backward sweep of dynamic programming on \(threads) "
-                + "thread\(threads == 1 ? "" : "s"), about \(formatEstimate(estimate)) afterstates and "
-                + "\(byteSize(AfterstateSweep.estimatedBytes(rules: rules))) "
-                + "with the table (estimated); the network's weights no longer change")
-        return LayeredProgress.solving(estimate: estimate)
-    }
-
-    /// Says on stderr what a sweep of `seconds` did, and how to finish a cut one (resuming `out`).
-    static func reportSweep(_ outcome: AfterstateSweep.Outcome, seconds: Double, out: String) {
-        let took = formatFixed(seconds, digits: 1)
-        if outcome.complete {
-            Console.error("valued \(outcome.afterstates) afterstates exactly in \(took) s; nothing is left to learn, so the run ends here")
-        } else if let shortfall = outcome.shortfall {
-            Console.error(
-                "the sweep valued every afterstate in \(took) s, but its table could not be made room for: \(shortfall); the "
-                    + "table keeps what it held, and 'g2048 train --resume \(out)' with more memory sweeps again")
-        } else if outcome.afterstates == 0 {
-            Console.error(
-                "the sweep stopped after \(took) s, before any afterstate was valued; the table keeps what it held, and "
-                    + "'g2048 train --resume \(out)' sweeps again")
-        } else {
-            Console.error(
-                "the sweep stopped after \(took) s with the \(outcome.afterstates) afterstates of the oldest boards valued exactly; "
-                    + "younger boards take the network's values, and 'g2048 train --resume \(out)' sweeps again")
         }
     }
-
-    /// Stage thresholds as tiles: "16384,32768".
-    static func tilesText(_ exponents: [UInt8]) -> String { exponents.map { String(Board.value(ofExponent: $0)) }.joined(separator: ",") }
 }

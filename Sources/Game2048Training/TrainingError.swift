@@ -1,0 +1,22 @@
+/// Why a training run was refused, or failed: the message is the whole reason, ready to show.
+///
+///     throw TrainingError.settings("--table-share: a step limit (max_steps) is not modelled")
+///
+/// The two cases tell a caller how to report it: a command line shows ``settings(_:)`` as a usage error (the
+/// settings contradict each other, the rules, or the files they name), ``failure(_:)`` as a run that could not
+/// start or finish (memory, a save that failed, weights that diverged).
+public enum TrainingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The settings asked for cannot be honoured as given: changing them would let the run start.
+    case settings(String)
+    /// The run could not start or finish with these settings on this machine, or was cut short.
+    case failure(String)
+
+    /// The reason, in one line.
+    public var message: String {
+        switch self {
+        case .settings(let message), .failure(let message): message
+        }
+    }
+
+    public var description: String { message }
+}
