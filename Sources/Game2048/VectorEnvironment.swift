@@ -329,20 +329,13 @@ public enum VectorStepError: Error, Hashable, Sendable {
 }
 
 extension VectorStepError: CustomStringConvertible {
-    /// For example "environment 3: illegal action left: it does not change the board".
+    /// For example "environment 3: illegal action left: it does not change the board"; finished episodes in
+    /// every game's words (`GameRefusal`).
     public var description: String {
         switch self {
         case .illegalAction(let index, let direction):
             "environment \(index): illegal action \(direction.name): it does not change the board"
-        case .episodesOver(let indices):
-            "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)): the episode is over; "
-                + "reset \(indices.count == 1 ? "it" : "them") first (autoreset is disabled)"
+        case .episodesOver(let indices): GameRefusal.episodesOver(indices: indices).description
         }
-    }
-
-    /// Up to ten indices, then how many more: an error line stays short for 65 536 environments.
-    package static func list(_ indices: [Int]) -> String {
-        let shown = indices.prefix(10).map(String.init).joined(separator: ", ")
-        return indices.count > 10 ? "\(shown) and \(indices.count - 10) more" : shown
     }
 }

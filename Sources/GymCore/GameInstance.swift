@@ -41,9 +41,14 @@ extension GameRefusal: CustomStringConvertible {
         switch self {
         case .illegalAction(let index, let reason): "environment \(index): \(reason)"
         case .episodesOver(let indices):
-            "\(indices.count == 1 ? "environment" : "environments") \(indices.map(String.init).joined(separator: ", ")) "
-                + "ended; with autoreset_mode \"disabled\" call reset first"
+            "\(indices.count == 1 ? "environment" : "environments") \(Self.list(indices)) ended; with autoreset_mode \"disabled\" call reset first"
         }
+    }
+
+    /// Up to ten indices, then how many more: an error line stays short for 65 536 environments.
+    public static func list(_ indices: [Int]) -> String {
+        let shown = indices.prefix(10).map(String.init).joined(separator: ", ")
+        return indices.count > 10 ? "\(shown) and \(indices.count - 10) more" : shown
     }
 }
 

@@ -161,10 +161,7 @@ struct VectorSession: ServedEnvironments {
     static func rpcError(_ error: VectorStepError) -> RPCError {
         switch error {
         case .illegalAction: .illegalAction(error.description)
-        case .episodesOver(let indices):
-            .episodeOver(
-                "\(indices.count == 1 ? "environment" : "environments") \(VectorStepError.list(indices)) "
-                    + "ended; with autoreset_mode \"disabled\" call reset first")
+        case .episodesOver: .episodeOver(error.description)
         }
     }
 

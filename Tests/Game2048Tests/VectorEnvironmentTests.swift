@@ -275,10 +275,10 @@ struct VectorEnvironmentTests {
         #expect(envs.finishedIndices == [0, 2])
         #expect(
             VectorStepError.episodesOver(indices: [0, 2]).description
-                == "environments 0, 2: the episode is over; reset them first (autoreset is disabled)")
+                == "environments 0, 2 ended; with autoreset_mode \"disabled\" call reset first")
         #expect(
             VectorStepError.episodesOver(indices: Array(0..<12)).description
-                == "environments 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 2 more: the episode is over; reset them first (autoreset is disabled)")
+                == "environments 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 2 more ended; with autoreset_mode \"disabled\" call reset first")
     }
 
     // MARK: Episodes over at reset
