@@ -210,3 +210,46 @@ def test_copies_and_pickles_are_refused(game: str, cls: Any) -> None:
                 attempt(env)
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_2048s_own_classes_play_as_the_generic_ones(mode: str) -> None:
+    """2048's Gym2048Env and its vector (encodings, afterstates, saved states on top) are the generic classes'
+    games: the same seeds and actions, legal or not, give the same boards, rewards, flags and shared info columns,
+    and the same final observations under same_step."""
+    options: dict[str, Any] = {"rows": 3, "cols": 3, "max_steps": 40, "invalid_action": "terminate",
+                               "invalid_action_penalty": 2}
+    own = gymnasium.make_vec("Gym2048-v0", num_envs=5, vectorization_mode="vector_entry_point", autoreset_mode=mode,
+                             **options)
+    generic = GameVectorEnv("2048", num_envs=5, autoreset_mode=mode, **options)
+    single_own, single_generic = gymnasium.make("Gym2048-v0", **options), GameEnv("2048", **options)
+    try:
+        assert np.array_equal(own.reset(seed=9)[0], generic.reset(seed=9)[0])
+        rng = np.random.default_rng(4)
+        endings = 0
+        for _ in range(150):
+            actions = rng.integers(0, 4, size=5)  # uniform: illegal moves terminate with the penalty
+            a: Any = own.step(actions)
+            b: Any = generic.step(actions)
+            for index in range(4):
+                assert np.array_equal(a[index], b[index]), index
+            shared = {key for key in set(a[4]) & set(b[4]) if not key.startswith(("_", "final"))}
+            assert {"score", "action_mask"} <= shared
+            for key in shared:
+                assert np.array_equal(np.asarray(a[4][key]), np.asarray(b[4][key]).astype(np.asarray(a[4][key]).dtype)), key
+            if mode == "same_step" and a[4].get("_final_obs", np.zeros(5, bool)).any():
+                endings += 1
+                assert np.array_equal(a[4]["_final_obs"], b[4]["_final_obs"])
+                for lane in np.flatnonzero(a[4]["_final_obs"]):
+                    assert np.array_equal(a[4]["final_obs"][lane], b[4]["final_obs"][lane])
+                    assert a[4]["final_info"]["score"][lane] == b[4]["final_info"]["score"][lane]
+        assert mode != "same_step" or endings > 0
+        for env in (single_own, single_generic):
+            env.reset(seed=7)
+        for action in np.random.default_rng(5).integers(0, 4, size=120):
+            x, y = single_own.step(int(action)), single_generic.step(int(action))
+            assert np.array_equal(x[0], y[0]) and x[1:4] == y[1:4] and x[4]["score"] == y[4]["score"]
+            if x[2] or x[3]:
+                assert np.array_equal(single_own.reset()[0], single_generic.reset()[0])
+    finally:
+        closing(own, generic, single_own, single_generic)()

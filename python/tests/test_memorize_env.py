@@ -68,7 +68,9 @@ def test_both_backends_play_the_same_games(options: dict[str, Any]) -> None:
 
 def test_an_illegal_card_follows_the_policy_every_game_has() -> None:
     """noop (the default) changes nothing and earns 0; terminate ends the game with -penalty; reject refuses."""
-    for options, reward, terminated in [({}, 0.0, False), ({"invalid_action": "terminate", "invalid_action_penalty": 3}, -3.0, True)]:
+    cases: list[tuple[dict[str, Any], float, bool]] = [
+        ({}, 0.0, False), ({"invalid_action": "terminate", "invalid_action_penalty": 3}, -3.0, True)]
+    for options, reward, terminated in cases:
         env = gymnasium.make("Memorize-v0", rows=1, cols=4, **options)
         try:
             env.reset(seed=9)
