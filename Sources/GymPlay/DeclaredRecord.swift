@@ -290,18 +290,6 @@ extension RecordValue {
         default: return nil
         }
     }
-
-    /// The value as a record writes it, and as a mismatch quotes it.
-    var json: JSONValue {
-        switch self {
-        case .null: .null
-        case .integer(let integer): .integer(Int128(integer))
-        case .number(let number): JSONValue(OptionValue.number(number))
-        case .boolean(let flag): .bool(flag)
-        case .string(let text): .string(text)
-        case .array(let items): .array(items.map(\.json))
-        }
-    }
 }
 
 extension JSONValue {

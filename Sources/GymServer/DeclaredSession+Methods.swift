@@ -3,7 +3,7 @@ import GymJSON
 
 extension DeclaredSession {
     /// The methods every declared game answers, through the same table type as 2048's (`make` is the
-    /// session's: it may change the game).
+    /// session's: it may change the game); `record_members` is theirs alone, as their record lines are.
     static let methods: [ProtocolMethod<DeclaredSession>] = [
         ProtocolMethod(name: "spec", parameters: []) { session, _ throws(RPCError) in session.spec },
         ProtocolMethod(name: "reset", parameters: ["seed", "seeds"]) { session, members throws(RPCError) in
@@ -18,6 +18,9 @@ extension DeclaredSession {
             _ = try GameSession.ansi(members)  // read as 2048's is; a declared game's text has no colours
             guard session.isReset else { throw DeclaredSession.notReset }
             return .object([("text", .string((0..<session.numEnvs).map(session.instance.text(at:)).joined(separator: "\n\n")))])
+        },
+        ProtocolMethod(name: "record_members", parameters: ["action"]) { session, members throws(RPCError) in
+            try session.recordMembers(members)
         },
         ProtocolMethod(name: "close", parameters: []) { _, _ throws(RPCError) in .object([("closed", true)]) },
     ]

@@ -90,7 +90,7 @@ struct DeclaredSession: Sendable {
     }
 
     /// The `spec` result: the game, the number of environments, the actions, the observation, the reward's
-    /// range, the info columns and the configuration.
+    /// range, the info columns, the configuration and the record's layout.
     var spec: JSONValue {
         let space = instance.space
         let observation = space.observation
@@ -116,6 +116,7 @@ struct DeclaredSession: Sendable {
                     })
             ),
             ("config", config),
+            ("record", recordLayout),
         ])
     }
 

@@ -1,4 +1,9 @@
-"""Recorded episodes of 2048 and Memorize: read a `g2048 play --record` file and check it through the server.
+"""Recorded episodes of every game: read a `g2048 play --record` file and check it through the server.
+
+What a game's lines hold comes from the engine, never from a table here: `spec` says whether the game keeps
+2048's lines (`rules_version`, the start board, spawns) or a declared game's (`record`: the member naming the
+action and the game's own header, step and end members), and `record_members` gives the values the game has for
+its own members, which the replay compares as `g2048 replay` does, in its words.
 
     from gym2048 import replay_record
     replay_record("game.jsonl")            # raises RecordMismatch at the first difference
@@ -36,21 +41,27 @@ _INT64 = _Kind("integer", -_INT64_MAX - 1, _INT64_MAX)
 
 class _Lines:
     """One game's lines in a record: the members of each kind of line, what a header must give, the member a step
-    and the end line must agree on (2048's score, Memorize's pairs), the outcomes an end line may state, and the
-    values of each member whose type is fixed (`kinds`, read by `_typed`)."""
+    and the end line must agree on (2048's score; `None`: the replay compares the end line's members), the
+    outcomes an end line may state, and the values of each member whose type is fixed (`kinds`, read by
+    `_typed`)."""
 
-    def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: str,
-                 outcomes: tuple[str, ...], min_version: int, kinds: _Kinds, every_option: bool = False) -> None:
+    def __init__(self, header: set[str], required: tuple[str, ...], step: set[str], end: set[str], tally: Optional[str],
+                 outcomes: tuple[str, ...], min_version: int, kinds: _Kinds,
+                 record: Optional[Mapping[str, Any]] = None) -> None:
         self.header, self.required, self.step, self.end = header, required, step, end
         self.tally, self.outcomes, self.min_version, self.kinds = tally, outcomes, min_version, kinds
-        #: Whether `config` must give every option of the game, each as its type allows (the one record format of
-        #: the declared games, as `g2048 replay` reads it), rather than the board's size with the rest defaulting.
-        self.every_option = every_option
+        #: A declared game's `record` layout (`spec`'s), `None` for 2048's lines. A declared game's `config` must
+        #: give every option of the game, each as its type allows (as `g2048 replay` reads it), rather than the
+        #: board's size with the rest defaulting.
+        self.record = record
+        self.every_option = record is not None
 
 
-#: The JSON types of members, by the name `_Kind.kind` gives them, and how a message words them.
+#: The JSON types of members, by the name `_Kind.kind` gives them, and how a message words them ("value": a game's
+#: own member, any JSON but an object, as `g2048 replay` reads it).
 _KINDS = {"integer": ((int,), "an integer"), "number": ((int, float), "a number"), "string": ((str,), "a string"),
-          "bool": ((bool,), "true or false"), "object": ((dict,), "an object")}
+          "bool": ((bool,), "true or false"), "object": ((dict,), "an object"),
+          "value": ((type(None), bool, int, float, str, list), "a value or a list of values")}
 
 
 def _typed(path: str, number: int, line: dict[str, Any], kinds: _Kinds, prefix: str = "") -> None:
@@ -68,12 +79,18 @@ def _typed(path: str, number: int, line: dict[str, Any], kinds: _Kinds, prefix: 
                 raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {kind.words}, {got}")
             continue
         types, words = _KINDS[kind.kind]
-        if not isinstance(value, types) or (isinstance(value, bool) and kind.kind != "bool"):
+        if not isinstance(value, types) or (isinstance(value, bool) and kind.kind not in ("bool", "value")) \
+                or (kind.kind == "value" and _holds_object(value)):
             raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {words}, {got}")
         if kind.low is not None and kind.high is not None and isinstance(value, (int, float)) \
                 and not kind.low <= value <= kind.high:
             raise ValueError(f"{path}: line {number}: \"{prefix}{name}\" must be {words} from {kind.low} to {kind.high}, "
                              f"{got}")
+
+
+def _holds_object(value: Any) -> bool:
+    """Whether a list holds an object at any depth (a game's member may be a list of values, never an object)."""
+    return isinstance(value, list) and any(isinstance(item, dict) or _holds_object(item) for item in value)
 
 
 def _listed(names: Any) -> str:
@@ -82,26 +99,62 @@ def _listed(names: Any) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
-#: The games a record may hold, by the header's "game" member (2048 when it is left out).
-_GAMES = {
-    "2048": _Lines({"type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player",
-                    "board"}, ("rules_version", "seed", "config", "player", "board"),
-                   {"type", "step", "action", "reward", "spawn", "score"},
-                   {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1,
-                   {"seed": _Kind("integer", 0, (1 << 64) - 1), "rules_version": _Kind("integer", 1, _INT64_MAX),
-                    "target_tile": _Kind("integer", 2, _INT64_MAX, nullable=True), "player": "string",
-                    "step": _Kind("integer", 1, _INT64_MAX),
-                    "action": _Kind("choice", choices=(*ACTIONS, 0, 1, 2, 3), words=f"{ACTION_NAMES} or 0..3"),
-                    "reward": _INT64, "spawn": _Kind("object", nullable=True), "score": _INT64,
-                    "steps": _Kind("integer", 0, _INT64_MAX), "outcome": "string", "last_episode": "bool"}),
-    "memorize": _Lines({"type", "format", "version", "game", "seed", "config", "player", "deck"},
-                       ("seed", "config", "player", "deck"), {"type", "step", "card", "content", "reward", "pairs"},
-                       {"type", "steps", "moves", "pairs", "outcome", "last_episode"}, "pairs",
-                       ("finished", "truncated", "stopped"), 2,
-                       {"seed": "integer", "player": "string", "step": "integer", "card": "integer",
-                        "content": "integer", "reward": "number", "pairs": "integer", "steps": "integer",
-                        "moves": "integer", "outcome": "string", "last_episode": "bool"}, every_option=True),
-}
+#: 2048's lines, older than the declared games' and kept as they are: a game whose `spec` gives `rules_version`
+#: (its start board is an observation, its steps spawn tiles) is recorded with these.
+_RULES_LINES = _Lines(
+    {"type", "format", "version", "game", "rules_version", "seed", "config", "target_tile", "player", "board"},
+    ("rules_version", "seed", "config", "player", "board"), {"type", "step", "action", "reward", "spawn", "score"},
+    {"type", "steps", "score", "outcome", "last_episode"}, "score", ("game_over", "stopped"), 1,
+    {"seed": _Kind("integer", 0, (1 << 64) - 1), "rules_version": _Kind("integer", 1, _INT64_MAX),
+     "target_tile": _Kind("integer", 2, _INT64_MAX, nullable=True), "player": "string",
+     "step": _Kind("integer", 1, _INT64_MAX),
+     "action": _Kind("choice", choices=(*ACTIONS, 0, 1, 2, 3), words=f"{ACTION_NAMES} or 0..3"),
+     "reward": _INT64, "spawn": _Kind("object", nullable=True), "score": _INT64,
+     "steps": _Kind("integer", 0, _INT64_MAX), "outcome": "string", "last_episode": "bool"})
+
+#: How a declared game's episode ends: terminated by its rules, cut by a step limit, or stopped.
+_DECLARED_OUTCOMES = ("finished", "truncated", "stopped")
+#: The record version a declared game's records start at (2048's with end lines).
+_DECLARED_VERSION = 2
+
+
+def _declared_lines(record: Mapping[str, Any]) -> _Lines:
+    """A declared game's lines from its `spec`'s `record` layout: every record's members (the options, the seed,
+    the player; each step's action and reward; the end's outcome) and the game's own, each any value."""
+    action, header, step, end = record["action"], record["header"], record["step"], record["end"]
+    own: dict[str, Union[str, _Kind, None]] = {name: "value" for name in (*header, *step, *end) if name != "reward"}
+    return _Lines({"type", "format", "version", "game", "seed", "config", "player", *header},
+                  ("seed", "config", "player", *header), {"type", "step", action, "reward", *step},
+                  {"type", "steps", "outcome", "last_episode", *end}, None, _DECLARED_OUTCOMES, _DECLARED_VERSION,
+                  {**own, "seed": _Kind("integer", 0, (1 << 64) - 1), "player": "string", "step": "integer",
+                   action: _Kind("integer", 0, _INT64_MAX), "reward": "number", "steps": "integer",
+                   "outcome": "string", "last_episode": "bool"}, record)
+
+
+def _game_lines(game: str) -> _Lines:
+    """The lines of `game`'s records, from its `spec` as the engine gives it in this process."""
+    record = _record_layout(_spec(game, {}))
+    return _RULES_LINES if record is None else _declared_lines(record)
+
+
+def _spec(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """`game`'s `spec` with the options of a record's `config` (`null`: the default), from the engine in this
+    process; raises G2048ParamsError for options that cannot be together."""
+    from .native import CallSession
+    session = CallSession({"game": game, **{name: value for name, value in config.items() if value is not None}})
+    try:
+        spec: dict[str, Any] = session.call("spec")
+        return spec
+    finally:
+        session.close()
+
+
+def _record_layout(spec: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
+    """A declared game's `record` layout from its `spec`; `None` for a game with 2048's lines, whose `spec` gives
+    the `rules_version` its records are checked against."""
+    return None if "rules_version" in spec else spec["record"]
+
+
 _SPAWN_MEMBERS = ("cell", "value")
 
 
@@ -160,27 +213,38 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+#: A card game's deal, recorded: the header member holding each card's content, and the step member saying the
+#: content the card showed. The engine gives the deal a seed makes, not why a recorded one cannot be one, so a
+#: record whose layout holds both is read with these checks and their words (see `_deal` and `_dealt`).
+_DECK, _CONTENT = "deck", "content"
+
+
 def _deal(path: str, number: int, config: dict[str, Any], deck: Any) -> None:
-    """Refuse a Memorize header whose deal cannot be one: `config` must give `rows` and `cols`, and `deck` be that
-    many rows of that many contents, each content 0..pairs-1 twice (as `g2048 replay` reads a header)."""
-    for name in ("rows", "cols"):
-        if name not in config:
-            raise ValueError(f"{path}: line {number}: missing \"config.{name}\"")
-        if not isinstance(config[name], int) or isinstance(config[name], bool) or not 1 <= config[name] <= 64:
-            raise ValueError(f"{path}: line {number}: \"config.{name}\" must be an integer from 1 to 64, got "
-                             f"{json.dumps(config[name])[:40]}")
+    """Refuse a header whose deal cannot be one: `deck` must be `config`'s rows of its cols contents, each content
+    0..pairs-1 twice (the options' types and ranges are checked before)."""
     rows, cols = config["rows"], config["cols"]
     if not (isinstance(deck, list) and len(deck) == rows and all(isinstance(row, list) and len(row) == cols
                                                                   for row in deck)):
-        raise ValueError(f"{path}: line {number}: \"deck\" must be {rows} rows of {cols} card contents")
+        raise ValueError(f"{path}: line {number}: \"{_DECK}\" must be {rows} rows of {cols} card contents")
     pairs = rows * cols // 2
     contents = [card for row in deck for card in row]
     for card in contents:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < pairs:
-            raise ValueError(f"{path}: line {number}: \"deck\" holds contents from 0 to {pairs - 1}, got "
+            raise ValueError(f"{path}: line {number}: \"{_DECK}\" holds contents from 0 to {pairs - 1}, got "
                              f"{json.dumps(card)[:40]}")
     if sorted(contents) != sorted(list(range(pairs)) * 2):
-        raise ValueError(f"{path}: line {number}: \"deck\" must hold each content 0 to {pairs - 1} twice")
+        raise ValueError(f"{path}: line {number}: \"{_DECK}\" must hold each content 0 to {pairs - 1} twice")
+
+
+def _dealt(header: dict[str, Any], line: dict[str, Any], action: str, episode: int) -> None:
+    """Refuse a step whose card's recorded content is not the one the recorded deal gives it (the deal itself
+    was compared with the seed's at the header)."""
+    card, deck = line[action], header[_DECK]  # a card of the deal, as the record's reader checks
+    cols = len(deck[0])
+    dealt = deck[card // cols][card % cols]
+    if line[_CONTENT] != dealt:
+        raise RecordMismatch(episode, line["step"], f"{action} {card}: recorded {_CONTENT} {_json(line[_CONTENT])}, "
+                                                    f"but the recorded deal has {_json(dealt)} there")
 
 
 #: The longest line a record reader accepts (a step line of an 8×8 board is a few hundred bytes).
@@ -188,7 +252,7 @@ MAX_LINE_BYTES = 1 << 20
 
 
 def iter_record(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The lines of a `g2048 play --record` file (2048's or Memorize's), checked and yielded one at a time as
+    """The lines of a `g2048 play --record` file of any game, checked and yielded one at a time as
     ("header" | "step" | "end", line): a record of any length is read in the memory of one line, and a bad line is
     found when it is reached. Raises ValueError as read_record() describes, and for a line longer than
     MAX_LINE_BYTES."""
@@ -200,9 +264,12 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """iter_record()'s lines with their line numbers."""
     version = 0          # the current episode's format version (0: no episode yet)
     game: Optional[str] = None
-    lines = _GAMES["2048"]
+    from .native import games_table
+    names = [entry["name"] for entry in games_table()]  # the default first: the game of a header without "game"
+    lines = _RULES_LINES
     configs: dict[str, dict[str, Optional[_Kind]]] = {}
     cells = 0
+    actions: _Kinds = {}  # a declared game's action, within the actions of the header's options
     episodes = 0
     steps = 0
     last_tally = 0
@@ -238,13 +305,15 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 if end is not None and end["last_episode"]:
                     raise ValueError(f"{path}: line {number}: a header after the end line of episode {episodes}, "
                                      "which says it is the last")
-                named = line.get("game", "2048")
-                if not isinstance(named, str) or named not in _GAMES:
-                    raise ValueError(f"{path}: line {number}: \"game\" must be {' or '.join(_GAMES)}, got {named!r}")
+                named = line.get("game", names[0])
+                if not isinstance(named, str) or named not in names:
+                    raise ValueError(f"{path}: line {number}: \"game\" must be {' or '.join(names)}, got {named!r}")
                 if game is not None and named != game:
                     raise ValueError(f"{path}: line {number}: a {named} episode in a record of {game}: a record holds "
                                      "one game")
-                game, lines = named, _GAMES[named]
+                if game is None:
+                    lines = _game_lines(named)
+                game = named
                 _only(path, number, line, lines.header)
                 _typed(path, number, line, lines.kinds)
                 if line.get("format") != RECORD_FORMAT:
@@ -261,9 +330,16 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 _typed(path, number, line["config"], configs[game], "config.")
                 required = tuple(configs[game]) if lines.every_option else _BOARD_SIZE
                 _require(path, number, line["config"], required, "config.")
-                if "deck" in lines.required:  # a hidden deal, recorded: it must be one
-                    _deal(path, number, line["config"], line["deck"])
-                cells = line["config"]["rows"] * line["config"]["cols"]
+                if lines.record is not None:  # the options make the game, as g2048 replay reads a header
+                    try:
+                        spec = _spec(game, line["config"])
+                    except G2048ParamsError as error:
+                        raise ValueError(f"{path}: line {number}: \"config\": {error}") from None
+                    count = spec["actions"] if isinstance(spec["actions"], int) else len(spec["actions"])
+                    actions = {lines.record["action"]: _Kind("integer", 0, count - 1)}
+                if _DECK in lines.required:  # a hidden deal, recorded: it must be one
+                    _deal(path, number, line["config"], line[_DECK])
+                cells = line["config"]["rows"] * line["config"]["cols"] if lines is _RULES_LINES else 0
                 version, episodes, steps, last_tally, end = found, episodes + 1, 0, 0, None
                 yield number, "header", line
             elif kind == "step":
@@ -273,7 +349,7 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                     raise ValueError(f"{path}: line {number}: a step after the end line of episode {episodes}")
                 _only(path, number, line, lines.step)
                 _typed(path, number, line, lines.kinds)
-                _typed(path, number, line, {"card": _Kind("integer", 0, cells - 1)})  # a Memorize card of the deal
+                _typed(path, number, line, actions)
                 if line.get("step") != steps + 1:
                     raise ValueError(f"{path}: line {number}: step {line.get('step')!r} where step {steps + 1} was "
                                      "expected")
@@ -284,7 +360,7 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                     _typed(path, number, line["spawn"], {"cell": _Kind("integer", 0, cells - 1),
                                                          "value": _Kind("choice", choices=(2, 4), words="2 or 4")},
                            "spawn.")
-                steps, last_tally = steps + 1, line[lines.tally]
+                steps, last_tally = steps + 1, line[lines.tally] if lines.tally else 0
                 yield number, "step", line
             elif kind == "end":
                 if not episodes:
@@ -298,12 +374,11 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 if line.get("steps") != steps:
                     raise ValueError(f"{path}: line {number}: the end line counts {line.get('steps')!r} steps, "
                                      f"but the episode has {steps}")
-                if line.get(lines.tally) != last_tally:
+                if lines.record is not None:
+                    _require(path, number, line, tuple(lines.record["end"]))
+                if lines.tally and line.get(lines.tally) != last_tally:
                     raise ValueError(f"{path}: line {number}: the end line's {lines.tally} {line.get(lines.tally)!r} "
                                      f"differs from the {lines.tally} after the last step, {last_tally}")
-                if "moves" in lines.end and line.get("moves") != steps // 2:
-                    raise ValueError(f"{path}: line {number}: the end line counts {line.get('moves')!r} moves, "
-                                     f"but the episode made {steps // 2}")
                 if line.get("outcome") not in lines.outcomes:
                     raise ValueError(f"{path}: line {number}: \"outcome\" must be {', '.join(lines.outcomes[:-1])} "
                                      f"or {lines.outcomes[-1]}")
@@ -333,12 +408,14 @@ def read_record(path: str) -> list[dict[str, Any]]:
     <exponents>}), one line per step ({"type": "step", "step": n, "action": "left", "reward", "spawn":
     {"cell", "value"} or null, "score"}) and an end line ({"type": "end", "steps", "score", "outcome":
     "game_over" or "stopped", "last_episode": bool}); a restart starts another header. Version 1 records
-    (no end line) still load, with "end": None. A Memorize record's header says "game": "memorize" and holds
-    the deal ("deck": rows of card contents) in place of "board"; its steps are {"card", "content", "reward",
-    "pairs"} and its end line {"steps", "moves", "pairs", "outcome": "finished", "truncated" or "stopped",
-    "last_episode"} (docs/RECORDS.md). Raises ValueError naming the line for a malformed or
-    truncated file, a missing, mistyped or out-of-range member (each read as `g2048 replay` reads it; a `config`
-    option within its declared range, `null` for its default), or a member this version does not know.
+    (no end line) still load, with "end": None. Another game's header names it ("game") and gives every option
+    in "config" and, in place of "board", the members its `spec`'s "record" layout names for a header (a card
+    game's deal); its steps give the layout's action member (an action of the game), "reward" and its step
+    members, and its end line {"steps", its end members, "outcome": "finished", "truncated" or "stopped",
+    "last_episode"} (docs/RECORDS.md). Raises ValueError naming the line for a malformed or truncated file, a
+    missing, mistyped or out-of-range member (each read as `g2048 replay` reads it; a `config` option within its
+    declared range, `null` for its default, and options that make a game), or a member this version does not
+    know.
     (iter_record() reads a record without holding it.)
     """
     episodes: list[dict[str, Any]] = []
@@ -355,29 +432,37 @@ def read_record(path: str) -> list[dict[str, Any]]:
 def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any]]:
     """Replay a `g2048 play --record` file through `g2048 serve` and check that it reproduces exactly.
 
-    For each 2048 episode: `make` with the header's config, `reset` with its seed (the observation must be the
-    recorded start board), then `step` every recorded action; each reward, spawn and score must match. The end
-    line's outcome must agree: "game_over" when no move is left, "stopped" otherwise. For each Memorize episode
-    (`g2048 play --game memorize --record`): `make` with `game="memorize"` and the config, `reset` with the seed,
-    then `step` every recorded card; the card must show the content the recorded deal gives it, and the reward and
-    the pairs matched must match; the outcome ("finished", "truncated" or "stopped") too.
+    For each episode: `make` with the header's game and config, `reset` with its seed, then `step` every recorded
+    action; the reward must match, and so must what the game records beside it. A game with 2048's lines (its
+    `spec` gives `rules_version`): the observation must be the recorded start board, each spawn and score must
+    match, and the end line's outcome must agree: "game_over" when no move is left, "stopped" otherwise. A
+    declared game (`spec`'s `record` names its members): its own header, step and end members must be the ones
+    `record_members` gives (the deal a seed makes, the content a card showed, the pairs matched, ...), compared
+    and worded as `g2048 replay` compares them, and the outcome ("finished", "truncated" or "stopped") must agree.
     Returns one summary per episode: {"game", "seed", "steps", "player", "version1"} and 2048's "score" and
-    "max_tile" or Memorize's "moves" and "pairs" ("version1": the record has no end lines, so a cut at a line
-    boundary could not be detected). Raises RecordMismatch at the first difference and ValueError for a malformed
-    or truncated record, each as soon as its line is read: the record is read a line at a time, never whole.
+    "max_tile" or a declared game's end members (a card game's "moves" and "pairs") ("version1": the record has no
+    end lines, so a cut at a line boundary could not be detected). Raises RecordMismatch at the first difference
+    and ValueError for a malformed or truncated record, each as soon as its line is read: the record is read a
+    line at a time, never whole.
     """
     summaries: list[dict[str, Any]] = []
     episode = 0
     header: dict[str, Any] = {}
+    spec: dict[str, Any] = {}
+    record: Optional[Mapping[str, Any]] = None  # the game's layout when it is a declared game
     result: dict[str, Any] = {}
+    members: dict[str, Any] = {}  # a declared game's record_members after the last reset or step
     steps = 0
     ended = False
+    from .native import games_table
+    default = games_table()[0]["name"]  # the game of a header without "game"
+    game = default
 
     def summarize(end: Optional[dict[str, Any]]) -> None:
-        summary = {"game": header.get("game", "2048"), "seed": header["seed"], "steps": steps,
-                   "player": header.get("player"), "version1": end is None}
-        if summary["game"] == "memorize":
-            summary.update(moves=steps // 2, pairs=result["info"]["pairs_matched"])
+        summary = {"game": game, "seed": header["seed"], "steps": steps, "player": header.get("player"),
+                   "version1": end is None}
+        if record is not None:
+            summary.update(zip(record["end"], members["end"]))
         else:
             board = result["observation"]
             summary.update(score=result["info"]["score"] if steps else 0,
@@ -392,17 +477,21 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 episode, header, steps, ended = episode + 1, line, 0, False
                 # An option left `null` has its default, as g2048 replay reads it.
                 config = {name: value for name, value in header["config"].items() if value is not None}
+                game = header.get("game", default)
                 try:
-                    spec = env.make(**config, game=header.get("game", "2048"))
+                    spec = env.make(**config, game=game)
                 except G2048ParamsError as error:  # options that cannot be together (more initial tiles than cells)
                     raise ValueError(f"{path}: line {line_number}: \"config\": {error}") from None
-                if "rules_version" not in spec:  # a game without 2048's rules version and recorded start board
-                    result = env.reset(seed=header["seed"])
+                record = _record_layout(spec)
+                result = env.reset(seed=header["seed"])
+                if record is not None:
+                    members = env.call("record_members")
+                    _compare(episode, 0, record["header"], header, members["start"],
+                             "the recorded {name} is {recorded}, but seed " + str(header["seed"]) + " gives {replayed}")
                     continue
                 if header.get("rules_version") != spec["rules_version"]:
                     raise RecordMismatch(episode, 0, f"recorded with rules version {header.get('rules_version')}, "
                                                      f"the server plays rules version {spec['rules_version']}")
-                result = env.reset(seed=header["seed"])
                 if result["observation"] != header["board"]:
                     raise RecordMismatch(episode, 0, f"recorded start board {header['board']}, "
                                                      f"seed {header['seed']} gives {result['observation']}")
@@ -411,29 +500,26 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 if ended:
                     raise RecordMismatch(episode, number, f"the episode ended after step {number - 1}, "
                                                           f"but the record goes on to step {number}")
-                if header.get("game") == "memorize":
-                    result = _replay_card(env, header, line, episode)
-                    replayed: tuple[tuple[str, Any], ...] = (("reward", result["reward"]),
-                                                             ("pairs", result["info"]["pairs_matched"]))
-                    where = f"card {line['card']}"
+                if record is not None:
+                    result, members = _replay_step(env, record, header, line, episode)
                 else:
                     result = env.step(line["action"])
-                    replayed = (("reward", result["reward"]), ("spawn", result["info"]["spawn"]),
-                                ("score", result["info"]["score"]))
-                    where = str(line["action"])
-                for name, value in replayed:
-                    if value != line[name]:
-                        raise RecordMismatch(episode, number, f"{where}: recorded {name} {line[name]!r}, "
-                                                              f"replay gives {value!r}")
+                    for name, value in (("reward", result["reward"]), ("spawn", result["info"]["spawn"]),
+                                        ("score", result["info"]["score"])):
+                        if value != line[name]:
+                            raise RecordMismatch(episode, number, f"{line['action']}: recorded {name} "
+                                                                  f"{line[name]!r}, replay gives {value!r}")
                 ended = result["terminated"] or result["truncated"]
                 steps = number
             else:
-                if header.get("game") == "memorize":
+                if record is not None:
                     outcome = ("finished" if result.get("terminated") else "truncated" if result.get("truncated")
                                else "stopped")
                     if line["outcome"] != outcome:
                         raise RecordMismatch(episode, steps, f"the record says the game was {line['outcome']}, but "
                                                              f"the replay is {outcome}")
+                    _compare(episode, steps, record["end"], line, members["end"],
+                             "the end line's {name} is {recorded}, but the replay has {replayed}")
                 elif (line["outcome"] == "game_over") != ended:
                     raise RecordMismatch(episode, steps,
                                          "the record says the game was stopped, but no legal move is left" if ended
@@ -444,23 +530,45 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
     return summaries
 
 
-def _replay_card(env: G2048, header: dict[str, Any], line: dict[str, Any], episode: int) -> dict[str, Any]:
-    """Turns a recorded Memorize card through the server and checks its content against the recorded deal: a card
-    the server shows face up must show the deal's content (a matched pair shows no content: its reward says it)."""
-    card, number = line["card"], line["step"]  # a card of the deal, as the record's reader checks
-    deck = header["deck"]
-    cols = len(deck[0])
-    dealt = deck[card // cols][card % cols]
-    if line["content"] != dealt:
-        raise RecordMismatch(episode, number, f"card {card}: recorded content {line['content']!r}, but the recorded "
-                                              f"deal has {dealt!r} there")
+def _replay_step(env: G2048, record: Mapping[str, Any], header: dict[str, Any], line: dict[str, Any],
+                 episode: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Steps a declared game's recorded action through the server and compares the reward and the game's own step
+    members with the ones it gives, as `g2048 replay` does; returns the step's result and the record members."""
+    action, number = line[record["action"]], line["step"]
+    where = f"{record['action']} {action}: "
+    if _DECK in record["header"] and _CONTENT in record["step"]:
+        _dealt(header, line, record["action"], episode)
     try:
-        result = env.step(card)
+        result = env.step(action)
     except G2048Error as error:
-        raise RecordMismatch(episode, number, f"card {card}: the server refuses it ({error})") from None
-    code = result["observation"][card // cols][card % cols]
-    pairs = len(deck) * cols // 2
-    if 2 <= code < 2 + pairs and code - 2 != dealt:
-        raise RecordMismatch(episode, number, f"card {card}: the recorded deal has content {dealt}, the replay shows "
-                                              f"{code - 2}")
-    return result
+        raise RecordMismatch(episode, number, f"{where}the server refuses it ({error})") from None
+    if result["reward"] != line["reward"]:
+        raise RecordMismatch(episode, number, f"{where}recorded reward {line['reward']!r}, "
+                                              f"replay gives {result['reward']!r}")
+    members: dict[str, Any] = env.call("record_members", {"action": action})
+    _compare(episode, number, [name for name in record["step"] if name != "reward"], line, members["step"],
+             where + "recorded {name} {recorded}, replay gives {replayed}")
+    return result, members
+
+
+def _compare(episode: int, step: int, names: list[str], line: dict[str, Any], replayed: list[Any],
+             words: str) -> None:
+    """Refuse the first of a line's own members (`names`, in the layout's order) that is not the value the engine
+    gives, as `g2048 replay` compares them: by JSON value and type (1, 1.0 and true differ); `words` says it with
+    the member's `name` and both values as JSON."""
+    for name, value in zip(names, replayed):
+        if not _same(line[name], value):
+            raise RecordMismatch(episode, step, words.format(name=name, recorded=_json(line[name]),
+                                                             replayed=_json(value)))
+
+
+def _same(recorded: Any, replayed: Any) -> bool:
+    """Whether two JSON values are equal and of the same type at every depth."""
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        return len(recorded) == len(replayed) and all(map(_same, recorded, replayed))
+    return type(recorded) is type(replayed) and recorded == replayed
+
+
+def _json(value: Any) -> str:
+    """A value as a record writes it (`[[1,0],[0,1]]`)."""
+    return json.dumps(value, separators=(",", ":"))
