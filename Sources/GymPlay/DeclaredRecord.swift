@@ -56,9 +56,8 @@ package struct DeclaredHeader: Hashable, Sendable {
 
     /// The policy options a record lacks when it was written before every game had them, and how those games
     /// played: an illegal action was refused.
-    package static let beforeInvalidActionPolicies: [String: OptionValue] = [
-        EpisodeOption.invalidAction.name: .string(InvalidActionPolicy.Kind.reject.rawValue), EpisodeOption.penalty.name: .integer(0),
-    ]
+    package static let beforeInvalidActionPolicies = Dictionary(
+        uniqueKeysWithValues: EpisodeOption.beforeInvalidActionPolicies.map { ($0.name, $0.value) })
 
     /// The options by name, as `make` takes them.
     package var values: [String: OptionValue] { Dictionary(uniqueKeysWithValues: config.map { ($0.name, $0.value) }) }

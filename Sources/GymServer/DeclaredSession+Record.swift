@@ -5,12 +5,14 @@ import GymJSON
 /// `record` (the layout) and `record_members` (the values), so that a replay outside Swift compares the members
 /// `g2048 replay` compares, with the values the game itself gives.
 extension DeclaredSession {
-    /// The members the game adds to its record lines, as `spec`'s `record`: `{"action", "header", "step", "end"}`.
+    /// The members the game adds to its record lines, as `spec`'s `record`: `{"action", "header", "step", "end"}`,
+    /// and `options_before`: the options a record may lack, with the values it was played with.
     var recordLayout: JSONValue {
         let layout = game.recordLayout
         let names = { (names: [String]) in JSONValue.array(names.map { .string($0) }) }
         return .object([
             ("action", .string(layout.action)), ("header", names(layout.header)), ("step", names(layout.step)), ("end", names(layout.end)),
+            ("options_before", .object(EpisodeOption.beforeInvalidActionPolicies.map { ($0.name, JSONValue($0.value)) })),
         ])
     }
 

@@ -31,6 +31,7 @@ struct RecordMembersTests {
         #expect(record?["action"] == .string(layout.action))
         #expect(record?["header"] == Self.names(layout.header) && record?["step"] == Self.names(layout.step))
         #expect(record?["end"] == Self.names(layout.end))
+        #expect(record?["options_before"] == .object(EpisodeOption.beforeInvalidActionPolicies.map { ($0.name, JSONValue($0.value)) }))
     }
 
     @Test func membersAreTheDeclarationsAfterEachStep() throws {

@@ -11,6 +11,7 @@ its own members, which the replay compares as `g2048 replay` does, in its words.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Collection, Iterator, Mapping, NamedTuple, Optional, Union
 
@@ -51,10 +52,9 @@ class _Lines:
         self.header, self.required, self.step, self.end = header, required, step, end
         self.tally, self.outcomes, self.min_version, self.kinds = tally, outcomes, min_version, kinds
         #: A declared game's `record` layout (`spec`'s), `None` for 2048's lines. A declared game's `config` must
-        #: give every option of the game, each as its type allows (as `g2048 replay` reads it), rather than the
-        #: board's size with the rest defaulting.
+        #: give every option of the game (but those `options_before` says an older record lacks), each as its
+        #: type allows (as `g2048 replay` reads it), rather than the board's size with the rest defaulting.
         self.record = record
-        self.every_option = record is not None
 
 
 #: The JSON types of members, by the name `_Kind.kind` gives them, and how a message words them ("value": a game's
@@ -131,17 +131,26 @@ def _declared_lines(record: Mapping[str, Any]) -> _Lines:
                    "outcome": "string", "last_episode": "bool"}, record)
 
 
+@functools.lru_cache(maxsize=None)
 def _game_lines(game: str) -> _Lines:
     """The lines of `game`'s records, from its `spec` as the engine gives it in this process."""
-    record = _record_layout(_spec(game, {}))
+    record = _record_layout(_spec(game, _RULES_LINES, {}))
     return _RULES_LINES if record is None else _declared_lines(record)
 
 
-def _spec(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """`game`'s `spec` with the options of a record's `config` (`null`: the default), from the engine in this
-    process; raises G2048ParamsError for options that cannot be together."""
+def _options(lines: _Lines, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a record's `config` makes its game with, as `make` takes them: an option left `null` has its
+    default, as g2048 replay reads it, and one a declared game's record lacks, having been written before the
+    game had it, the value it was played with (`spec`'s `record`'s `options_before`)."""
+    given = {name: value for name, value in config.items() if value is not None}
+    return given if lines.record is None else {**lines.record["options_before"], **given}
+
+
+def _spec(game: str, lines: _Lines, config: Mapping[str, Any]) -> dict[str, Any]:
+    """`game`'s `spec` with the options of a record's `config`, from the engine in this process; raises
+    G2048ParamsError for options that cannot be together."""
     from .native import CallSession
-    session = CallSession({"game": game, **{name: value for name, value in config.items() if value is not None}})
+    session = CallSession({"game": game, **_options(lines, config)})
     try:
         spec: dict[str, Any] = session.call("spec")
         return spec
@@ -172,15 +181,17 @@ class RecordMismatch(Exception):
 _BOARD_SIZE = ("rows", "cols")
 
 
-def _config_options(game: str, every_option: bool) -> dict[str, Optional[_Kind]]:
+def _config_options(game: str, lines: _Lines) -> dict[str, Optional[_Kind]]:
     """The names a record's `config` may hold, with the values each allows: the game's options as the engine
     declares them (`g2048_games`: type, range or choices); `null` is an option's default but the board's size's,
-    or (`every_option`) `null` only where the option allows it."""
+    or (a declared game's) `null` only where the option allows it or the record may lack it (`options_before`:
+    `null` is then the value it was played with, as `g2048 replay` reads it)."""
     from .native import games_table
     options = next(entry["options"] for entry in games_table() if entry["name"] == game)
     kinds: dict[str, Optional[_Kind]] = {}
     for option in options:
-        nullable = bool(option.get("nullable")) if every_option else option["name"] not in _BOARD_SIZE
+        nullable = option["name"] not in _BOARD_SIZE if lines.record is None \
+            else bool(option.get("nullable")) or option["name"] in lines.record["options_before"]
         kind = {"boolean": "bool"}.get(option["type"], option["type"])
         kinds[option["name"]] = (
             _Kind("choice", choices=tuple(option["choices"]), words=_listed(option["choices"]), nullable=nullable)
@@ -325,14 +336,15 @@ def _numbered_lines(path: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 if not isinstance(line["config"], dict):
                     raise ValueError(f"{path}: line {number}: \"config\" must be an object")
                 if game not in configs:
-                    configs[game] = _config_options(game, lines.every_option)
+                    configs[game] = _config_options(game, lines)
                 _only(path, number, line["config"], configs[game], "config.")
                 _typed(path, number, line["config"], configs[game], "config.")
-                required = tuple(configs[game]) if lines.every_option else _BOARD_SIZE
+                required = tuple(name for name in configs[game] if name not in lines.record["options_before"]) \
+                    if lines.record is not None else _BOARD_SIZE
                 _require(path, number, line["config"], required, "config.")
                 if lines.record is not None:  # the options make the game, as g2048 replay reads a header
                     try:
-                        spec = _spec(game, line["config"])
+                        spec = _spec(game, lines, line["config"])
                     except G2048ParamsError as error:
                         raise ValueError(f"{path}: line {number}: \"config\": {error}") from None
                     count = spec["actions"] if isinstance(spec["actions"], int) else len(spec["actions"])
@@ -475,11 +487,9 @@ def replay_record(path: str, binary: Optional[str] = None) -> list[dict[str, Any
                 if episode and header.get("version") == 1:
                     summarize(None)  # a version 1 episode has no end line: the next header closes it
                 episode, header, steps, ended = episode + 1, line, 0, False
-                # An option left `null` has its default, as g2048 replay reads it.
-                config = {name: value for name, value in header["config"].items() if value is not None}
                 game = header.get("game", default)
                 try:
-                    spec = env.make(**config, game=game)
+                    spec = env.make(**_options(_game_lines(game), header["config"]), game=game)
                 except G2048ParamsError as error:  # options that cannot be together (more initial tiles than cells)
                     raise ValueError(f"{path}: line {line_number}: \"config\": {error}") from None
                 record = _record_layout(spec)

@@ -96,3 +96,25 @@ def test_a_forged_member_is_refused_in_the_engines_words(tmp_path: Path, game: s
                 assert python.startswith("episode 1, " + swift.split(", ")[0] + ", but the recorded deal has "), python
             else:
                 assert python == "episode 1, " + swift, (python, swift)
+
+
+@pytest.mark.parametrize("game", [game for game in GAMES if "rules_version" not in spec(game)])
+def test_a_record_older_than_an_option_replays_with_the_value_it_was_played_with(tmp_path: Path, game: str) -> None:
+    """A declared game's record written before the game had an option (`spec`'s `record`'s `options_before`) lacks
+    it in `config`, or gives it `null`: it reads and replays with the value those games played with, as
+    `g2048 replay` reads it."""
+    before = spec(game)["record"]["options_before"]
+    assert before
+    record = play(tmp_path, "--game", game, "--agent", "random", "--seed", "6")
+    summary, = replay_record(record)
+    rewrite(record, lambda lines: [line["config"].pop(name) for line in lines if line["type"] == "header"
+                                   for name in before])
+    assert not set(before) & set(read_record(record)[0]["header"]["config"])
+    assert replay_record(record) == [summary]
+    swift = subprocess.run([find_binary(), "replay", "--check", record], capture_output=True, text=True, timeout=60)
+    assert swift.returncode == 0, swift.stderr
+    rewrite(record, lambda lines: [line["config"].update(dict.fromkeys(before)) for line in lines
+                                   if line["type"] == "header"])
+    assert replay_record(record) == [summary]
+    swift = subprocess.run([find_binary(), "replay", "--check", record], capture_output=True, text=True, timeout=60)
+    assert swift.returncode == 0, swift.stderr
