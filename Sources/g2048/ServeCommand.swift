@@ -26,6 +26,10 @@ struct ServeCommand: Command {
 
     /// The flag of `option`: its text read as `make` would take it, its default and its integers as declared.
     static func flag(_ option: ServerOption) -> CommandOption<JSONValue?> {
+        // A switch, as every other command's (GameFlags): `--no-fours`, not `--no-fours true`.
+        if case .boolean = option.constraint {
+            return CommandOption(spec: .flag(option.flag, option.help), absent: nil) { _ throws(UsageError) in .bool(true) }
+        }
         let integers = option.constraint.integers
         let parsed = CommandOption.parsed(option.flag, option.valueName, help: option.help) { option.value(ofFlag: $0) }
         return parsed.shown(option.helpDefault).accepting(integers: integers)
