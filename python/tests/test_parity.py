@@ -44,6 +44,10 @@ def value_for(option: dict[str, Any], rng: np.random.Generator) -> Any:
         good = [option["min"], option["max"], float(rng.random())]
         bad = [-0.5, 1.5, float("nan"), float("inf"), "0.5", None, False]
         numpy_values = [np.float32(0.25), np.float64(0.5), np.int64(1)]
+    elif kind == "boolean":
+        good = [True, False]
+        bad = [1, 0, "true", None, [True]]
+        numpy_values = [np.bool_(True)]
     else:
         choices = option["choices"]
         pick = choices[int(rng.integers(len(choices)))]
