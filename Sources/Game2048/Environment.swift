@@ -177,7 +177,7 @@ public struct Environment: Sendable {
     /// Plays one action: slide and merge, spawn, and report.
     ///
     /// - Returns: the new observation, the reward, the end flags and the info.
-    /// - Throws: ``StepError/illegalAction(_:)`` only under ``InvalidActionPolicy/reject``,
+    /// - Throws: ``StepError/illegalAction(_:)`` only under `InvalidActionPolicy/reject`,
     ///   and then nothing has changed.
     /// - Precondition: an episode is running (``reset(seed:)`` was called and the episode is not over).
     /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise; never allocates.

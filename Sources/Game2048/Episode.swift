@@ -143,7 +143,7 @@ struct Episode: Sendable, Hashable {
     }
 
     /// After an action that would not change the board, under a policy other than
-    /// ``InvalidActionPolicy/reject``: the reward and the end flags.
+    /// `InvalidActionPolicy/reject`: the reward and the end flags.
     @inlinable
     mutating func refuse(limits: EpisodeRules) -> (reward: Int64, terminated: Bool, truncated: Bool) {
         var reward: Int64 = 0

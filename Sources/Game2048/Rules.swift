@@ -24,7 +24,7 @@ public struct Rules: Hashable, Sendable {
     public static let spawnFourProbabilityRange = 0.0...1.0
     /// The step limits an episode may have (``maxSteps``): every game's.
     public static let maxStepsRange = EpisodeLimits.maxStepsRange
-    /// The penalties ``InvalidActionPolicy/terminate(penalty:)`` may give: every game's.
+    /// The penalties `InvalidActionPolicy/terminate(penalty:)` may give: every game's.
     public static let penaltyRange = EpisodeLimits.penaltyRange
     /// The win tiles there may be: powers of two in this range (4 to 2^50).
     public static var winTileRange: ClosedRange<Int> { 4...(1 << Int(maxExponent)) }
@@ -52,7 +52,7 @@ public struct Rules: Hashable, Sendable {
     public let winTile: Int?
     /// When set, the episode is truncated after this many steps, 1 or more. Default `nil`.
     public let maxSteps: Int?
-    /// What a step with an illegal action does (default ``InvalidActionPolicy/noop``).
+    /// What a step with an illegal action does (default `InvalidActionPolicy/noop`).
     public let invalidAction: InvalidActionPolicy
 
     /// Creates validated rules.

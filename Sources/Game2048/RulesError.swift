@@ -20,7 +20,7 @@ public enum RulesError: Error, Hashable, Sendable {
     case winTile(Int)
     /// A step limit below 1.
     case maxSteps(Int)
-    /// A negative penalty for ``InvalidActionPolicy/terminate(penalty:)``.
+    /// A negative penalty for `InvalidActionPolicy/terminate(penalty:)`.
     case penalty(Int64)
     /// A board whose cell count doesn't match rows × cols.
     case boardShape(expected: Int, got: Int)

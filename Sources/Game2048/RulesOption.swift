@@ -64,7 +64,7 @@ public struct RulesOption: Sendable {
         .optionalInteger(
             "win_tile", valueName: "tile", help: "End the episode when this tile appears.", in: Rules.winTileRange,
             note: ", a power of two", \.winTile), field: .winTile)
-    /// `max_steps`: every game's (``EpisodeOption``).
+    /// `max_steps`: every game's (`EpisodeOption`).
     public static let maxSteps = RulesOption(EpisodeOption.maxSteps.lifted(to: \.episode), field: .maxSteps)
     /// `invalid_action`: every game's.
     public static let invalidAction = RulesOption(

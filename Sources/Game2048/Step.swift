@@ -70,7 +70,7 @@ public struct Reset: Sendable, Hashable {
     @inlinable public init(observation: Board, info: StepInfo) { (self.observation, self.info) = (observation, info) }
 }
 
-/// A step that ``InvalidActionPolicy/reject`` refused.
+/// A step that `InvalidActionPolicy/reject` refused.
 public enum StepError: Error, Hashable, Sendable {
     /// The action would not change the board; nothing changed.
     case illegalAction(Direction)

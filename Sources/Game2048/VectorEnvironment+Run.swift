@@ -99,7 +99,7 @@ extension VectorEnvironment {
         return true
     }
 
-    /// An action that would not change lane `index`'s generic board (``InvalidActionPolicy/reject`` was
+    /// An action that would not change lane `index`'s generic board (`InvalidActionPolicy/reject` was
     /// checked before the loop).
     @inline(never)
     mutating func refuse(_ index: Int, into out: VectorStepBuffers) {

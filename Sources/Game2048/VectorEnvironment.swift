@@ -251,7 +251,7 @@ public struct VectorEnvironment: Sendable {
     ///   environment before any moves:
     ///   ``VectorStepError/episodesOver(indices:)`` under `AutoresetMode.disabled`
     ///   when some environment's episode is over, and
-    ///   ``VectorStepError/illegalAction(index:direction:)`` under ``InvalidActionPolicy/reject``.
+    ///   ``VectorStepError/illegalAction(index:direction:)`` under `InvalidActionPolicy/reject`.
     /// - Precondition: `actions.count == count`, and the batch was reset.
     public mutating func step(_ actions: [Direction]) throws(VectorStepError) {
         precondition(actions.count == count, "expected \(count) actions, got \(actions.count)")
@@ -319,7 +319,7 @@ public struct VectorEnvironment: Sendable {
     }
 }
 
-/// A vector step that ``InvalidActionPolicy/reject`` refused; nothing changed.
+/// A vector step that `InvalidActionPolicy/reject` refused; nothing changed.
 public enum VectorStepError: Error, Hashable, Sendable {
     /// Environment `index` was given an action that would not change its board.
     case illegalAction(index: Int, direction: Direction)
