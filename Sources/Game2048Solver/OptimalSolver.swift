@@ -53,7 +53,7 @@ public enum OptimalSolver {
             switch self {
             case .tooLarge(let rows, let cols, let afterstates, let bytes):
                 "\(rows)x\(cols) has \(rows * cols) cells; the solver solves boards of up to \(OptimalSolver.maxCells) cells (3x3, 2x4 and smaller): \(rows)x\(cols) has an estimated \(formatEstimate(afterstates)) afterstates (reduced by symmetry) and would need about \(byteSize(Int(min(bytes, 1e18)))) of memory"
-            case .unsupportedRule(let rule): "the solver plays each game to its end; \(rule) is not modelled"
+            case .unsupportedRule(let rule): "the solver does not model this game: \(rule)"
             case .winWithoutWinTile: "the win objective needs a win tile (win_tile)"
             case .tooLittleMemory(let board, let bytes, let shortfall):
                 "solving \(board) needs about \(byteSize(bytes)) of memory (estimated), and \(shortfall); nothing was solved"

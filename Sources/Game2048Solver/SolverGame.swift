@@ -33,11 +33,11 @@ package struct SolverGame: Sendable {
     /// The rule of `rules` this game does not model, in words, or `nil`: it plays each game to its end, so neither
     /// a step limit nor ending on an illegal action, and no rules option it does not know off its default.
     package static func unsupportedRule(in rules: Rules) -> String? {
-        if rules.maxSteps != nil { return "a step limit (max_steps)" }
-        if case .terminate = rules.invalidAction { return "ending on an illegal action" }
+        if rules.maxSteps != nil { return "it plays each game to its end: a step limit (max_steps)" }
+        if case .terminate = rules.invalidAction { return "it plays each game to its end: ending on an illegal action" }
         let (settings, classic) = (RulesSettings(rules), RulesSettings(Rules()))
         for option in RulesOption.all where !modelledOptions.contains(option.name) && option.value(in: settings) != option.value(in: classic) {
-            return "\(option.name) \(option.value(in: settings))"
+            return "its equations leave out \(option.name) \(option.value(in: settings))"
         }
         return nil
     }

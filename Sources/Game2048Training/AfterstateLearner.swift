@@ -46,7 +46,7 @@ public final class AfterstateLearner: @unchecked Sendable {
     /// so only the rules the solver models (no step limit, no ending on an illegal action).
     public static func unsupportedRule(in rules: Rules) -> String? {
         SolverGame.unsupportedRule(in: rules).map {
-            "the afterstate table is learned by the solver's equations, which play each game to its end; \($0) is not modelled"
+            "the afterstate table is learned by the solver's equations, which do not model this game: \($0)"
         }
     }
 

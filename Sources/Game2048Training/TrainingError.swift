@@ -1,6 +1,6 @@
 /// Why a training run was refused, or failed: the message is the whole reason, ready to show.
 ///
-///     throw TrainingError.settings("--table-share: a step limit (max_steps) is not modelled")
+///     throw TrainingError.settings("--table-share: an afterstate table is for boards of up to 9 cells")
 ///
 /// The two cases tell a caller how to report it: a command line shows ``settings(_:)`` as a usage error (the
 /// settings contradict each other, the rules, or the files they name), ``failure(_:)`` as a run that could not

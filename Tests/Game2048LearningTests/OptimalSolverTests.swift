@@ -237,7 +237,7 @@ struct OptimalSolverTests {
             #expect(afterstates > 1e8 && bytes == afterstates * OptimalSolver.bytesPerAfterstate)
             #expect(error.description.contains("2x5 has an estimated 1.2e+09 afterstates"))
         }
-        #expect(throws: OptimalSolver.Refusal.unsupportedRule("a step limit (max_steps)")) {
+        #expect(throws: OptimalSolver.Refusal.unsupportedRule("it plays each game to its end: a step limit (max_steps)")) {
             try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2, maxSteps: 10))
         }
         #expect(throws: OptimalSolver.Refusal.winWithoutWinTile) { try OptimalSolver.solve(rules: Rules(rows: 2, cols: 2), objective: .win) }

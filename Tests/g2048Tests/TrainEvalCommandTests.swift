@@ -64,8 +64,8 @@ struct TrainEvalCommandTests {
         ),
         (
             ["--rows", "3", "--table-share", "0.5", "--max-steps", "100"],
-            "--table-share: the afterstate table is learned by the solver's equations, which play each game to its end; "
-                + "a step limit (max_steps) is not modelled"
+            "--table-share: the afterstate table is learned by the solver's equations, which do not model this game: "
+                + "it plays each game to its end: a step limit (max_steps)"
         ),
     ])
     func trainRejectsBadOptions(arguments: [String], message: String) {
@@ -1044,7 +1044,7 @@ struct SolveCommandTests {
         (["solve", "--rows", "2"], "error: --out <file> is required: where to write the solution"),
         (
             ["solve", "--rows", "2", "--max-steps", "64", "--out", "x"],
-            "error: the solver plays each game to its end; a step limit (max_steps) is not modelled"
+            "error: the solver does not model this game: it plays each game to its end: a step limit (max_steps)"
         ),
         (["solve", "--rows", "2", "--objective", "win", "--out", "x"], "error: the win objective needs a win tile (win_tile)"),
         (["solve", "--rows", "2", "--objective", "wins", "--out", "x"], "error: --objective must be one of score, win, got 'wins'"),
