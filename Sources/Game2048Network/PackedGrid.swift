@@ -35,9 +35,19 @@ package struct PackedGrid: Sendable {
 
     package init(rules: Rules) { self.init(rows: rules.rows, cols: rules.cols, largestExponent: rules.largestExponent) }
 
+    /// The longest line a grid's move tables hold: a table has 16^length entries (12 MiB at 5 cells, 48 GiB at
+    /// the 8 cells of a 2×8 board's rows).
+    package static let longestLine = 5
+
+    /// Whether a `rows` × `cols` board is a packed grid: 16 cells at most, and no line longer than
+    /// ``longestLine``.
+    package static func fits(rows: Int, cols: Int) -> Bool { rows * cols <= 16 && max(rows, cols) <= longestLine }
+
     /// A grid of `rows` × `cols` cells whose merges may make tiles up to `largestExponent`.
     package init(rows: Int, cols: Int, largestExponent: UInt8) {
-        precondition(rows * cols <= 16 && largestExponent <= 15, "a packed grid holds 16 cells of exponents to 15")
+        precondition(
+            PackedGrid.fits(rows: rows, cols: cols) && largestExponent <= 15,
+            "a packed grid holds 16 cells of exponents to 15, in lines of at most \(PackedGrid.longestLine), got \(rows)x\(cols)")
         self.rows = rows
         self.cols = cols
         self.largestExponent = largestExponent

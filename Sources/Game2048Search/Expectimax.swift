@@ -85,7 +85,8 @@ public struct Expectimax {
             pruneBelow: self.pruneBelow)
         if case .network(let network) = evaluator {
             packed = PackedSearch(network: network, nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow, downgradeLimit: downgradeLimit)
-            if network.reading == .cells && network.rows * network.cols <= 16 {
+            // A 2×8 network's board has 16 cells too, but its lines are too long for move tables.
+            if network.reading == .cells && PackedGrid.fits(rows: network.rows, cols: network.cols) {
                 small = SmallBoardSearch(
                     space: SmallBoardSearchSpace(network: network), nodeBudget: self.nodeBudget, pruneBelow: self.pruneBelow)
             }

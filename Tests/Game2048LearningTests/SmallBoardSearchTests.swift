@@ -31,6 +31,18 @@ struct SmallBoardSearchTests {
         return network
     }
 
+    /// A board of 16 cells in lines of 8 (2×8, 8×2) takes the generic search: its move tables would need 48 GiB
+    /// (`g2048 eval` of such a network once trapped allocating them).
+    @Test(arguments: [(2, 8), (8, 2), (2, 6), (4, 4), (3, 5)])
+    func longLinesTakeTheGenericSearch(rows: Int, cols: Int) throws {
+        let network = AfterstateTableTests.network(rows: rows, cols: cols, seed: 3, stages: [], table: false)
+        var search = Expectimax(evaluator: .network(network), depth: 1)
+        #expect((search.small != nil) == (max(rows, cols) <= PackedGrid.longestLine))
+        var env = Environment(rules: try Rules(rows: rows, cols: cols))
+        let board = env.reset(seed: 1).observation
+        #expect(search.bestAction(on: board, spawnFourProbability: 0.1) != nil)
+    }
+
     struct Setting: CustomTestStringConvertible, Sendable {
         var rows: Int, cols: Int, depth: Int, nodeBudget: Int?, pruneBelow: Double, p: Double, stages: [UInt8]
         /// Depth 2 on `Board` is slow in a debug build: fewer boards there.
