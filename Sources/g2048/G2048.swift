@@ -33,7 +33,10 @@ enum G2048 {
 
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {
-        [TrainCommand.self, EvalCommand.self, SolveCommand.self, QueryCommand.self, ServeCommand.self, BenchCommand.self, PlayCommand.self, ReplayCommand.self]
+        [
+            DemoCommand.self, TrainCommand.self, EvalCommand.self, SolveCommand.self, QueryCommand.self, ServeCommand.self, BenchCommand.self,
+            PlayCommand.self, ReplayCommand.self,
+        ]
     }
 
     static var overview: String {

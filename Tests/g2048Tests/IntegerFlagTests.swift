@@ -48,6 +48,7 @@ struct IntegerFlagTests {
             let run = board + [("seconds", "0.2"), ("out", folder.file("w.bin")), ("force", nil)]
             return [run + [("table-share", "0")], run]
         case (nil, "eval"): return [board + [("games", "2")]]
+        case (nil, "demo"): return [board + [("seconds", "1"), ("games", "2"), ("dir", folder.path), ("force", nil)]]
         case (nil, "solve"): return [board + [("out", folder.file("s.bin")), ("force", nil)]]
         case (nil, "bench"): return [board + [("seconds", "0.01"), ("envs", "2")]]
         case (_, "play"): return [board + [("agent", "random"), ("seed", "1"), ("delay", "0")]]
