@@ -32,6 +32,9 @@ package struct TerminalGame {
     package var delay: Int
     /// The file to record episodes to, or `nil`.
     package var recordPath: String?
+    /// Whether every frame is written when the output is no terminal (`false`: the last position only, for a
+    /// watched game whose record is the point).
+    package var everyPlainFrame = true
     /// Descriptors: keys in, frames out, messages out.
     package var input: Int32 = SystemIO.standardInput, output: Int32 = SystemIO.standardOutput, errors: Int32 = SystemIO.standardError
 
@@ -131,7 +134,7 @@ package struct TerminalGame {
             let text = session.frame.render(style: style)
             if framesToTerminal {
                 Terminal.redraw(output, text)
-            } else {
+            } else if everyPlainFrame {
                 SystemIO.writeAll(output, text + "\n\n")
             }
         }
@@ -236,6 +239,11 @@ package struct TerminalGame {
             }
         }
         if recordFailed { recorder?.discard() }
+        if !framesToTerminal && !everyPlainFrame && session.environment != nil {
+            var last = session.frame
+            last.help = nil
+            SystemIO.writeAll(output, last.render(style: .plain) + "\n")
+        }
         if framesToTerminal {
             Terminal.restore()
             if session.environment != nil {

@@ -70,6 +70,8 @@ struct PlayCommand: Command {
     var delay: Int?
     var recordPath: String?
     var force: Bool
+    /// Whether every frame is printed when stdout is no terminal (`demo` shows the last one only).
+    var everyPlainFrame = true
     /// The rules options given by flags, over the classic game's (the size is the start screen's or --rows').
     var rules: RulesSettings
 
@@ -173,6 +175,7 @@ struct PlayCommand: Command {
             hinter: hint ? Agent.hintPlayer(network: network, downgradeLimit: downgradeLimit) : nil,
             delay: PlayOutcome.pace(delay),
             recordPath: recordPath)
+        game.everyPlainFrame = everyPlainFrame
         return game.run().exitCode()
     }
 }

@@ -18,6 +18,7 @@ struct DemoCommandTests {
         #expect(result.stderr.contains("g2048 demo, 3 of 3: one of its games"))
         #expect(result.stdout.contains("mean score"), "the evaluation's report")
         #expect(result.stdout.contains("game over: score "), "the game played")
+        #expect(result.stdout.split(separator: "\n").count < 60, "without a terminal, the game's last position only")
         #expect(result.stdout.contains("Files in \(folder.path): weights.bin"))
         let replayed = try G2048Tests.run(["replay", "--file", folder.file("game.jsonl"), "--check"])
         #expect(replayed.status == 0 && replayed.stdout.hasPrefix("verified: "), "\(replayed.stdout)")
