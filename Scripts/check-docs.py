@@ -10,6 +10,7 @@
 - The README's shell lines agree with each other: a file that `g2048 eval`, `play` or `train --resume` reads was
   written by a `g2048 train --out` line before it, and `g2048` is on PATH (an `export PATH=` line) before the
   first line that runs it bare.
+- No section starts mid-sentence: the first text after a heading does not start in lower case.
 
 Prints each problem as `file:line: ...` and exits 1 when there is one; standard library only.
 """
@@ -113,11 +114,26 @@ def check_readme(problems):
             written.add(words[words.index("--out") + 1])
 
 
+def check_section_starts(path, problems):
+    """A section whose text starts in lower case lost its first words (an edit cut the sentence)."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    fenced = False
+    for number, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or not re.match(r"#+ ", line):
+            continue
+        following = next((text for text in lines[number:] if text.strip()), "")
+        if re.match(r"[a-z]", following):
+            problems.append(f"{path}:{number}: the section '{line.lstrip('# ')}' starts mid-sentence: '{following[:40]}'")
+
+
 def main():
     problems = []
     files = tracked_markdown()
     for path in files:
         check_links(path, problems)
+        check_section_starts(path, problems)
     check_readme(problems)
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
