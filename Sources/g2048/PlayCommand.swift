@@ -34,6 +34,7 @@ struct PlayCommand: Command {
             GameFlag.option.spec,
             Self.rows.spec, Self.cols.spec, Self.seed.spec, Self.winTile.spec, Self.hint.spec,
             Self.agent.spec, Self.weights.spec, Self.solution.spec, Self.downgrade.spec, Self.delay.spec, Self.record.spec, Self.force.spec,
+            Self.bestScores.spec,
         ] + Self.rulesFlags.map(\.flag.spec))
 
     /// The rules flags of `train` and `eval` (`RulesFlags`, from `RulesOption.all`) but --win-tile, which play
@@ -56,6 +57,8 @@ struct PlayCommand: Command {
         .shown("150, or 0 when stdout is not a terminal")
     static let record = CommandOption.text("record", "file", help: "Write the episodes to this JSON Lines file.")
     static let force = CommandOption.flag("force", help: "Replace an existing --record file.")
+    static let bestScores = CommandOption.flag(
+        "best-scores", help: "Keep best scores without a terminal too (a script's apart from a person's).")
 
     var rows: Int?
     var cols: Int?
@@ -70,6 +73,8 @@ struct PlayCommand: Command {
     var delay: Int?
     var recordPath: String?
     var force: Bool
+    /// `--best-scores`: keep them though no terminal is in or out.
+    var keepsBestScoresAnyway: Bool
     /// Whether every frame is printed when stdout is no terminal (`demo` shows the last one only).
     var everyPlainFrame = true
     /// The rules options given by flags, over the classic game's (the size is the start screen's or --rows').
@@ -97,6 +102,7 @@ struct PlayCommand: Command {
         if delay != nil && agent == nil { throw UsageError("--delay sets the pace of --agent; give an agent too") }
         recordPath = try arguments[Self.record]
         force = try arguments[Self.force]
+        keepsBestScoresAnyway = try arguments[Self.bestScores]
         rules = RulesSettings(Rules())
         for (option, flag) in Self.rulesFlags {
             if let value = try arguments[flag] { option.assign(value, to: &rules, checkingRange: false) }
@@ -152,7 +158,12 @@ struct PlayCommand: Command {
         }
 
         var bestScores: BestScores? = nil
-        if let data = BestScores.defaultDirectory() {
+        // Best scores are a person's record of play: without a terminal in or out (a pipe, a script, a
+        // benchmark) none are kept unless asked, so that automation leaves no files in the home folder.
+        let keepsBestScores =
+            keepsBestScoresAnyway || Terminal.isTerminal(SystemIO.standardInput) || Terminal.isTerminal(SystemIO.standardOutput)
+        if !keepsBestScores {
+        } else if let data = BestScores.defaultDirectory() {
             // A person's best scores are a person's: an agent's and a script's (keys from a pipe or a file) go apart.
             let scripted = agent == nil && !Terminal.isTerminal(SystemIO.standardInput)
             let loaded = BestScores.load(directory: BestScores.directory(data, agent: agent?.rawValue ?? (scripted ? "scripted" : nil)))

@@ -255,19 +255,30 @@ struct PlayCommandTests {
         #expect(missing.stderr == "error: cannot open \(scratch.path)/absent.jsonl: No such file or directory\n")
     }
 
-    /// Games played from a pipe (a script) keep their best scores per size, apart from a person's.
+    /// Without a terminal in or out (a script, a benchmark) play keeps no best scores unless asked: automation
+    /// leaves no files in the home folder.
+    @Test func withoutATerminalNoBestScoresAreKeptUnlessAsked() throws {
+        let scratch = Scratch()
+        let played = try Self.run(["play", "--agent", "greedy", "--rows", "2", "--seed", "1"], scratch: scratch)
+        #expect(played.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/gym2048"))
+        _ = try Self.run(["play", "--agent", "greedy", "--rows", "2", "--seed", "1", "--best-scores"], scratch: scratch)
+        #expect(FileManager.default.fileExists(atPath: scratch.file("gym2048/agents/greedy/best-scores.json")))
+    }
+
+    /// Games played from a pipe (a script) with --best-scores keep them per size, apart from a person's.
     @Test func bestScoresAreKeptPerSizeUnderXDGDataHome() throws {
         let scratch = Scratch()
         let moves = String(repeating: "left\nup\nright\ndown\n", count: 3) + "q\n"
-        let small = try Self.run(["play", "--seed", "1", "--rows", "2", "--cols", "3"], input: moves, scratch: scratch)
-        let classic = try Self.run(["play", "--seed", "1"], input: moves, scratch: scratch)
+        let small = try Self.run(["play", "--best-scores", "--seed", "1", "--rows", "2", "--cols", "3"], input: moves, scratch: scratch)
+        let classic = try Self.run(["play", "--best-scores", "--seed", "1"], input: moves, scratch: scratch)
         func score(_ result: G2048Tests.Result) -> Int {
             Int(result.stdout.components(separatedBy: ": score ").last!.prefix { $0.isNumber })!
         }
         let text = try String(contentsOfFile: scratch.scriptedBestScoresFile, encoding: .utf8)
         #expect(text == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"2x3\":\(score(small)),\"4x4\":\(score(classic))}}\n")
         // The next game shows the best from the start.
-        let next = try Self.run(["play", "--seed", "9"], input: "q\n", scratch: scratch)
+        let next = try Self.run(["play", "--best-scores", "--seed", "9"], input: "q\n", scratch: scratch)
         #expect(next.stdout.contains("score 0 · best \(score(classic))"))
         let scripted = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/gym2048/agents/scripted")
         #expect(scripted.sorted() == ["best-scores.json", "best-scores.json.lock"])
@@ -283,16 +294,16 @@ struct PlayCommandTests {
         try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048", withIntermediateDirectories: true)
         let players = "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"4x4\":32}}\n"
         try players.write(toFile: scratch.bestScoresFile, atomically: true, encoding: .utf8)
-        _ = try Self.run(["play", "--seed", "1"], input: String(repeating: "left\nup\nright\ndown\n", count: 5) + "q\n", scratch: scratch)
+        _ = try Self.run(["play", "--best-scores", "--seed", "1"], input: String(repeating: "left\nup\nright\ndown\n", count: 5) + "q\n", scratch: scratch)
         #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8) == players)
-        let watched = try Self.run(["play", "--agent", "greedy", "--seed", "1"], scratch: scratch)
+        let watched = try Self.run(["play", "--best-scores", "--agent", "greedy", "--seed", "1"], scratch: scratch)
         let agentScore = Int(watched.stdout.components(separatedBy: "game over: score ").last!.prefix { $0.isNumber })!
         #expect(agentScore > 100 && watched.stdout.contains("best 4x4 \(agentScore)"))
         #expect(try String(contentsOfFile: scratch.bestScoresFile, encoding: .utf8) == players)
         let agents = try String(contentsOfFile: scratch.file("gym2048/agents/greedy/best-scores.json"), encoding: .utf8)
         #expect(agents == "{\"format\":\"gym2048-best-scores\",\"version\":1,\"best\":{\"4x4\":\(agentScore)}}\n")
         // A scripted game shows the scripts' best, not the agent's.
-        let next = try Self.run(["play", "--seed", "2"], input: "q\n", scratch: scratch)
+        let next = try Self.run(["play", "--best-scores", "--seed", "2"], input: "q\n", scratch: scratch)
         #expect(!next.stdout.contains("best \(agentScore)"))
     }
 
@@ -300,11 +311,11 @@ struct PlayCommandTests {
         let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.path + "/gym2048/agents/scripted", withIntermediateDirectories: true)
         try "{\"best\": oops".write(toFile: scratch.scriptedBestScoresFile, atomically: true, encoding: .utf8)
-        let first = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
+        let first = try Self.run(["play", "--best-scores", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(first.status == 0)
         #expect(first.stderr.hasPrefix("warning: best-score file \(scratch.scriptedBestScoresFile) is corrupted ("))
         #expect(first.stderr.filter { $0 == "\n" }.count == 1)
-        let second = try Self.run(["play", "--seed", "1"], input: "q\n", scratch: scratch)
+        let second = try Self.run(["play", "--best-scores", "--seed", "1"], input: "q\n", scratch: scratch)
         #expect(second.stderr.isEmpty)
         #expect(try String(contentsOfFile: scratch.scriptedBestScoresFile, encoding: .utf8).hasPrefix("{\"format\":\"gym2048-best-scores\""))
         #expect(try String(contentsOfFile: scratch.scriptedBestScoresFile + ".corrupted", encoding: .utf8) == "{\"best\": oops")
