@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The RL examples from a fresh clone: a virtualenv .venv-rl at the repository root with the gym2048 package
-# (pip builds the Swift engine), torch (CPU build), sb3-contrib, ray and pufferlib-core, then their opt-in tests
-# (the MaskablePPO example, the Stable-Baselines3 adapter, the PufferLib binding, Ray rollouts).
+# (pip builds the Swift engine), torch (CPU build), sb3-contrib, tensorboard, ray and pufferlib-core, then their
+# opt-in tests (the MaskablePPO example, the Stable-Baselines3 adapter, the PufferLib binding, Ray rollouts).
 #
 #   bash Examples/python/rl-examples.sh                 # set up (first run) and run the tests
-#   bash Examples/python/rl-examples.sh --minutes 10    # also: train MaskablePPO for 10 minutes
+#   bash Examples/python/rl-examples.sh --minutes 5     # also: train MaskablePPO's recipe for 5 minutes
 #   bash Examples/python/rl-examples.sh --ray-seconds 10  # also: Ray rollouts on 1 and 2 actors, 10 s each
 #
 # torch is pinned to its CPU build (2.13.0+cpu): plain `torch` would pull gigabytes of GPU libraries.
@@ -28,10 +28,10 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     echo '*' > "$venv/.gitignore"   # keep the venv out of git without touching the repository's .gitignore
 fi
-echo "== installing the gym2048 package (builds the Swift engine), torch (CPU), sb3-contrib, ray, pufferlib-core, pytest"
+echo "== installing gym2048 (builds the Swift engine), torch (CPU), sb3-contrib, tensorboard, ray, pufferlib-core, pytest"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "torch==2.13.0+cpu" sb3-contrib ray pytest
+    "torch==2.13.0+cpu" sb3-contrib tensorboard ray pytest
 # pufferlib-core pins a CUDA torch; its environment API and vectorization need only torch itself (any build),
 # numpy, gymnasium, psutil and rich.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps pufferlib-core psutil rich

@@ -6,6 +6,7 @@ They need torch, sb3-contrib and ray, and take a minute, so they run only with G
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
 import math
@@ -53,14 +54,20 @@ def test_maskable_ppo_trains_and_reports_both_means_over_the_same_seeds() -> Non
         [e["seed"] for e in result["random_legal"]["episodes_detail"]]
 
 
+def without_times(result: Any) -> Any:
+    """A run's result without the wall-clock times (and the speed they give), which differ between runs."""
+    for key in ("train_seconds", "steps_per_second"):
+        result.pop(key)
+    for row in result["curve"]:
+        row.pop("seconds")
+    return result
+
+
 def test_maskable_ppo_is_reproducible_with_its_seed() -> None:
     args = ("--timesteps", "512", "--envs", "2", "--eval-episodes", "2", "--seed", "5")
     first, _ = run_script("gym2048.examples.maskable_ppo", *args)
     second, _ = run_script("gym2048.examples.maskable_ppo", *args)
-    for result in (first, second):  # the wall-clock time of the run, and the speed it gives, differ
-        result.pop("train_seconds")
-        result.pop("steps_per_second")
-    assert first == second
+    assert without_times(first) == without_times(second)
 
 
 def test_the_adapter_trains_exactly_as_dummy_vec_env_does() -> None:
@@ -70,16 +77,63 @@ def test_the_adapter_trains_exactly_as_dummy_vec_env_does() -> None:
     ours, _ = run_script("gym2048.examples.maskable_ppo", *args)
     dummy, _ = run_script("gym2048.examples.maskable_ppo", *args, "--vec", "dummy")
     for result in (ours, dummy):
-        for key in ("vec", "train_seconds", "steps_per_second"):
-            result.pop(key)
-    assert ours == dummy
+        result.pop("vec")
+    assert without_times(ours) == without_times(dummy)
 
 
 def test_maskable_ppo_refuses_a_bad_budget() -> None:
     process = subprocess.run([sys.executable, "-m", "gym2048.examples.maskable_ppo", "--minutes", "0"],
                              capture_output=True, text=True, timeout=120)
     assert process.returncode == 2
-    assert "--minutes must be a positive number, got 0.0" in process.stderr
+    assert "argument --minutes: must be a positive number, got 0.0" in process.stderr
+
+
+def test_maskable_ppo_writes_its_learning_curve_as_csv_and_json(tmp_path: Any) -> None:
+    """One row a rollout (4 boards x 128 steps): the steps so far, and the mean score of the episodes that ended."""
+    path = tmp_path / "curve.csv"
+    result, _ = run_script("gym2048.examples.maskable_ppo", "--timesteps", "2048", "--envs", "4", "--rows", "3",
+                           "--cols", "3", "--eval-episodes", "2", "--csv", str(path))
+    with open(path, newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert list(rows[0]) == ["steps", "seconds", "episodes", "mean_score"]
+    assert [int(row["steps"]) for row in rows] == [512, 1024, 1536, 2048]
+    episodes = [int(row["episodes"]) for row in rows]
+    assert episodes == sorted(episodes) and episodes[0] > 0
+    assert all(float(row["mean_score"]) > 0 for row in rows)
+    assert [{key: float(value) for key, value in row.items()} for row in rows] == result["curve"]
+
+
+def test_maskable_ppo_logs_to_tensorboard(tmp_path: Any) -> None:
+    pytest.importorskip("tensorboard")
+    run_script("gym2048.examples.maskable_ppo", "--timesteps", "512", "--envs", "2", "--eval-episodes", "1",
+               "--tensorboard", str(tmp_path))
+    events = [name for _, _, names in os.walk(tmp_path) for name in names if name.startswith("events.out.tfevents")]
+    assert len(events) == 1
+
+
+def test_maskable_ppo_reports_its_exact_fraction_of_optimal_play(tmp_path: Any) -> None:
+    from gym2048 import find_binary
+    solution = str(tmp_path / "s2x2.bin")
+    subprocess.run([find_binary(), "solve", "--rows", "2", "--cols", "2", "--out", solution], check=True,
+                   capture_output=True)
+    result, _ = run_script("gym2048.examples.maskable_ppo", "--timesteps", "512", "--envs", "2", "--rows", "2",
+                           "--cols", "2", "--eval-episodes", "1", "--solution", solution)
+    exact = result["exact"]
+    assert exact["player"] == "maskable_ppo"
+    assert 0 < exact["fraction_of_optimal"] <= 1
+    assert exact["expected_score"] == pytest.approx(exact["fraction_of_optimal"] * exact["optimal_score"])
+
+
+def test_maskable_ppo_refuses_a_solution_of_another_board(tmp_path: Any) -> None:
+    from gym2048 import find_binary
+    solution = str(tmp_path / "s2x2.bin")
+    subprocess.run([find_binary(), "solve", "--rows", "2", "--cols", "2", "--out", solution], check=True,
+                   capture_output=True)
+    process = subprocess.run([sys.executable, "-m", "gym2048.examples.maskable_ppo", "--timesteps", "256", "--envs",
+                              "2", "--eval-episodes", "1", "--solution", solution],
+                             capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1
+    assert "error: --solution is a 2x2 board, the policy plays 4x4" in process.stderr
 
 
 def test_ray_rollouts_on_two_actors_each_step_and_finish_episodes() -> None:
@@ -102,3 +156,4 @@ def test_ray_rollouts_says_when_the_cluster_is_too_small_instead_of_waiting() ->
                              capture_output=True, text=True, timeout=300)
     assert process.returncode == 1
     assert "error: --actors 4 × --cpus-per-actor 1000 needs 4000 CPUs" in process.stderr
+
