@@ -157,3 +157,30 @@ def test_ray_rollouts_says_when_the_cluster_is_too_small_instead_of_waiting() ->
     assert process.returncode == 1
     assert "error: --actors 4 × --cpus-per-actor 1000 needs 4000 CPUs" in process.stderr
 
+
+def test_ppo_curves_runs_every_seed_and_draws_mean_and_spread(tmp_path: Any) -> None:
+    """Two seeds on 2x2 (4 rollouts of 32 x 128 steps each), with a solution: one CSV row a bin, an SVG of the
+    board, a summary with the exact fraction."""
+    from gym2048 import find_binary
+    solution = str(tmp_path / "s2x2.bin")
+    subprocess.run([find_binary(), "solve", "--rows", "2", "--cols", "2", "--out", solution], check=True,
+                   capture_output=True)
+    process = subprocess.run([sys.executable, os.path.join(EXAMPLES, "ppo_curves.py"), "--boards", "2x2", "--seeds",
+                              "1,2", "--timesteps", "16384", "--bins", "4", "--random-episodes", "50", "--jobs", "2",
+                              "--solution", solution, "--runs", str(tmp_path / "runs"), "--out", str(tmp_path),
+                              "--label", "a label"], capture_output=True, text=True, timeout=600)
+    assert process.returncode == 0, process.stderr[-4000:]
+    with open(tmp_path / "ppo-curves.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert [(row["board"], int(row["steps_to"])) for row in rows] == [("2x2", 4096 * k) for k in range(1, 5)]
+    for row in rows:
+        seeds = [float(row["seed1"]), float(row["seed2"])]
+        assert float(row["lowest"]) == min(seeds) and float(row["highest"]) == max(seeds)
+        assert float(row["mean"]) == pytest.approx(sum(seeds) / 2, abs=0.06)
+    image = (tmp_path / "ppo-2x2.svg").read_text()
+    assert image.startswith("<svg") and 'class="mean"' in image and 'class="spread"' in image
+    assert "optimal play" in image and "a label" in image
+    summary = process.stdout.splitlines()
+    assert summary[2].startswith("| 2x2 | 16,384 | 2 | ") and summary[2].count(" % (") == 1
+    assert sorted(os.listdir(tmp_path / "runs")) == sorted(f"2x2-seed{seed}.{kind}" for seed in (1, 2)
+                                                            for kind in ("csv", "json", "log"))
