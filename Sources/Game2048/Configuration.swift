@@ -23,7 +23,7 @@ public struct Configuration: Hashable, Sendable {
         case base64
         /// The exponents as base64 bytes, a vector's columns batched.
         case base64Batch = "base64_batch"
-        /// rows×cols×channels 32-bit floats of 0/1 (channels last), for a network's input.
+        /// channels×rows×cols 32-bit floats of 0/1 (the planes of `onehot`, channels first), for a network's input.
         case onehotFloat32 = "onehot_float32"
         /// channels·rows·cols 32-bit floats of 0/1 in one flat vector (the one-hot planes in order).
         case onehotFlat = "onehot_flat"
@@ -34,7 +34,7 @@ public struct Configuration: Hashable, Sendable {
             case .exponents, .base64, .base64Batch: .exponents
             case .values: .values
             case .onehot: .oneHot(channels: channels)
-            case .onehotFloat32: .oneHotChannelsLast(channels: channels)
+            case .onehotFloat32: .oneHotFloat32(channels: channels)
             case .onehotFlat: .oneHotFlat(channels: channels)
             }
         }

@@ -16,9 +16,9 @@ public enum ObservationEncoding: Hashable, Sendable {
     /// `channels` planes of 0/1; plane `k` marks the cells holding exponent `k`
     /// (plane 0 marks empty cells). `channels` is 2 or more.
     case oneHot(channels: Int)
-    /// The one-hot values as 32-bit floats, channels last (`rows × cols × channels`): what a neural network takes
-    /// without a conversion, and what an image-checking library does not take for an image.
-    case oneHotChannelsLast(channels: Int)
+    /// The one-hot planes as 32-bit floats, channels first (`channels × rows × cols`) as ``oneHot(channels:)``
+    /// and ``oneHotFlat(channels:)``: what a convolutional network (PyTorch's order) takes without a conversion.
+    case oneHotFloat32(channels: Int)
     /// The one-hot values as 32-bit floats, in one flat vector in ``oneHot(channels:)``'s order.
     case oneHotFlat(channels: Int)
 
@@ -34,7 +34,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents, .values: [rows, cols]
         case .oneHot(let channels): [channels, rows, cols]
-        case .oneHotChannelsLast(let channels): [rows, cols, channels]
+        case .oneHotFloat32(let channels): [channels, rows, cols]
         case .oneHotFlat(let channels): [channels * rows * cols]
         }
     }
@@ -44,7 +44,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents, .oneHot: .uint8
         case .values: .int64
-        case .oneHotChannelsLast, .oneHotFlat: .float32
+        case .oneHotFloat32, .oneHotFlat: .float32
         }
     }
 
@@ -54,7 +54,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents: Int(largestExponent)
         case .values: Board.value(ofExponent: largestExponent)
-        case .oneHot, .oneHotChannelsLast, .oneHotFlat: 1
+        case .oneHot, .oneHotFloat32, .oneHotFlat: 1
         }
     }
 
@@ -63,7 +63,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         switch self {
         case .exponents: 2  // exponents are at most 50
         case .values: 19  // a 64-bit tile value
-        case .oneHot, .oneHotChannelsLast, .oneHotFlat: 1
+        case .oneHot, .oneHotFloat32, .oneHotFlat: 1
         }
     }
 
@@ -82,14 +82,9 @@ public enum ObservationEncoding: Hashable, Sendable {
             for cell in 0..<cells { try body(Int(exponent(cell))) }
         case .values:
             for cell in 0..<cells { try body(Board.value(ofExponent: exponent(cell))) }
-        case .oneHot(let channels), .oneHotFlat(let channels):
+        case .oneHot(let channels), .oneHotFloat32(let channels), .oneHotFlat(let channels):
             for plane in 0..<channels {
                 for cell in 0..<cells { try body(min(Int(exponent(cell)), channels - 1) == plane ? 1 : 0) }
-            }
-        case .oneHotChannelsLast(let channels):
-            for cell in 0..<cells {
-                let hot = min(Int(exponent(cell)), channels - 1)
-                for plane in 0..<channels { try body(hot == plane ? 1 : 0) }
             }
         }
     }
@@ -150,7 +145,7 @@ public enum ObservationEncoding: Hashable, Sendable {
         case .exponents: "exponents"
         case .values: "values"
         case .oneHot: "onehot"
-        case .oneHotChannelsLast: "onehot_float32"
+        case .oneHotFloat32: "onehot_float32"
         case .oneHotFlat: "onehot_flat"
         }
     }

@@ -97,18 +97,18 @@ struct ObservationEncodingTests {
     }
 }
 
-/// The float forms of one-hot: the same planes, as 32-bit floats, channels last or flat.
+/// The float forms of one-hot: the same planes in the same order (channels first), as 32-bit floats, shaped or
+/// flat.
 struct FloatOneHotEncodingTests {
-    @Test func channelsLastAndFlatHoldTheOneHotPlanes() throws {
+    @Test func theFloatFormsHoldTheOneHotPlanesChannelsFirst() throws {
         let board = try Board(rows: 2, cols: 2, values: [2, 0, 8, 2048])  // exponents 1, 0, 3, 11
         let planes = board.encoded(.oneHot(channels: 4))
-        #expect(board.encoded(.oneHotFlat(channels: 4)) == planes)
-        let last = board.encoded(.oneHotChannelsLast(channels: 4))
-        #expect(ObservationEncoding.oneHotChannelsLast(channels: 4).shape(rows: 2, cols: 2) == [2, 2, 4])
-        #expect(ObservationEncoding.oneHotFlat(channels: 4).shape(rows: 2, cols: 2) == [16])
-        // Cell c, plane k: planes[k * 4 + c] == last[c * 4 + k]; exponent 11 shares the last plane.
-        for cell in 0..<4 { for plane in 0..<4 { #expect(planes[plane * 4 + cell] == last[cell * 4 + plane]) } }
-        #expect(Array(last[12..<16]) == [0, 0, 0, 1])
+        #expect(board.encoded(.oneHotFlat(channels: 4)) == planes && board.encoded(.oneHotFloat32(channels: 4)) == planes)
+        #expect(ObservationEncoding.oneHot(channels: 4).shape(rows: 2, cols: 3) == [4, 2, 3])
+        #expect(ObservationEncoding.oneHotFloat32(channels: 4).shape(rows: 2, cols: 3) == [4, 2, 3])
+        #expect(ObservationEncoding.oneHotFlat(channels: 4).shape(rows: 2, cols: 3) == [24])
+        // Plane k, cell c at k * 4 + c; exponent 11 shares the last plane with exponent 3.
+        #expect(Array(planes[12..<16]) == [0, 0, 1, 1] && Array(planes[0..<4]) == [0, 1, 0, 0])
         #expect(ObservationEncoding.oneHotFlat(channels: 4).dtype == .float32 && ObservationDType.float32.byteCount == 4)
     }
 
@@ -117,11 +117,11 @@ struct FloatOneHotEncodingTests {
         var out = [Float](repeating: -1, count: 16)
         exponents.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBytes { target in
-                ObservationEncoding.oneHotChannelsLast(channels: 4).write(
+                ObservationEncoding.oneHotFloat32(channels: 4).write(
                     exponents: source.baseAddress!, boards: 1, cells: 4, to: target.baseAddress!)
             }
         }
         let board = try Board(rows: 2, cols: 2, exponents: exponents)
-        #expect(out == board.encoded(.oneHotChannelsLast(channels: 4)))
+        #expect(out == board.encoded(.oneHotFloat32(channels: 4)))
     }
 }

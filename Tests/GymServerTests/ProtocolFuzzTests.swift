@@ -799,18 +799,13 @@ struct ProtocolFuzzer {
             else { fail("base64 observation outside the spec"); return nil }
             exponents = bytes
         case .onehot, .onehotFloat32, .onehotFlat:
-            // Every one-hot form as channels × cells, in its own layout: planes, cells of planes, or one flat list.
+            // Every one-hot form as channels × cells: planes (uint8 or float32), or one flat list.
             let channels = config.onehotChannels, count = rows * cols
             var planes: [[JSONValue]] = []
             switch config.encoding {
             case .onehotFlat:
                 guard let flat = observation.array, flat.count == channels * count else { fail("onehot_flat length"); return nil }
                 planes = (0..<channels).map { Array(flat[($0 * count)..<(($0 + 1) * count)]) }
-            case .onehotFloat32:
-                guard let cellsOfPlanes = grid(observation), cellsOfPlanes.allSatisfy({ $0.array?.count == channels }) else {
-                    fail("onehot_float32 shape"); return nil
-                }
-                planes = (0..<channels).map { k in cellsOfPlanes.map { $0.array![k] } }
             default:
                 guard let list = observation.array, list.count == channels else { fail("onehot planes"); return nil }
                 for plane in list {

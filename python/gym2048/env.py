@@ -135,7 +135,8 @@ class Gym2048Env(BackendOwner, gymnasium.Env[npt.NDArray[Any], np.int64]):
     The engine's `spec` gives it (`spec_info["observation"]`): by default (`observation="base64"`, exponents in
     memory) `Box(0, high, (rows, cols), uint8)` of tile exponents (0 empty, k the tile 2^k; `high` the largest tile
     the board can make); `"values"` the tile values (int64), `"onehot"` `Box(0, 1, (channels, rows, cols), uint8)`,
-    and for networks `"onehot_float32"` `Box(0, 1, (rows, cols, channels), float32)` and `"onehot_flat"` (one vector).
+    and for networks `"onehot_float32"` `Box(0, 1, (channels, rows, cols), float32)` and `"onehot_flat"` (one vector):
+    every one-hot form has the same planes in the same order, channels first.
 
     ## Rewards
     The sum of the tiles merged by the move (the original game's score); an illegal move gives 0 under the default
