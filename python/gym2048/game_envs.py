@@ -31,11 +31,15 @@ from .env import discrete_action, observation_space
 from .handles import HandleOwner
 from .integers import action_array, seed_value, vector_seeds
 from .native import column_arrays
+from .text_image import text_image
 
 AUTORESET_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                    "disabled": AutoresetMode.DISABLED}
 #: The mask of the legal actions, when a game declares one.
 MASK = "action_mask"
+#: The render modes of both environments: the engine's text ("ansi"), printed ("human", at every reset and step,
+#: as Gymnasium specifies), or drawn ("rgb_array": what Stable-Baselines3's `make_vec_env` asks for by default).
+RENDER_MODES = ["ansi", "human", "rgb_array"]
 #: The columns every game has before its info columns.
 _FIXED = ("observation", "reward", "terminated", "truncated")
 
@@ -150,6 +154,18 @@ def _check_render_mode(owner: Any, render_mode: Optional[str]) -> None:
         raise ValueError(f"render_mode must be one of {owner.metadata['render_modes']} or None, got {render_mode!r}")
 
 
+def _rendered(render_mode: Optional[str], texts: list[str]) -> Any:
+    """What `render()` gives for the engine's text of each environment: the texts ("ansi"), their images
+    ("rgb_array"), or None after printing them ("human") or without a mode."""
+    if render_mode == "ansi":
+        return texts
+    if render_mode == "rgb_array":
+        return [text_image(text) for text in texts]
+    if render_mode == "human":
+        print("\n\n".join(texts) + "\n", flush=True)
+    return None
+
+
 class _Uncopied(HandleOwner):
     """The environments own their session, and the engine saves no state of a declared game (a deal may be hidden):
     a copy or a pickle is refused, saying to make another."""
@@ -166,6 +182,7 @@ class _Session:
 
     _session: Any
     game: str
+    render_mode: Optional[str]
 
     def _open(self, game: str, backend: str, binary: Optional[str], options: dict[str, Any]) -> None:
         self.game, self.backend = game, backend
@@ -205,6 +222,11 @@ class _Session:
         text: str = self._live().call("render", {})["text"]
         return text
 
+    def _show(self) -> None:
+        """Gymnasium's "human" mode: the state printed at every reset and step."""
+        if self.render_mode == "human":
+            _rendered("human", self._render_text().split("\n\n"))
+
     def _close_session(self) -> None:
         if self._session is not None:
             self._session.close()
@@ -217,7 +239,7 @@ class GameEnv(_Session, _Uncopied, gymnasium.Env[npt.NDArray[Any], np.int64]):
     an array for a column wider than one). A step after the episode's end, and an action the game refuses, raise
     the engine's error."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(self, game: str, render_mode: Optional[str] = None, backend: str = "inprocess",
                  binary: Optional[str] = None, **options: Any) -> None:
@@ -241,11 +263,13 @@ class GameEnv(_Session, _Uncopied, gymnasium.Env[npt.NDArray[Any], np.int64]):
         super().reset(seed=seed)
         self._reset_options(options)
         self._live().reset({"seed": seed} if seed is not None else {})
+        self._show()
         return self._observations[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[npt.NDArray[Any], SupportsFloat, bool, bool, dict[str, Any]]:
         self._action[0] = discrete_action(action, self._actions)
         self._live().step()
+        self._show()
         return (self._observations[0].copy(), float(self._rewards[0]), bool(self._terminated[0]),
                 bool(self._truncated[0]), self._info())
 
@@ -258,9 +282,10 @@ class GameEnv(_Session, _Uncopied, gymnasium.Env[npt.NDArray[Any], np.int64]):
         return mask
 
     def render(self) -> Any:
-        if self.render_mode != "ansi":
-            return None
-        return self._render_text()
+        """"ansi": the engine's text; "rgb_array": that text drawn, (height, width, 3) uint8; "human": prints the
+        text (reset and step do it too) and returns None; None without a mode."""
+        rendered = _rendered(self.render_mode, [self._render_text()] if self.render_mode else [])
+        return rendered[0] if rendered is not None else None
 
     def close(self) -> None:
         self._close_session()
@@ -273,7 +298,7 @@ class GameVectorEnv(_Session, _Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray
     `same_step`, `final_obs` and `final_info` for the environments that ended. Seeding as `Gym2048VectorEnv`'s:
     `reset(seed=s)` seeds environment i with the i+1-th SplitMix64 output of s (the engine's derivation)."""
 
-    metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": RENDER_MODES, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, game: str, num_envs: int = 1, render_mode: Optional[str] = None, backend: str = "inprocess",
                  binary: Optional[str] = None, **options: Any) -> None:
@@ -332,6 +357,7 @@ class GameVectorEnv(_Session, _Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray
             params["seed"] = base
         self._live().reset(params)
         self._over, self._reset_once = False, True
+        self._show()
         return self._observations.copy(), self._infos()
 
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any],
@@ -339,8 +365,11 @@ class GameVectorEnv(_Session, _Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray
         self._action[:] = action_array(actions, self.num_envs, self._actions - 1)
         session = self._live()
         if self._single:
-            return self._step_single(session)
+            step = self._step_single(session)
+            self._show()
+            return step
         session.step()
+        self._show()
         infos = self._infos()
         finals = self._finals
         if finals is not None and finals.any():
@@ -388,9 +417,10 @@ class GameVectorEnv(_Session, _Uncopied, VectorEnv[npt.NDArray[Any], npt.NDArray
         return masks
 
     def render(self) -> Any:
-        if self.render_mode != "ansi":
-            return None
-        return tuple(self._render_text().split("\n\n"))
+        """One render per environment, as a tuple: "ansi" its text, "rgb_array" its image; "human" prints them
+        all (reset and step do it too) and returns None; None without a mode."""
+        rendered = _rendered(self.render_mode, self._render_text().split("\n\n") if self.render_mode else [])
+        return tuple(rendered) if rendered is not None else None
 
     def close_extras(self, **kwargs: Any) -> None:
         self._close_session()

@@ -16,6 +16,7 @@ import gym2048
 from gym2048.client import G2048Error, splitmix64
 from gym2048.game_envs import GameEnv, GameVectorEnv, env_id
 from gym2048.native import games_table
+from gym2048.text_image import _FONT, text_image
 
 GAMES = [game["name"] for game in games_table()]
 #: Small options of each game, where its defaults are large (the suite plays hundreds of steps).
@@ -257,3 +258,62 @@ def test_2048s_own_classes_play_as_the_generic_ones(mode: str) -> None:
                 assert np.array_equal(single_own.reset()[0], single_generic.reset()[0])
     finally:
         closing(own, generic, single_own, single_generic)()
+
+
+def test_render_modes_are_gymnasiums(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """"ansi" the engine's text, "rgb_array" that text drawn (what Stable-Baselines3's make_vec_env asks for),
+    "human" printed at each reset and step, None nothing; any other mode is a ValueError naming the modes."""
+    if game == "2048":
+        pytest.skip("2048's classes render its board (test_env.py)")
+    options = {"reveal_seen": True, **SMALL["memorize"]} if game == "memorize" else SMALL.get(game, {})
+    for cls in (GameEnv, GameVectorEnv):
+        assert cls.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+        with pytest.raises(ValueError, match=r"render_mode must be one of \['ansi', 'human', 'rgb_array'\] or "
+                                             r"None, got 'rgb'"):
+            cls(game, render_mode="rgb", **options)
+    envs: dict[Any, Any] = {mode: gymnasium.make(game_id(game), render_mode=mode, **options)
+                            for mode in ("ansi", "rgb_array", None)}
+    human: Any = gymnasium.make(game_id(game), render_mode="human", **options)
+    try:
+        for env in (*envs.values(), human):
+            env.reset(seed=3)
+        assert capsys.readouterr().out == envs["ansi"].render() + "\n\n"
+        frames, rng = [], np.random.default_rng(1)
+        for _ in range(6):
+            mask = envs["ansi"].unwrapped.action_masks()
+            action = legal(mask, rng.random(len(mask)))
+            for env in (*envs.values(), human):
+                env.step(action)
+            text, frame = envs["ansi"].render(), envs["rgb_array"].render()
+            assert capsys.readouterr().out == text + "\n\n"
+            assert set(text) - {"\n"} <= set(_FONT), "every character the game writes has its glyph"
+            assert frame.dtype == np.uint8 and frame.shape[2] == 3 and frame.shape[0] % 16 == frame.shape[1] % 16 == 0
+            assert np.array_equal(frame, text_image(text))
+            frames.append(frame)
+        assert any(not np.array_equal(a, b) for a, b in zip(frames, frames[1:])), "the frames follow the game"
+        assert envs[None].render() is None and human.render() is None
+        assert capsys.readouterr().out == envs["ansi"].render() + "\n\n"
+    finally:
+        closing(*envs.values(), human)()
+
+
+def test_a_vectors_render_is_one_per_environment(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if game == "2048":
+        pytest.skip("2048's classes render its board (test_vector.py)")
+    options = SMALL.get(game, {})
+    vectors: dict[str, Any] = {mode: gymnasium.make_vec(game_id(game), num_envs=3, render_mode=mode,
+                                                          vectorization_mode="vector_entry_point", **options)
+                               for mode in ("ansi", "rgb_array", "human")}
+    try:
+        for envs in vectors.values():
+            envs.reset(seed=4)
+        texts, frames = vectors["ansi"].render(), vectors["rgb_array"].render()
+        assert isinstance(texts, tuple) and len(texts) == 3 and isinstance(frames, tuple) and len(frames) == 3
+        assert all(np.array_equal(frame, text_image(text)) for frame, text in zip(frames, texts))
+        assert capsys.readouterr().out == "\n\n".join(texts) + "\n\n"
+        for envs in vectors.values():
+            envs.step(np.zeros(3, dtype=np.int64))
+        assert capsys.readouterr().out == "\n\n".join(vectors["ansi"].render()) + "\n\n"
+        assert vectors["human"].render() is None
+    finally:
+        closing(*vectors.values())()
