@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 
 import gym2048
 from gym2048.client import G2048Error, splitmix64
-from gym2048.game_envs import GameEnv, GameVectorEnv, env_id
+from gym2048.game_envs import AUTORESET_MODES, GameEnv, GameVectorEnv, env_id
 from gym2048.native import games_table
 from gym2048.text_image import _FONT, text_image
 
@@ -258,6 +258,40 @@ def test_2048s_own_classes_play_as_the_generic_ones(mode: str) -> None:
                 assert np.array_equal(single_own.reset()[0], single_generic.reset()[0])
     finally:
         closing(own, generic, single_own, single_generic)()
+
+
+@pytest.mark.parametrize("num_envs", [1, 3])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_a_vector_gives_what_gymnasiums_sync_vector_gives(game: str, mode: str, num_envs: int) -> None:
+    """Gymnasium 1.x's conventions, by its own SyncVectorEnv over single environments seeded alike: the same
+    observations, rewards, flags and infos, their `_key` masks and dtypes; under same_step `final_obs` and
+    `final_info` (with theirs) for exactly the lanes that ended, under next_step none (the step after an end
+    resets the lane, with reward 0)."""
+    if game == "2048":
+        pytest.skip("2048's generic vector is compared with Gym2048VectorEnv (test_2048s_own_classes_...)")
+    options = SMALL.get(game, {})
+    ours: Any = GameVectorEnv(game, num_envs=num_envs, autoreset_mode=mode, **options)
+    theirs: Any = gymnasium.vector.SyncVectorEnv([lambda: GameEnv(game, **options) for _ in range(num_envs)],
+                                                 autoreset_mode=AUTORESET_MODES[mode])
+    try:
+        seeds = [31 + lane for lane in range(num_envs)]
+        a: Any = ours.reset(seed=seeds)
+        assert plain(a) == plain(theirs.reset(seed=seeds))
+        rng = np.random.default_rng(6)
+        actions, endings = int(ours.single_action_space.n), 0
+        infos = a[1]
+        for _ in range(80):
+            masks = infos.get("action_mask", np.ones((num_envs, actions), np.int8))
+            chosen = np.argmax((masks + 1e-9) * rng.random((num_envs, actions)), axis=1)
+            a = ours.step(chosen)
+            assert plain(a) == plain(theirs.step(chosen))
+            infos = a[4]
+            ended = np.logical_or(a[2], a[3])
+            endings += int(ended.sum())
+            assert ("final_info" in infos) == (mode == "same_step" and ended.any())
+        assert endings > 0
+    finally:
+        closing(ours, theirs)()
 
 
 def test_render_modes_are_gymnasiums(game: str, capsys: pytest.CaptureFixture[str]) -> None:
