@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The RL examples from a fresh clone: a virtualenv .venv-rl at the repository root with the gym2048 package
 # (pip builds the Swift engine), torch (CPU build), sb3-contrib, tensorboard, ray and pufferlib-core, then their
-# opt-in tests (the MaskablePPO example, the Stable-Baselines3 adapter, the PufferLib binding, Ray rollouts).
+# opt-in tests (the MaskablePPO example, the Stable-Baselines3 adapter, the PufferLib binding, Ray rollouts,
+# Memorize with SB3 and sb3-contrib).
 #
 #   bash Examples/python/rl-examples.sh                 # set up (first run) and run the tests
 #   bash Examples/python/rl-examples.sh --minutes 5     # also: train MaskablePPO's recipe for 5 minutes
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --minutes) minutes="${2:?error: --minutes needs a number}"; shift 2 ;;
         --ray-seconds) ray_seconds="${2:?error: --ray-seconds needs a number}"; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$1' (expected --minutes N or --ray-seconds N)" >&2; exit 64 ;;
     esac
 done
@@ -39,7 +40,7 @@ echo "== installing gym2048 (builds the Swift engine), torch (CPU), sb3-contrib,
 echo "== RL example tests"
 # From outside the clone's Examples/python so `import gym2048` finds the installed package.
 G2048_RL_TESTS=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_rl_examples.py \
-    python/tests/test_sb3.py python/tests/test_puffer.py
+    python/tests/test_sb3.py python/tests/test_puffer.py python/tests/test_rl_memorize.py
 
 if [ -n "$minutes" ]; then
     echo "== MaskablePPO, $minutes minutes"
