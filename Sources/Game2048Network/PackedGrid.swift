@@ -35,9 +35,9 @@ package struct PackedGrid: Sendable {
 
     package init(rules: Rules) { self.init(rows: rules.rows, cols: rules.cols, largestExponent: rules.largestExponent) }
 
-    /// The longest line a grid's move tables hold: a table has 16^length entries (12 MiB at 5 cells, 48 GiB at
-    /// the 8 cells of a 2×8 board's rows).
-    package static let longestLine = 5
+    /// The longest line a grid's move tables hold: a moved line is a `UInt16` of 4-bit cells, and a table has
+    /// 16^length entries (768 KiB at 4 cells; 48 GiB at the 8 cells of a 2×8 board's rows).
+    package static let longestLine = 4
 
     /// Whether a `rows` × `cols` board is a packed grid: 16 cells at most, and no line longer than
     /// ``longestLine``.

@@ -31,9 +31,10 @@ struct SmallBoardSearchTests {
         return network
     }
 
-    /// A board of 16 cells in lines of 8 (2×8, 8×2) takes the generic search: its move tables would need 48 GiB
-    /// (`g2048 eval` of such a network once trapped allocating them).
-    @Test(arguments: [(2, 8), (8, 2), (2, 6), (4, 4), (3, 5)])
+    /// A board of 16 cells or fewer in lines longer than 4 (2×8, 3×5) takes the generic search: a packed line is 4
+    /// cells (`g2048 eval` of a 2×8 network once trapped allocating 48 GiB of tables, of a 3×5 one converting a
+    /// 5-cell line to 16 bits).
+    @Test(arguments: [(2, 8), (8, 2), (2, 6), (4, 4), (3, 5), (2, 5), (3, 4), (2, 2)])
     func longLinesTakeTheGenericSearch(rows: Int, cols: Int) throws {
         let network = AfterstateTableTests.network(rows: rows, cols: cols, seed: 3, stages: [], table: false)
         var search = Expectimax(evaluator: .network(network), depth: 1)
