@@ -810,9 +810,18 @@ struct SolveCommandTests {
         process.arguments = arguments + ["--out", folder.file("out.bin")]
         process.environment = ProcessInfo.processInfo.environment.merging(["G2048_PROGRESS": "off"]) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
-        usleep(1_500_000)
+        // The signals are watched from just after the run's first line ("solving …", "training …"): a fixed wait
+        // once fired before a loaded machine got there, and the default action killed the process.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("\n") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        usleep(300_000)
         kill(process.processIdentifier, SIGINT)
         // Apart, so that the two are not one event; sooner than a stop takes.
         usleep(30_000)
