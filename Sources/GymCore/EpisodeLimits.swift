@@ -23,6 +23,10 @@ public struct EpisodeLimits: Hashable, Sendable {
         (self.maxSteps, self.invalidAction) = (maxSteps, invalidAction)
     }
 
+    /// The reward of an action the policy takes instead of the game (`noop`: 0, `terminate`: minus the penalty).
+    /// `0 - x`, not `-x`: a penalty of 0 gives +0.0, which prints as 0.
+    @inlinable public var refusedReward: Double { 0 - Double(invalidAction.penalty) }
+
     /// The limits of a game that has its own (2048's environment applies its rules' limits itself): no step
     /// limit, and every refused action refused.
     public static let none = EpisodeLimits(invalidAction: .reject)

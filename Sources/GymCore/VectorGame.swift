@@ -101,7 +101,7 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
         (self.rules, self.autoresetMode, self.limits) = (rules, autoresetMode, limits)
         var space = Environment.space(of: rules)
         // A refused action's reward (0, or the penalty) is a reward too.
-        let refused = 0 - Double(limits.invalidAction.penalty)
+        let refused = limits.refusedReward
         if limits.invalidAction != .reject && refused < space.rewardRange.lowerBound {
             space.rewardRange = refused...space.rewardRange.upperBound
         }
@@ -164,8 +164,7 @@ public struct VectorGame<Environment: GameEnvironment>: Sendable {
             do { try lanes.environments[index].check(action) } catch { throw .illegalAction(index: index, error) }
         }
         let sameStep = autoresetMode == .sameStep
-        // 0 - x: a penalty of 0 is +0.0, which prints as 0.
-        let (maxSteps, penalty) = (limits.maxSteps ?? .max, 0 - Double(limits.invalidAction.penalty))
+        let (maxSteps, penalty) = (limits.maxSteps ?? .max, limits.refusedReward)
         let terminates = if case .terminate = limits.invalidAction { true } else { false }
         var ended: [Int] = []
         lanes.advance { environments, rewards, terminations, truncations, finals, steps, cut in

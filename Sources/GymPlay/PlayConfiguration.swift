@@ -39,6 +39,19 @@ package struct PlayConfiguration: Hashable, Sendable {
     /// The square sizes a start screen offers.
     package static let squareSizes = Array(2...6)
 
+    /// The first size the game may be played on (`rows` × `cols` when given, else each of `sizeChoices`) on which
+    /// `rules` make no game, with why; `nil` when they make one on every such size.
+    package static func refusedSize(
+        of rules: RulesSettings, rows: Int?, cols: Int?, sizeChoices: [Int] = squareSizes
+    ) -> (rows: Int, cols: Int, error: RulesError)? {
+        for (sizeRows, sizeCols) in rows.map({ [($0, cols ?? $0)] }) ?? sizeChoices.map({ ($0, $0) }) {
+            var settings = rules
+            (settings.rows, settings.cols) = (sizeRows, sizeCols)
+            do throws(RulesError) { _ = try settings.rules() } catch { return (sizeRows, sizeCols, error) }
+        }
+        return nil
+    }
+
     /// A seed from the wall clock, for a game without `--seed`: milliseconds since 1970,
     /// 13 digits, short enough to type and exact in any JSON reader.
     package static func clockSeed() -> UInt64 { SystemClock.wallClockMilliseconds() }

@@ -67,11 +67,10 @@ package struct PlaySession {
     package init(configuration: PlayConfiguration, bestScores: BestScores, hinter: (any Player)? = nil) {
         precondition((configuration.rows == nil) == (configuration.cols == nil), "give both rows and cols, or neither")
         precondition(!configuration.sizeChoices.isEmpty, "the start screen needs at least one size")
-        let sizes = configuration.rows.map { [($0, configuration.cols!)] } ?? configuration.sizeChoices.map { ($0, $0) }
-        for (rows, cols) in sizes {
-            var settings = configuration.rules
-            (settings.rows, settings.cols) = (rows, cols)
-            precondition((try? settings.rules()) != nil, "the rules options make no game on \(rows)x\(cols)")
+        if let refused = PlayConfiguration.refusedSize(
+            of: configuration.rules, rows: configuration.rows, cols: configuration.cols, sizeChoices: configuration.sizeChoices)
+        {
+            preconditionFailure("the rules options make no game on \(refused.rows)x\(refused.cols): \(refused.error)")
         }
         self.configuration = configuration
         self.bestScores = bestScores

@@ -108,12 +108,9 @@ struct PlayCommand: Command {
             if let value = try arguments[flag] { option.assign(value, to: &rules, checkingRange: false) }
         }
         // Every size the game may be played on: the one given, or each the start screen offers.
-        for size in rows.map({ [($0, cols ?? $0)] }) ?? PlayConfiguration.squareSizes.map({ ($0, $0) }) {
-            (rules.rows, rules.cols) = size
-            do throws(RulesError) { _ = try rules.rules() } catch {
-                let onScreen = rows == nil ? " (on the start screen's \(size.0)x\(size.1); give --rows and --cols)" : ""
-                throw UsageError(RulesFlags.usageError(error).message + onScreen)
-            }
+        if let refused = PlayConfiguration.refusedSize(of: rules, rows: rows, cols: cols) {
+            let onScreen = rows == nil ? " (on the start screen's \(refused.rows)x\(refused.cols); give --rows and --cols)" : ""
+            throw UsageError(RulesFlags.usageError(refused.error).message + onScreen)
         }
     }
 

@@ -20,9 +20,6 @@ enum RulesFlags {
         GameFlags.flag(OptionDeclaration(option.option, default: option.value(in: RulesSettings(Rules()))), checkingRange: false)
     }
 
-    /// Whether the option can be off.
-    static func nullable(_ option: RulesOption) -> Bool { option.constraint.isNullable }
-
     /// `base` with every flag given applied, validated together as `Rules` validates them; and the options given.
     ///
     /// - Throws: ``UsageError`` naming the flag, with the library's rule: "--win-tile must be a power of two from 4 to 2^50 or off, got 3".
@@ -46,7 +43,7 @@ enum RulesFlags {
     static func usageError(_ error: RulesError) -> UsageError {
         let option = RulesOption.option(of: error.field)
         var rule = error.rule
-        if let option, nullable(option), let got = rule.ranges(of: ", got ").last {
+        if let option, option.constraint.isNullable, let got = rule.ranges(of: ", got ").last {
             rule.replaceSubrange(got, with: " or off, got ")
         }
         return UsageError("--\(option?.flag ?? error.field.rawValue) \(rule)")
