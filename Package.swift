@@ -75,7 +75,10 @@ let package = Package(
         .target(name: "CGlibcBaseline"),
         .target(
             name: "Gym2048C",
-            dependencies: ["Game2048", "GymJSON", "GymServer", "Game2048Network", "Game2048Search", "Game2048Solver", "CGym2048", "CGlibcBaseline"]),
+            dependencies: [
+                "Game2048", "GymJSON", "GymServer", "GymPlay", "Game2048Network", "Game2048Search", "Game2048Solver", "CGym2048",
+                "CGlibcBaseline",
+            ]),
         // The learner, in four layers: each depends only on those above it.
         .target(name: "Game2048Network", dependencies: ["Game2048", "GymJSON", "GymSystem", "CPrefetch"]),
         .target(name: "Game2048Search", dependencies: ["Game2048", "Game2048Network", "GymJSON"]),

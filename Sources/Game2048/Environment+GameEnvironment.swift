@@ -83,7 +83,15 @@ public struct Game2048Vector: GameVector {
 /// 2048, as the registry lists it.
 public enum Game2048Game {
     /// The game's declaration: `2048`, its rules options (``RulesOption/all``) and its environments.
-    public static let declaration = GameDeclaration(
+    public static let declaration: GameDeclaration = {
+        var declaration = plainDeclaration
+        // Rankings quote the tiles the strongest players are compared by.
+        declaration.ranking = RankingMeasure(
+            scoreColumn: InfoField.score.rawValue, milestoneColumn: InfoField.maxTile.rawValue, milestones: [2048, 8192, 16384, 32768])
+        return declaration
+    }()
+
+    private static let plainDeclaration = GameDeclaration(
         "2048", summary: "slide and merge tiles (the default)",
         options: RulesOption.all.map { option in
             OptionDeclaration(
@@ -91,12 +99,8 @@ public enum Game2048Game {
                 defaultValue: option.value(in: RulesSettings(Rules())))
         }
     ) { values, count, mode throws(OptionRefusal) in
-        var settings = RulesSettings(Rules())
-        for option in RulesOption.all {
-            if let value = values[option.name] { option.assign(value, to: &settings) }
-        }
         do throws(RulesError) {
-            return Game2048Vector(vector: VectorGame(rules: try settings.rules(), count: count, autoresetMode: mode))
+            return Game2048Vector(vector: VectorGame(rules: try RulesOption.rules(from: values), count: count, autoresetMode: mode))
         } catch {
             throw OptionRefusal(option: RulesOption.name(of: error.field), reason: error.rule)
         }

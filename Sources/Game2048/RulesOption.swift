@@ -101,6 +101,17 @@ public struct RulesOption: Sendable {
         checkingRange ? option.assign(value, to: &settings) : option.assignUnchecked(value, to: &settings)
     }
 
+    /// The rules `values` give by option name (a missing option at its default).
+    ///
+    /// - Throws: ``RulesError`` when the values make no rules together.
+    public static func rules(from values: [String: OptionValue]) throws(RulesError) -> Rules {
+        var settings = RulesSettings(Rules())
+        for option in all {
+            if let value = values[option.name] { option.assign(value, to: &settings) }
+        }
+        return try settings.rules()
+    }
+
     /// `rules` as named values, every option in ``all`` order.
     public static func members(of rules: Rules) -> [(String, OptionValue)] {
         let settings = RulesSettings(rules)

@@ -20,6 +20,8 @@ public struct GameDeclaration: Sendable {
     public var report: (@Sendable ([String: OptionValue], PlayerDeclaration, EvaluationTally) -> [(String, OptionValue)])? = nil
     /// What `play` says around the game's text.
     public var play = PlayText()
+    /// How a ranking scores the game's episodes: its return unless the game declares a score column.
+    public var ranking = RankingMeasure()
     /// The members the game adds to its records (``RecordedEnvironment``); none for other games.
     public let recordLayout: RecordLayout
     /// Makes the game from every option's value.

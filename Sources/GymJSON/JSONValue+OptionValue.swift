@@ -13,6 +13,12 @@ extension JSONValue {
         }
     }
 
+    /// Every option of `game` as a JSON object in the game's order, at `values` (a missing one at its default): a
+    /// record's, a protocol's and a verification's `config`.
+    public init(options values: [String: OptionValue], of game: GameDeclaration) {
+        self = .object(game.options.map { ($0.name, JSONValue(values[$0.name] ?? $0.defaultValue)) })
+    }
+
     /// `rules` as a JSON object of rules options by name, in `RulesOption.all` order: what records, player and
     /// solution info give as their rules.
     public init(rules: Rules) { self = .object(RulesOption.members(of: rules).map { ($0, JSONValue($1)) }) }

@@ -164,24 +164,9 @@ package enum DeclaredEpisodes: EpisodeFormat {
             throw fields.error("a \(game.name) record of version \(version): its records start at version \(EpisodeHeader.currentVersion)")
         }
         let seed = try fields.integer("seed", in: 0...Int128(UInt64.max))
-        let config = try fields.object("config")
-        try config.allowOnly(Set(game.options.map(\.name)))
-        var values: [String: OptionValue] = [:]
         // Every option is written by every recorder: a missing one is a forged or cut line, not a default, but
         // for the invalid-action policy, which declared games gained after their first records.
-        for option in game.options {
-            let given = try config.reading { () throws(JSONReadError) in try config.reader.optionalMember(option.name) != nil }
-            if !given, let earlier = DeclaredHeader.beforeInvalidActionPolicies[option.name] {
-                values[option.name] = earlier
-            } else {
-                values[option.name] = try config.option(option.name, option.constraint)
-            }
-        }
-        do {
-            _ = try game.make(values, count: 1, autoresetMode: .disabled)
-        } catch {
-            throw config.error("\"config\": \(error)")
-        }
+        let values = try fields.object("config").gameOptions(of: game, missing: DeclaredHeader.beforeInvalidActionPolicies)
         let player = try fields.string("player")
         var members: [RecordValue] = []
         for name in game.recordLayout.header { members.append(try fields.recordValue(name)) }

@@ -1,4 +1,5 @@
 import Game2048
+import GymCore
 import GymJSON
 
 /// Typed access to the members of one JSON object of a record line through `GymJSON.JSONReader`, with
@@ -96,5 +97,28 @@ package struct Fields {
     /// The value of the option `name` declared with `constraint`, read as every door reads it.
     package func option(_ name: String, _ constraint: OptionConstraint) throws(RecordError) -> OptionValue {
         try reading { () throws(JSONReadError) in try reader.member(name).optionValue(constraint) }
+    }
+}
+
+extension Fields {
+    /// Every option of `game` from this object (a record's `config`), each required but those `missing` gives a
+    /// value for, none other allowed, and all of them making a game together.
+    package func gameOptions(of game: GameDeclaration, missing: [String: OptionValue] = [:]) throws(RecordError) -> [String: OptionValue] {
+        try allowOnly(Set(game.options.map(\.name)))
+        var values: [String: OptionValue] = [:]
+        for option in game.options {
+            let given = try reading { () throws(JSONReadError) in try reader.optionalMember(option.name) != nil }
+            if !given, let earlier = missing[option.name] {
+                values[option.name] = earlier
+            } else {
+                values[option.name] = try self.option(option.name, option.constraint)
+            }
+        }
+        do {
+            _ = try game.make(values, count: 1, autoresetMode: .disabled)
+        } catch {
+            throw self.error("\"config\": \(error)")
+        }
+        return values
     }
 }

@@ -1,4 +1,5 @@
 import Game2048
+import GymGames
 import GymJSON
 import Game2048Network
 import Game2048Search
@@ -46,13 +47,16 @@ struct EvalCommand: Command {
             then values them: its progress counts the solution's afterstates of the layers passed, then the
             layers valued. A search asked tens of millions of boards (3x3) takes hours.
 
+            \(EvalRecording.discussion)
+
             Players (--agent): \(Agent.descriptions).
             """,
         options: [
             GameFlag.option.spec,
             Self.weights.spec, Self.solution.spec, Self.agent.spec, Self.depth.spec, Self.nodes.spec, Self.prune.spec, Self.downgrade.spec,
             Self.rows.spec, Self.cols.spec,
-        ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.exact.spec, Self.json.spec])
+        ] + RulesFlags.flags.map(\.spec) + [Self.games.spec, Self.seed.spec, Self.threads.spec, Self.exact.spec, Self.json.spec]
+            + EvalRecording.specs)
 
     static let weights = CommandOption.text("weights", "file", help: "A weights file written by 'g2048 train'.")
     static let solution = CommandOption.text("solution", "file", help: "A solution file written by 'g2048 solve', for --agent optimal.")
@@ -99,6 +103,10 @@ struct EvalCommand: Command {
     var threads: Int
     var exact: Bool
     var json: Bool
+    /// `--protocol`'s: it set the rules, the games and the seed.
+    var evaluation: EvaluationProtocol?
+    var recordPath: String?
+    var force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         weightsPath = try arguments[Self.weights]
@@ -143,10 +151,25 @@ struct EvalCommand: Command {
         seed = try arguments[Self.seed]
         threads = try arguments[Self.threads]
         json = try arguments[Self.json]
+        let fixed =
+            [("rows", Self.rows), ("cols", Self.cols)].map { ($0, arguments.contains($1)) }
+            + [("games", arguments.contains(Self.games)), ("seed", arguments.contains(Self.seed))] + rulesGiven.map { ($0.flag, true) }
+        evaluation = try EvalRecording.evaluationProtocol(arguments, game: Game2048Game.declaration, fixed: fixed)
+        if let evaluation {
+            do { rules = try RulesOption.rules(from: evaluation.values) } catch { throw UsageError(error) }
+            (self.size, games, seed) = ((rules.rows, rules.cols), evaluation.games, evaluation.seed)
+        }
+        recordPath = try arguments[EvalRecording.record]
+        force = try arguments[EvalRecording.force]
+        if exact && recordPath != nil { throw UsageError("--record writes the games played; --exact plays none") }
     }
 
     func run() throws -> Int32 {
         var rules = self.rules
+        let claim = try EvalRecording.claim(
+            recordPath, force: force,
+            inputs: (weightsPath.map { [.init(flag: "weights", path: $0)] } ?? []) + (solutionPath.map { [.init(flag: "solution", path: $0)] } ?? []))
+        defer { claim.release() }
         let loaded = try weightsPath.map(WeightsFile.load(from:))
         let solution = try solutionPath.map(Solution.load(from:))
         if let solution {
@@ -155,6 +178,9 @@ struct EvalCommand: Command {
             }
             if !rulesGiven.isEmpty {
                 throw UsageError("--solution plays by the rules it was solved under; solve again with other rules flags")
+            }
+            if let evaluation, solution.rules != rules {
+                throw UsageError("--solution was solved under other rules than --protocol \(evaluation.name)'s")
             }
             rules = solution.rules
             Console.error("loaded \(solutionPath!): \(rules.sizeLabel), optimal expected score \(formatFixed(solution.expectedScore, digits: 2))")
@@ -165,7 +191,9 @@ struct EvalCommand: Command {
             if let size, size != (network.rows, network.cols) {
                 throw UsageError("--rows/--cols say \(size.rows)x\(size.cols), but --weights \(weightsPath) is for \(network.rows)x\(network.cols) boards")
             }
-            rules = try EvalCommand.rules(trained: metadata.rules(rows: network.rows, cols: network.cols), flags: rules, given: rulesGiven)
+            // Under a protocol the network plays by the protocol's rules, whatever it was trained under.
+            rules = try EvalCommand.rules(
+                trained: metadata.rules(rows: network.rows, cols: network.cols), flags: rules, given: evaluation == nil ? rulesGiven : RulesOption.all)
             let searching = EvalCommand.downgradeDescription(downgradeLimit, fromFile: downgradeFlag == nil && metadata.downgradeLimit != nil)
             Console.error(
                 "loaded \(weightsPath): \(network.rows)x\(network.cols), \(network.patterns.count) patterns"
@@ -181,10 +209,12 @@ struct EvalCommand: Command {
         let seed = self.seed, depth = self.depth, nodes = self.nodes, agent = self.agent, weights = loaded?.network
         let solved = solution
         let prune = pruneBelow
-        let makePlayer: @Sendable (Int) -> any Player = {
-            agent.makePlayer(
-                seed: seed &+ UInt64($0), network: weights, solution: solved, depth: depth, nodeBudget: nodes,
+        let logs = recordPath == nil ? [] : (0..<games).map { _ in ActionLog() }
+        let makePlayer: @Sendable (Int) -> any Player = { game in
+            let player = agent.makePlayer(
+                seed: seed &+ UInt64(game), network: weights, solution: solved, depth: depth, nodeBudget: nodes,
                 pruneBelow: prune, downgradeLimit: downgradeLimit)
+            return logs.isEmpty ? player : RecordingPlayer(player: player, log: logs[game])
         }
         if exact, let solution {
             let player = makePlayer(0)
@@ -222,6 +252,11 @@ struct EvalCommand: Command {
             progress.update(done.games, detail: "\(done.moves) moves")
         }
         progress.finish()
+        if let recordPath {
+            try EvalRecording.write(
+                recordPath, game: Game2048Game.declaration, values: Dictionary(uniqueKeysWithValues: RulesOption.members(of: rules)),
+                protocol: evaluation, player: report.player, seeds: VectorEnvironment.seeds(from: seed, count: games), actions: logs.map(\.actions))
+        }
         Console.output(json ? report.json(board: rules.sizeLabel) : EvalCommand.text(report, rules: rules))
         return ExitCode.success
     }

@@ -20,6 +20,9 @@ struct ReplayCommand: Command {
 
             --game names the game the record must hold; without it, the record's first header says.
 
+            A games record ('g2048 eval --record', a line a game) is checked the same way, every game replayed
+            from its seed and actions, and summarized; it has no boards to show.
+
             Records of format version 1 (from before records had end lines) are still replayed, with a note
             on stderr that a record cut off at a line boundary cannot be detected in them.
 
@@ -59,6 +62,7 @@ struct ReplayCommand: Command {
     }
 
     func run() throws -> Int32 {
+        if let bytes = try? SystemIO.readFile(path, limit: GamesRecord.maxBytes), GamesRecord.starts(bytes) { return try checkGames(bytes) }
         let pace = PlayOutcome.pace(delay)
         // 2048's records have lines of their own; every other game's are read through its declaration.
         let game = self.game ?? registry.gameOfRecord(at: path)
@@ -70,5 +74,24 @@ struct ReplayCommand: Command {
         var viewer = ReplayViewer<DeclaredReplayer>(source: .file(path), name: path, delay: pace, checkOnly: checkOnly)
         (viewer.registry, viewer.game, viewer.output) = (registry, game, Console.outputDescriptor)
         return viewer.run().exitCode()
+    }
+
+    /// Verifies a games record and prints its summary, or the first difference (exit 1).
+    func checkGames(_ bytes: [UInt8]) throws -> Int32 {
+        let verified: VerifiedGames
+        do throws(GamesRecordError) {
+            verified = try GamesRecord.parse(bytes, registry: registry).verify()
+        } catch {
+            Console.error("error: \(path): \(error)")
+            return ExitCode.failure
+        }
+        let record = verified.record
+        let reach = verified.reachRates.map { "\($0.milestone) \(formatFixed(100 * $0.rate, digits: 1)) %" }
+        Console.output(
+            "verified \(record.games.count) games of \(record.game.name) (\(verified.steps) steps) played by \(record.player)"
+                + (record.protocolName.map { " under \($0)" } ?? "") + ": mean score \(formatFixed(verified.mean, digits: 1)) ± "
+                + "\(formatFixed(1.96 * verified.standardError, digits: 1)) (95 %), median \(formatFixed(verified.median, digits: 1))"
+                + (reach.isEmpty ? "" : ", reached " + reach.joined(separator: ", ")))
+        return ExitCode.success
     }
 }

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .env import Gym2048Env
     from .game_envs import GameEnv, GameVectorEnv, games
     from .memorize import MemorizeEnv, MemorizeVectorEnv
+    from .games_record import RecordRefused, protocols, verify_games
     from .players import Solution, TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
 
@@ -42,7 +43,7 @@ __version__ = _version()
 
 __all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "GameEnv", "GameVectorEnv",
            "Gym2048Env", "Gym2048VectorEnv", "games",
-           "MemorizeEnv", "MemorizeVectorEnv", "RecordMismatch", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "read_record", "replay_record",
+           "MemorizeEnv", "MemorizeVectorEnv", "RecordMismatch", "RecordRefused", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "protocols", "read_record", "replay_record", "verify_games",
            "__version__"]
 
 ENV_ID = "Gym2048-v0"
@@ -71,6 +72,9 @@ def __getattr__(name: str) -> Any:
     if name in ("MemorizeEnv", "MemorizeVectorEnv"):
         from . import memorize
         return getattr(memorize, name)
+    if name in ("RecordRefused", "protocols", "verify_games"):
+        from . import games_record
+        return getattr(games_record, name)
     if name in ("TrainedPlayer", "Solution", "evaluate"):
         from . import players
         return getattr(players, name)

@@ -23,7 +23,7 @@ from .handles import HandleOwner
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
 #: The C ABI this module is written against (gym2048.h's G2048_ABI_VERSION).
-ABI_VERSION = 9
+ABI_VERSION = 10
 _OK = 0
 #: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
 #: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
@@ -96,6 +96,8 @@ def library() -> ctypes.CDLL:
                 "g2048_exact_progress": ([i64] + [ctypes.POINTER(i64)] * 5, i32),
                 "g2048_games": ([], text), "g2048_columns": ([i64, out_text], i32),
                 "g2048_reset_columns": ([i64, text, p, i64], i32), "g2048_step_columns": ([i64, p, i64, p, i64], i32),
+                "g2048_protocols": ([], text), "g2048_games_verify": ([p, i64, text, out_text], i32),
+                "g2048_games_record": ([text, text, text, text, i64, p, p, p, out_text], i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)

@@ -282,7 +282,8 @@ def _print_exact_progress(progress: dict[str, int]) -> None:
           f"the policy's moves on {progress['reached']} afterstates", end="", file=sys.stderr, flush=True)
 
 
-def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1024, name: Optional[str] = None,
+def evaluate(policy: Policy, games: Optional[int] = None, seed: Optional[int] = None, *, batch: int = 1024,
+             name: Optional[str] = None, protocol: Optional[str] = None, record: Optional[str] = None,
              **options: Any) -> dict[str, Any]:
     """Play `games` seeded games with `policy` and report them as `g2048 eval --json` does (mean, standard error,
     median, max, the rates of reaching each large tile; moves per second and seconds of this run).
@@ -293,12 +294,33 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
     the boards still playing and returns their actions. `options` are environment options (the rules: for a
     trained player, `**player.rules`). The report's `player` is `name`, else the policy's `__name__`.
 
+    `games` is 1000 and `seed` 1 unless given. `protocol` (a name from `gym2048.protocols()`) plays a published
+    evaluation protocol's games instead: its rules, number of games and seeds (none of which may then be given).
+    `record` writes every game, its seed and actions, to that path as a games record (docs/RECORDS.md), written by
+    the engine and replaced atomically: what `g2048 eval --record` writes, and what a ranking takes.
+
     Every action must be one of its board's legal moves (its mask), as `g2048 eval`'s players choose them: an
     illegal one is a ValueError naming the move and the board (under the default `invalid_action` "noop" it would
     change nothing, and the game would never end). Actions are integers exactly (any integer dtype): a float or bool
     array is a TypeError, and `seed` is an integer too.
     """
     from .vector import Gym2048VectorEnv
+    from .games_record import games_record, write_atomically
+    from .native import games_table
+    rules_names = {option["name"] for option in games_table()[0]["options"]}
+    if protocol is not None:
+        from .games_record import protocol as published
+        entry = published(protocol)
+        given = [n for n, v in (("games", games), ("seed", seed)) if v is not None] + sorted(set(options) & rules_names)
+        if given:
+            raise ValueError(f"protocol {protocol} sets the rules, the games and their seeds: drop {', '.join(given)}")
+        if entry["game"] != games_table()[0]["name"]:
+            raise ValueError(f"protocol {protocol} is a protocol of {entry['game']}; evaluate plays 2048")
+        games, seed, options = entry["games"], entry["seed"], {**options, **entry["config"]}
+    games = 1000 if games is None else games
+    seed = 1 if seed is None else seed
+    if record is not None and not os.path.isdir(os.path.dirname(os.path.abspath(record))):
+        raise FileNotFoundError(f"record: no folder {os.path.dirname(os.path.abspath(record))!r} to write {record!r} in")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= 10_000_000:
         raise ValueError(f"games must be an integer from 1 to 10000000, got {games!r}")
     _check_batch(batch)
@@ -309,6 +331,7 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
     tiles = np.zeros(games, np.int64)
     moves = np.zeros(games, np.int64)
     rows = cols = 0
+    played: list[npt.NDArray[np.uint8]] = []  # with `record`, every game's actions
     start = time.perf_counter()
     for first in range(0, games, batch):
         chunk = seeds[first:first + batch]
@@ -321,6 +344,7 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
             playing = envs.action_masks().any(axis=1)
             actions = np.zeros(len(chunk), np.int64)
             index = np.arange(len(chunk))
+            taken: list[npt.NDArray[np.uint8]] = []  # each step's actions of every board: a board's first moves[i]
             while playing.any():
                 live = index[playing]
                 masks = envs.action_masks()[live]
@@ -331,15 +355,23 @@ def evaluate(policy: Policy, games: int = 1000, seed: int = 1, *, batch: int = 1
                 _check_legal(chosen, masks, observations[live])
                 actions[:] = 0
                 actions[live] = chosen
+                if record is not None:
+                    taken.append(actions.astype(np.uint8))
                 observations, _, terminated, truncated, infos = envs.step(actions)
                 ended = playing & (terminated | truncated)
                 for column, target in (("score", scores), ("max_tile", tiles), ("steps", moves)):
                     target[first + index[ended]] = infos[column][ended]
                 playing &= ~ended
+            if record is not None:
+                history = np.stack(taken) if taken else np.zeros((0, len(chunk)), np.uint8)
+                played.extend(history[:moves[first + lane], lane] for lane in range(len(chunk)))
         finally:
             envs.close()
     seconds = time.perf_counter() - start
     player = name if name is not None else str(getattr(policy, "__name__", "python policy"))
+    if record is not None:
+        config = {key: value for key, value in settings.items() if key in rules_names}
+        write_atomically(record, games_record(games_table()[0]["name"], config, player, seeds, played, protocol))
     return _report(player, rows, cols, scores, tiles, moves, seconds)
 
 

@@ -64,8 +64,9 @@ extern "C" {
    columns pairs_matched and mismatches; version 6, g2048_solution_values; version 7, g2048_solution_moves;
    version 8, g2048_exact_progress; version 9, every game through run-time columns (g2048_games, g2048_columns,
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
-   which its columns now carry. */
-#define G2048_ABI_VERSION 9
+   which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
+   g2048_games_verify, g2048_games_record). */
+#define G2048_ABI_VERSION 10
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -194,6 +195,25 @@ g2048_status g2048_player_values(int64_t player, const uint8_t *boards, int64_t 
 /* The move `g2048 eval --depth depth` makes on each board (0 up .. 3 left), -1 where no move is legal; depth 0 is
    greedy over afterstates. */
 g2048_status g2048_player_moves(int64_t player, const uint8_t *boards, int64_t count, int32_t depth, int8_t *moves);
+
+/* The published evaluation protocols, as a JSON array, one object each: name (ending with its version), summary,
+   game, config (every option), seed (game i's seed is the (i+1)-th output of SplitMix64(seed)) and games.
+   Static storage. */
+const char *g2048_protocols(void);
+/* Reads a games record (docs/RECORDS.md, "gym2048-games") of `length` bytes and replays every game: with
+   `protocol` (a name, or NULL for the one the record names, if any) the record must hold exactly that protocol's
+   games. On success *result is a JSON object: the header's game, protocol, config and player, games, steps, a
+   summary (mean, standard_error, ci95, median, min, max, reach) and every game's replayed result with its actions;
+   valid until this thread's next call. A record that is malformed, truncated, of other rules or seeds, or whose
+   games do not replay as it says is G2048_INVALID_PARAMS, g2048_last_error giving the first difference. */
+g2048_status g2048_games_verify(const uint8_t *data, int64_t length, const char *protocol, const char **result);
+/* Writes the games record of `games` games of `game` (a registered name) under `config` (a JSON object of make
+   options; the others at their defaults), played by `player`: game i reset with seeds[i], then its lengths[i]
+   actions, taken from `actions` one after another (all games' actions concatenated). Every game is replayed to
+   write what it gave; one that does not replay to its end is refused. With `protocol` (a name, or NULL) the
+   games must be that protocol's. *text is the record, valid until this thread's next call. */
+g2048_status g2048_games_record(const char *game, const char *config, const char *protocol, const char *player, int64_t games,
+                                const uint64_t *seeds, const int64_t *lengths, const uint8_t *actions, const char **text);
 
 /* `g2048 eval --json`'s report of `games` games (each's score, largest tile and moves) played by `player` (a name)
    on a rows x cols board in `seconds`: mean, standard error, median, max, reach rates. JSON, valid until this
