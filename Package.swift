@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "GymGames", dependencies: ["Game2048", "Memorize"]),
         .target(name: "GymJSON", dependencies: ["Game2048"]),
         .target(name: "GymSystem"),
-        .target(name: "GymServer", dependencies: ["Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames"]),
+        .target(name: "GymServer", dependencies: ["Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "GymPlay"]),
         .target(name: "CPrefetch"),
         .target(name: "CGym2048"),
         // Pins the glibc symbol versions of the self-contained builds (see its baseline.c).

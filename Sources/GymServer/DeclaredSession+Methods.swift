@@ -22,6 +22,7 @@ extension DeclaredSession {
         ProtocolMethod(name: "record_members", parameters: ["action"]) { session, members throws(RPCError) in
             try session.recordMembers(members)
         },
+        .gamesRecord { session in (session.game, session.values) },
         ProtocolMethod(name: "close", parameters: []) { _, _ throws(RPCError) in .object([("closed", true)]) },
     ]
 

@@ -74,6 +74,7 @@ public struct GameSession: Sendable {
             try session.setState(members)
         },
         ProtocolMethod(name: "render", parameters: ["ansi"]) { session, members throws(RPCError) in try session.render(members) },
+        .gamesRecord { session in (session.registry.defaultGame, Dictionary(uniqueKeysWithValues: RulesOption.members(of: session.config.rules))) },
         ProtocolMethod(name: "close", parameters: []) { _, _ throws(RPCError) in .object([("closed", true)]) },
     ]
 

@@ -97,7 +97,7 @@ struct MemorizeSessionTests {
         #expect(try Self.call(&session, "render") == render)
         #expect(
             Self.message { () throws(RPCError) in _ = try Self.call(&session, "afterstates") }?.contains(
-                "afterstates is not a method of memorize; a memorize session answers spec, make, reset, step, render and close") == true)
+                "afterstates is not a method of memorize; a memorize session answers spec, make, reset, step, render, games_record and close") == true)
         #expect(Self.message { () throws(RPCError) in _ = try session.requireBuffers() }?.contains("writes its declared columns") == true)
         // Under noop, every game's default, the face-up card is a step that changes nothing; 4 is still no card.
         _ = try Self.call(&session, "make", [("game", "memorize"), ("rows", 1), ("cols", 4)])
