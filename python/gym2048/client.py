@@ -466,6 +466,14 @@ class G2048(HandleOwner):
         text: str = self.call("render", {"ansi": True} if ansi else None)["text"]
         return text
 
+    def games_record(self, player: str, games: Sequence[tuple[int, Sequence[int]]],
+                     protocol: Optional[str] = None) -> str:
+        """The games record (docs/RECORDS.md) of `games`, each a (seed, actions) pair of a game played to its end in
+        this session's rules, written by the engine from a replay of each: what `g2048 eval --record` writes."""
+        listed = [{"seed": int(seed), "actions": [int(action) for action in actions]} for seed, actions in games]
+        text: str = self.call("games_record", {"player": player, "games": listed, "protocol": protocol})["record"]
+        return text
+
     def close(self) -> None:
         """Ask the server to exit and wait for it; terminate, then kill it, if it does not. Always returns, soon,
         from any thread: while another thread's request is in flight, the server is stopped without asking.

@@ -103,3 +103,22 @@ def test_the_engine_writes_only_games_that_replay(tmp_path: Any) -> None:
         games_record("chess", {}, "p", [1], [np.array([0])])
     with pytest.raises(RecordRefused, match="\"config.rows\" must be an integer from 2 to 8, got 1"):
         games_record("2048", {"rows": 1}, "p", [1], [np.array([0])])
+
+
+def test_a_protocol_client_records_what_the_library_records() -> None:
+    from gym2048 import G2048
+    from gym2048.games_record import games_record
+    played = []
+    with G2048(rows=2, cols=3) as client:
+        for seed in (11, 12, 13):
+            result = client.reset(seed=seed)
+            actions: list[int] = []
+            while not result["terminated"] and not result.get("truncated", False):
+                action = result["info"]["action_mask"].index(True)
+                actions.append(action)
+                result = client.step(action)
+            played.append((seed, actions))
+        served = client.games_record("client", played)
+    config = json.loads(served.splitlines()[0])["config"]
+    assert served == games_record("2048", config, "client", [s for s, _ in played], [np.array(a) for _, a in played])
+    assert verify_games(served.encode())["games"] == 3
