@@ -36,7 +36,7 @@ def _labels(text: str, shape: tuple[int, ...]) -> list[list[str]]:
 
 
 def frames(protocol: Mapping[str, Any], seed: int, actions: str) -> dict[str, Any]:
-    """Every position of one game, from the start: per frame the `step`, the `action` taken to reach it (its
+    """Every position of one game, from the start (`seed` as decimal text): per frame the `step`, the `action` taken to reach it (its
     number and name; None at the start), the observation `grid`, the cells' `labels` and the `text` the game
     renders, the step's `reward`, and the `score` so far (the game's own `score` when its infos give one, else the
     sum of the rewards)."""
@@ -60,7 +60,8 @@ def frames(protocol: Mapping[str, Any], seed: int, actions: str) -> dict[str, An
             observation, reward, _, _, info = env.step(action)
             total += float(reward)
             out.append(frame(step, action, float(reward)))
-        return {"game": protocol["game"], "config": dict(protocol["config"]), "seed": seed, "frames": out}
+        # The seed as decimal text: 64 bits are beyond JavaScript's exact integers.
+        return {"game": protocol["game"], "config": dict(protocol["config"]), "seed": str(seed), "frames": out}
     finally:
         env.close()
 
