@@ -1,5 +1,6 @@
 """Games records for the ranking's tests: games of a protocol played by a seeded random player, written in the
-games record format (one header line, one line per game)."""
+games record format (one header line, one line per game): by `gym2048.evaluate(record=…)` where the engine
+writes records, else by `play` here."""
 
 from __future__ import annotations
 
@@ -54,3 +55,32 @@ def record(name: str, games: list[dict[str, Any]], player: str = "random", **hea
     first = {"type": "games", "format": "gym2048-games", "version": 1, "game": spec["game"], "protocol": name,
              "config": spec["config"], "player": player, "games": len(games), **header}
     return "".join(json.dumps(line) + "\n" for line in [first, *games]).encode()
+
+
+def random_policy(seed: int) -> Any:
+    """A policy for `gym2048.evaluate`: a uniformly random legal move, from `seed`'s stream."""
+    rng = np.random.default_rng(seed)
+
+    def policy(observations: Any, masks: Any) -> Any:
+        return (rng.random(masks.shape) * masks).argmax(axis=1)
+    return policy
+
+
+def random_record(name: str, player_seed: int, path: str) -> bytes:
+    """The bytes of a record of protocol `name` played by a random player from `player_seed` (written to `path`)."""
+    import gym2048
+    if "record" in gym2048.evaluate.__code__.co_varnames and protocol(name)["game"] == "2048":
+        gym2048.evaluate(random_policy(player_seed), protocol=name, record=path, name=f"random {player_seed}")
+        with open(path, "rb") as written:
+            return written.read()
+    data = record(name, play(name, player_seed), player=f"random {player_seed}")
+    with open(path, "wb") as out:
+        out.write(data)
+    return data
+
+
+def small_protocol() -> str:
+    """The protocol whose records are quickest to make and check: one declared for tests, else 2048 on 3x3."""
+    import gym2048
+    names = [p["name"] for p in gym2048.protocols()]
+    return next((name for name in names if name.endswith("-test")), "2048-3x3-v1")

@@ -12,14 +12,15 @@ beside it.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .replay import positions
 
-#: A regret below this is 0 (the values are float sums of rewards).
-_EPSILON = 1e-6
+#: A move is not optimal when it is worth less than the best by more than this share of the best (at least 1), as
+#: the engine's exact evaluation counts them (the values are float sums of rewards).
+_TOLERANCE = 1e-6
 
 
 def solution_fits(solution: Any, protocol: Mapping[str, Any]) -> Optional[str]:
@@ -38,7 +39,7 @@ def solution_fits(solution: Any, protocol: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
-def optimality(solution: Any, protocol: Mapping[str, Any], results: list[Mapping[str, Any]]) -> dict[str, float]:
+def optimality(solution: Any, protocol: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """`fraction` of optimal play and the share of `suboptimal_moves` of the replayed games `results` (each with
     its `seed` and `actions`), by the solution's action values."""
     starts: list[Any] = []
@@ -57,9 +58,10 @@ def optimality(solution: Any, protocol: Mapping[str, Any], results: list[Mapping
     if boards:
         values = solution.action_values(np.asarray(boards))
         chosen = values[np.arange(len(actions)), np.asarray(actions)]
-        regrets = np.nanmax(values, axis=1) - chosen
+        best = np.nanmax(values, axis=1)
+        regrets = best - chosen
         np.add.at(regret_of_game, np.asarray(owners), regrets)
-        suboptimal = int(np.count_nonzero(regrets > _EPSILON))
+        suboptimal = int(np.count_nonzero(regrets > _TOLERANCE * np.maximum(1.0, best)))
     optimal = float(np.mean(start_values))
     return {"fraction": float(np.mean(start_values - regret_of_game)) / optimal if optimal else 1.0,
             "suboptimal_moves": suboptimal / len(boards) if boards else 0.0}
