@@ -35,13 +35,15 @@ def protocols() -> list[dict[str, Any]]:
 
 
 def verify_games(data: bytes, protocol: Optional[str] = None) -> dict[str, Any]:
-    lines = data.decode("utf-8", "replace").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    if not data:
+        raise RecordRefused("an empty record")
+    if not data.endswith(b"\n"):
+        raise RecordRefused("truncated record: the last line is incomplete")
+    lines = data.decode("utf-8", "replace").split("\n")[:-1]
     try:
         parsed = [json.loads(line) for line in lines]
     except ValueError as error:
-        raise RecordRefused(f"malformed JSON: {error}") from None
+        raise RecordRefused(f"not valid JSON: {error}") from None
     if not parsed or not isinstance(parsed[0], dict) or parsed[0].get("format") != "gym2048-games":
         raise RecordRefused("line 1: not a gym2048-games header")
     header, games = parsed[0], parsed[1:]
@@ -52,7 +54,7 @@ def verify_games(data: bytes, protocol: Optional[str] = None) -> dict[str, Any]:
     if spec is None:
         raise RecordRefused(f"unknown protocol {name}")
     if header.get("config") != spec["config"]:
-        raise RecordRefused(f"the config is not {name}'s")
+        raise RecordRefused(f"the config is not {name}'s (rows, cols, ...)")
     if len(games) != spec["games"] or header.get("games") != spec["games"]:
         raise RecordRefused(f"the record holds {len(games)} games; {name} has {spec['games']}")
     seeds = splitmix64(spec["seed"], spec["games"])

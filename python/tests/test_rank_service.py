@@ -71,16 +71,17 @@ def _edited_score(records: list[dict[str, Any]]) -> None:
     records[1]["score"] += 4
 
 
-FORGERIES: dict[str, Callable[[bytes], bytes]] = {
-    "an edited score": lambda data: edited(data, _edited_score),
-    "an action changed": lambda data: edited(data, _an_illegal_action),
-    "another seed": lambda data: edited(data, _other_seed),
-    "other rules": lambda data: edited(data, _other_rules),
-    "a game missing": lambda data: edited(data, lambda records: records.pop()),
-    "no protocol": lambda data: edited(data, lambda records: records[0].update(protocol=None)),
-    "a truncated file": lambda data: data[:len(data) // 2],
-    "malformed JSON": lambda data: data.replace(b"\n{", b"\n{not json", 1),
-    "an empty body": lambda data: b"",
+#: Forged records, each with a word its refusal must hold.
+FORGERIES: dict[str, tuple[Callable[[bytes], bytes], str]] = {
+    "an edited score": (lambda data: edited(data, _edited_score), "score"),
+    "an action changed": (lambda data: edited(data, _an_illegal_action), "game "),
+    "another seed": (lambda data: edited(data, _other_seed), "seed"),
+    "other rules": (lambda data: edited(data, _other_rules), "rows"),
+    "a game missing": (lambda data: edited(data, lambda records: records.pop()), "games"),
+    "no protocol": (lambda data: edited(data, lambda records: records[0].update(protocol=None)), "protocol"),
+    "a truncated file": (lambda data: data[:len(data) // 2], "truncated"),
+    "malformed JSON": (lambda data: data.replace(b"\n{", b"\n{not json", 1), "JSON"),
+    "an empty body": (lambda data: b"", "empty"),
 }
 
 
@@ -96,9 +97,9 @@ def test_a_record_is_ranked_and_forgeries_are_refused_with_their_reason(service:
     assert row["games"] == len(games) and row["steps"] == sum(game["steps"] for game in games)
     assert row["mean"] == pytest.approx(sum(game["score"] for game in games) / len(games))
     before = service.table(protocol)
-    for what, forge in FORGERIES.items():
+    for what, (forge, word) in FORGERIES.items():
         status, answer = service.submit(forge(data), agent=what)
-        assert status == 400 and answer["error"], (what, answer)
+        assert status == 400 and word in answer["error"], (what, answer)
     status, answer = service.submit(data, agent="the same games renamed")
     assert status == 409 and f"submission {row['id']}" in answer["error"]
     for query, reason in (({"team": ""}, "team is missing"), ({"agent": "a\x01b"}, "control character U+0001"),
@@ -130,7 +131,7 @@ def test_the_read_api_answers_json_and_errors_without_tracebacks(service: Servic
     _, answer = service.submit(data, team="Alpha", agent="Random")
     identifier = answer["id"]
     status, described = service.call("/api/protocols")
-    assert status == 200 and protocol in [p["name"] for p in described["protocols"]]
+    assert status == 200 and {p["name"]: p["submissions"] for p in described["protocols"]}[protocol] == 1
     assert described["limits"]["max_body_bytes"] == MAX_BODY_BYTES
     assert [row["id"] for row in service.table(protocol, "alp")] == [identifier]
     assert service.table(protocol, "RANDOM")[0]["id"] == identifier

@@ -45,8 +45,8 @@ class Ranking:
 
     def describe(self) -> dict[str, Any]:
         """`GET /api/protocols`: each protocol with its submission count and whether it is solved, and the limits."""
-        counts = {name: len(self.store.table(name)) for name in self.protocols}
-        return {"protocols": [{**protocol, "submissions": counts[name], "solved": name in self.solutions}
+        counts = self.store.counts()
+        return {"protocols": [{**protocol, "submissions": counts.get(name, 0), "solved": name in self.solutions}
                               for name, protocol in self.protocols.items()], "limits": limits()}
 
     def submit(self, body: bytes, query: Mapping[str, str]) -> dict[str, Any]:

@@ -171,6 +171,12 @@ class Store:
                   zlib.compress(game["actions"].encode())) for game in verified["results"]))
         return identifier
 
+    def counts(self) -> dict[str, int]:
+        """The number of submissions of each protocol that has any."""
+        with self._lock:
+            return {row[0]: row[1] for row in self._db.execute(
+                "SELECT protocol, COUNT(*) FROM submissions GROUP BY protocol")}
+
     def find(self, digest: str) -> Optional[int]:
         """The id of the submission with this play, None when there is none."""
         with self._lock:
