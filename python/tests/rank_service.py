@@ -25,7 +25,8 @@ if _STANDIN:
     rank_standin.install()
 
 
-def _command(launcher: Optional[str]) -> list[str]:
+def command(launcher: Optional[str] = None) -> list[str]:
+    """How to run `python -m gym2048.rank` here (or the tests' script `launcher`, which runs it too)."""
     if launcher is not None:
         return [sys.executable, os.path.join(_TESTS, launcher)]
     if _STANDIN:
@@ -43,7 +44,7 @@ class Service:
     once it listens. `kill()` is kill -9."""
 
     def __init__(self, db: str, *arguments: str, launcher: Optional[str] = None) -> None:
-        self.process = subprocess.Popen([*_command(launcher), "serve", "--db", db, "--port", "0", *arguments],
+        self.process = subprocess.Popen([*command(launcher), "serve", "--db", db, "--port", "0", *arguments],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(), text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()

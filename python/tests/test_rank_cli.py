@@ -6,18 +6,16 @@ import json
 import os
 import socket
 import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from rank_service import Service, environment
+from rank_service import Service, command, environment
 from rank_records import random_record, small_protocol
 
 
 def rank(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gym2048.rank", *arguments], capture_output=True, text=True,
-                          env=environment(), timeout=120)
+    return subprocess.run([*command(), *arguments], capture_output=True, text=True, env=environment(), timeout=120)
 
 
 @pytest.mark.parametrize("command", ["serve", "submit", "show"])
@@ -41,6 +39,9 @@ def test_usage_errors_exit_64_and_failures_1(tmp_path: Any) -> None:
     assert done.returncode == 1 and "absent.jsonl: no such file" in done.stderr
     done = rank("serve", "--db", str(tmp_path / "r.sqlite"), "--solution", "nothing")
     assert done.returncode == 1 and "PROTOCOL=FILE" in done.stderr
+    (tmp_path / "garbage.sqlite").write_bytes(b"not a database" * 100)
+    done = rank("serve", "--db", str(tmp_path / "garbage.sqlite"), "--port", "0")
+    assert done.returncode == 1 and done.stderr.startswith("error: ") and "not a database" in done.stderr
 
 
 def test_submit_then_show(tmp_path: Any) -> None:

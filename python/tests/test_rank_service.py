@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import sqlite3
 import threading

@@ -90,5 +90,5 @@ def test_a_file_of_another_layout_or_failing_integrity_is_refused(tmp_path: Any)
         Store(path)
     garbage = tmp_path / "garbage.sqlite"
     garbage.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
-    with pytest.raises((StoreError, sqlite3.DatabaseError)):
+    with pytest.raises(StoreError, match="garbage.sqlite: file is not a database"):
         Store(str(garbage))

@@ -13,6 +13,7 @@ from typing import Any, Optional, Sequence
 
 from .client import RankRefused, show, submit
 from .server import DEFAULT_HOST, DEFAULT_PORT, serve
+from .store import StoreError
 
 #: Where the client finds the service when --url is not given.
 DEFAULT_URL = os.environ.get("G2048_RANK_URL", f"http://{DEFAULT_HOST}:{DEFAULT_PORT}")
@@ -93,7 +94,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except RankRefused as refused:
         print(f"refused: {refused.reason}", file=sys.stderr)
         return 1
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, StoreError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

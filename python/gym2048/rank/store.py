@@ -93,14 +93,23 @@ class Store:
         self._lock = threading.Lock()
         # isolation_level=None: transactions are the explicit BEGIN IMMEDIATE … COMMIT below, nothing implicit.
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        try:
+            self._open()
+        except sqlite3.DatabaseError as error:  # not a database, or one SQLite cannot read
+            self._db.close()
+            raise StoreError(f"{path}: {error}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         problems = [row[0] for row in self._db.execute("PRAGMA integrity_check")]
         if problems != ["ok"]:
-            self._db.close()
-            raise StoreError(f"{path} fails SQLite's integrity check: {'; '.join(problems[:5])}")
+            raise StoreError(f"{self.path} fails SQLite's integrity check: {'; '.join(problems[:5])}")
         self._db.executescript(_SCHEMA)
         self._check_version()
         self._repair()
@@ -110,7 +119,6 @@ class Store:
         if not versions:
             self._db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
         elif versions != [SCHEMA_VERSION]:
-            self._db.close()
             raise StoreError(f"{self.path} has schema version {versions}; this service reads version {SCHEMA_VERSION}")
 
     def _repair(self) -> None:
