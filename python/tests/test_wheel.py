@@ -118,3 +118,12 @@ def test_g2048_command_runs_the_bundled_binary(installed: tuple[str, Path, dict[
     completed = subprocess.run([command, "--version"], cwd=root / "elsewhere", capture_output=True, text=True,
                                env=no_swift, timeout=60)
     assert completed.returncode == 0 and "g2048" in completed.stdout, completed.stdout + completed.stderr
+
+
+def test_the_ranking_ships_with_its_page(installed: tuple[str, Path, dict[str, str]]) -> None:
+    _, root, no_swift = installed
+    check = ("import os, gym2048.rank; "
+             "print(os.path.isfile(os.path.join(os.path.dirname(gym2048.rank.__file__), 'page.html')))")
+    completed = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", check], cwd=root / "elsewhere",
+                               capture_output=True, text=True, env=no_swift, timeout=60)
+    assert completed.returncode == 0 and completed.stdout == "True\n", completed.stdout + completed.stderr
