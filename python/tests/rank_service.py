@@ -18,19 +18,10 @@ _TESTS = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(gym2048.__file__)))
 
 
-# TEMPORARY: until the engine's verify_games lands, the tests and the service run with the stand-in installed.
-_STANDIN = not hasattr(gym2048, "verify_games")
-if _STANDIN:
-    import rank_standin
-    rank_standin.install()
-
-
 def command(launcher: Optional[str] = None) -> list[str]:
     """How to run `python -m gym2048.rank` here (or the tests' script `launcher`, which runs it too)."""
     if launcher is not None:
         return [sys.executable, os.path.join(_TESTS, launcher)]
-    if _STANDIN:
-        return [sys.executable, os.path.join(_TESTS, "rank_standin.py")]
     return [sys.executable, "-m", "gym2048.rank"]
 
 

@@ -8,7 +8,6 @@ import time
 import types
 import zlib
 
-import rank_service  # noqa: F401  (what the service needs in tests)
 from gym2048.rank import store
 
 

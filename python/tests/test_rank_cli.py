@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rank_service import Service, command, environment
-from rank_records import random_record, small_protocol
+from rank_records import PROTOCOL, random_record
 
 
 def rank(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -45,9 +45,9 @@ def test_usage_errors_exit_64_and_failures_1(tmp_path: Any) -> None:
 
 
 def test_submit_then_show(tmp_path: Any) -> None:
-    protocol = small_protocol()
+    protocol = PROTOCOL
     path = str(tmp_path / "games.jsonl")
-    random_record(protocol, 3, path)
+    random_record(3, path)
     with Service(str(tmp_path / "r.sqlite")) as service:
         done = rank("submit", "--url", service.url, "--team", "Blue", "--agent", "Dice", "--description", "random",
                     path)

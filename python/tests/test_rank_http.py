@@ -12,7 +12,6 @@ from typing import Any, Iterator
 
 import pytest
 
-import rank_service  # noqa: F401  (what the service needs in tests)
 from gym2048.rank import server
 from gym2048.rank.server import RankServer, make_server
 

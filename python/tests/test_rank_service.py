@@ -7,6 +7,7 @@ import http.client
 import json
 import random
 import sqlite3
+import subprocess
 import threading
 import time
 import urllib.request
@@ -14,9 +15,10 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from gym2048 import find_binary
 from gym2048.rank.fields import MAX_BODY_BYTES, TEXT_FIELDS
 from rank_service import Service
-from rank_records import random_record, small_protocol
+from rank_records import PROTOCOL, random_record
 
 
 @pytest.fixture
@@ -85,8 +87,8 @@ FORGERIES: dict[str, tuple[Callable[[bytes], bytes], str]] = {
 
 
 def test_a_record_is_ranked_and_forgeries_are_refused_with_their_reason(service: Service, tmp_path: Any) -> None:
-    protocol = small_protocol()
-    data = random_record(protocol, 1, str(tmp_path / "games.jsonl"))
+    protocol = PROTOCOL
+    data = random_record(1, str(tmp_path / "games.jsonl"))
     status, answer = service.submit(data, description="uniformly random", games_per_second="1234.5")
     assert status == 201, answer
     row = answer["row"]
@@ -125,8 +127,8 @@ def test_a_body_too_large_or_without_its_length_is_refused_unread(service: Servi
 
 
 def test_the_read_api_answers_json_and_errors_without_tracebacks(service: Service, tmp_path: Any) -> None:
-    protocol = small_protocol()
-    data = random_record(protocol, 2, str(tmp_path / "games.jsonl"))
+    protocol = PROTOCOL
+    data = random_record(2, str(tmp_path / "games.jsonl"))
     _, answer = service.submit(data, team="Alpha", agent="Random")
     identifier = answer["id"]
     status, described = service.call("/api/protocols")
@@ -152,6 +154,22 @@ def test_the_read_api_answers_json_and_errors_without_tracebacks(service: Servic
         assert got == status and answer["error"] and "Traceback" not in answer["error"], path
 
 
+def test_another_games_record_is_ranked_and_replayed_from_its_protocol(service: Service, tmp_path: Any) -> None:
+    # The service names no game: a card game's record, written by g2048, is verified and replayed as 2048's are.
+    path = tmp_path / "cards.jsonl"
+    subprocess.run([find_binary(), "eval", "--game", "memorize", "--protocol", "memorize-4x4-v1", "--agent", "perfect",
+                    "--record", str(path)], check=True, capture_output=True, timeout=120)
+    data = path.read_bytes()
+    status, answer = service.submit(data, agent="perfect memory")
+    assert status == 201 and (answer["row"]["game"], answer["row"]["protocol"]) == ("memorize", "memorize-4x4-v1")
+    game = lines(data)[1]
+    status, replay = service.call(f"/api/submissions/{answer['id']}/games/0")
+    frames = replay["frames"]
+    assert status == 200 and len(frames) == game["steps"] + 1
+    assert frames[-1]["score"] == pytest.approx(game["score"])
+    assert all(len(frame["grid"]) == len(frame["labels"]) == 4 for frame in frames)
+
+
 def test_the_page_is_one_file_with_the_ids_tests_drive_and_nothing_from_elsewhere(service: Service) -> None:
     with urllib.request.urlopen(service.url + "/", timeout=30) as answer:
         page = answer.read().decode()
@@ -163,8 +181,8 @@ def test_the_page_is_one_file_with_the_ids_tests_drive_and_nothing_from_elsewher
 
 
 def test_eight_submitters_at_once_give_forty_rows(service: Service, tmp_path: Any) -> None:
-    protocol = small_protocol()
-    records = [[random_record(protocol, 100 + 5 * submitter + k, str(tmp_path / f"{submitter}-{k}.jsonl"))
+    protocol = PROTOCOL
+    records = [[random_record(100 + 5 * submitter + k, str(tmp_path / f"{submitter}-{k}.jsonl"))
                 for k in range(5)] for submitter in range(8)]
     answers: list[tuple[int, Any]] = []
     lock = threading.Lock()
@@ -203,7 +221,7 @@ def test_kill_9_during_submissions_leaves_each_whole_or_absent(tmp_path: Any) ->
     # The store writes each game row 1 ms slowly here (tests/rank_slow_writes.py): a 1000-game submission's
     # transaction is open for seconds, so the random kills land in its verification and in its writing.
     db = str(tmp_path / "ranking.sqlite")
-    data = [random_record("2048-3x3-v1", seed, str(tmp_path / f"{seed}.jsonl")) for seed in range(5)]
+    data = [random_record(seed, str(tmp_path / f"{seed}.jsonl")) for seed in range(5)]
     with Service(db, launcher="rank_slow_writes.py") as service:
         started = time.perf_counter()
         status, first = service.submit(data[0])
@@ -234,10 +252,10 @@ def _ignore(call: Callable[[], Any]) -> None:
 
 def test_a_restart_keeps_everything(tmp_path: Any) -> None:
     db = str(tmp_path / "ranking.sqlite")
-    protocol = small_protocol()
+    protocol = PROTOCOL
     with Service(db) as service:
         for seed in range(3):
-            assert service.submit(random_record(protocol, seed, str(tmp_path / f"{seed}.jsonl")), agent=str(seed))[0] == 201
+            assert service.submit(random_record(seed, str(tmp_path / f"{seed}.jsonl")), agent=str(seed))[0] == 201
         before = service.table(protocol)
         details = service.call(f"/api/submissions/{before[0]['id']}")
     with Service(db) as service:
@@ -246,8 +264,8 @@ def test_a_restart_keeps_everything(tmp_path: Any) -> None:
 
 
 def test_events_announce_a_new_submission(service: Service, tmp_path: Any) -> None:
-    protocol = small_protocol()
-    data = random_record(protocol, 9, str(tmp_path / "games.jsonl"))
+    protocol = PROTOCOL
+    data = random_record(9, str(tmp_path / "games.jsonl"))
     with urllib.request.urlopen(service.url + "/api/events", timeout=30) as stream:
         assert stream.headers["Content-Type"] == "text/event-stream"
         assert [stream.readline(), stream.readline()] == [b": connected\n", b"\n"]
