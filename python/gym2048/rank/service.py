@@ -7,6 +7,8 @@ import os
 import threading
 from typing import Any, Mapping, Optional
 
+import gym2048
+
 from .events import Events
 from .fields import FieldRefused, digest, limits, submitter
 from .optimal import optimality, solution_fits
@@ -26,12 +28,11 @@ class Ranking:
     and the event listeners."""
 
     def __init__(self, db_path: str, solutions: Optional[Mapping[str, str]] = None) -> None:
-        import gym2048
-        self.protocols: dict[str, dict[str, Any]] = {p["name"]: p for p in _protocols()}
+        self.protocols: dict[str, dict[str, Any]] = {p["name"]: p for p in gym2048.protocols()}
         self.solutions: dict[str, Any] = {}
         for name, path in (solutions or {}).items():
             if name not in self.protocols:
-                raise ValueError(f"--solution {name}: no such protocol (the protocols: {', '.join(self.protocols)})")
+                raise ValueError(f"--solution {name}: no such protocol ({self._names()})")
             solution = gym2048.Solution(path)
             mismatch = solution_fits(solution, self.protocols[name])
             if mismatch is not None:
@@ -52,7 +53,6 @@ class Ranking:
     def submit(self, body: bytes, query: Mapping[str, str]) -> dict[str, Any]:
         """Verify and store one record; `{"id", "rank", "row"}`. Raises Refused (400 for a record or field the
         ranking refuses, 409 for one already stored)."""
-        import gym2048
         try:
             fields = submitter(query)
         except FieldRefused as error:
@@ -64,10 +64,9 @@ class Ranking:
                 raise Refused(400, str(error)) from None
         name = verified.get("protocol")
         if name is None:
-            raise Refused(400, "the record was not played under a protocol: play it with --protocol NAME "
-                               f"(the protocols: {', '.join(self.protocols)})")
-        if name not in self.protocols:
-            raise Refused(400, f"unknown protocol {name} (the protocols: {', '.join(self.protocols)})")
+            raise Refused(400, f"the record was not played under a protocol: play it with --protocol NAME "
+                               f"({self._names()})")
+        self._protocol(name, status=400)
         identity = digest(name, verified["results"])
         existing = self.store.find(identity)
         if existing is not None:
@@ -114,16 +113,15 @@ class Ranking:
         return {"id": identifier, "index": index, "protocol": row["protocol"], "score": game["score"],
                 "steps": game["steps"], "outcome": game["outcome"], **replayed}
 
-    def _protocol(self, name: str) -> dict[str, Any]:
+    def _protocol(self, name: str, status: int = 404) -> dict[str, Any]:
+        """The protocol `name`; Refused with `status` when the engine declares none of that name."""
         if name not in self.protocols:
-            raise Refused(404, f"unknown protocol {name} (the protocols: {', '.join(self.protocols)})")
+            raise Refused(status, f"unknown protocol {name} ({self._names()})")
         return self.protocols[name]
+
+    def _names(self) -> str:
+        return f"the protocols: {', '.join(self.protocols)}"
 
     def close(self) -> None:
         self.store.close()
 
-
-def _protocols() -> list[dict[str, Any]]:
-    import gym2048
-    found: list[dict[str, Any]] = gym2048.protocols()
-    return found
