@@ -18,6 +18,11 @@ nonisolated(unsafe) let protocolsCString = staticCString(
         }
     ).serialized)
 
+nonisolated(unsafe) let actionAlphabetCString = staticCString(String(decoding: ActionText.alphabet, as: UTF8.self))
+
+@_cdecl("g2048_action_alphabet")
+public func g2048ActionAlphabet() -> UnsafePointer<CChar> { UnsafePointer(actionAlphabetCString) }
+
 @_cdecl("g2048_protocols")
 public func g2048Protocols() -> UnsafePointer<CChar> { UnsafePointer(protocolsCString) }
 

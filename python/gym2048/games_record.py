@@ -56,6 +56,20 @@ def protocol(name: str) -> dict[str, Any]:
     raise ValueError(f"unknown protocol {name!r} (the protocols are {', '.join(p['name'] for p in protocols())})")
 
 
+def action_alphabet() -> str:
+    """A games record's action characters, in action order (the engine's, `g2048_action_alphabet`)."""
+    return str(library().g2048_action_alphabet().decode())
+
+
+def actions_of(text: str) -> list[int]:
+    """A games record's `actions` text as action numbers; a ValueError for a character outside the alphabet."""
+    alphabet = action_alphabet()
+    try:
+        return [alphabet.index(character) for character in text]
+    except ValueError:
+        raise ValueError(f"actions hold a character outside {alphabet!r}") from None
+
+
 def verify_games(data: bytes, protocol: Optional[str] = None) -> dict[str, Any]:
     """Replays every game of a games record through the engine and returns the verification: the record's `game`,
     `protocol`, `config`, `player`, `games`, `steps`, a `summary` (mean, standard_error, ci95, median, min, max,

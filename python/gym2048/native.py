@@ -96,7 +96,7 @@ def library() -> ctypes.CDLL:
                 "g2048_exact_progress": ([i64] + [ctypes.POINTER(i64)] * 5, i32),
                 "g2048_games": ([], text), "g2048_columns": ([i64, out_text], i32),
                 "g2048_reset_columns": ([i64, text, p, i64], i32), "g2048_step_columns": ([i64, p, i64, p, i64], i32),
-                "g2048_protocols": ([], text), "g2048_games_verify": ([p, i64, text, out_text], i32),
+                "g2048_protocols": ([], text), "g2048_action_alphabet": ([], text), "g2048_games_verify": ([p, i64, text, out_text], i32),
                 "g2048_games_record": ([text, text, text, text, i64, p, p, p, out_text], i32),
             }
             for name, (argtypes, restype) in signatures.items():

@@ -11,7 +11,7 @@ import pytest
 
 import gym2048
 from gym2048.client import splitmix64
-from gym2048.rank.fields import ACTION_ALPHABET
+from gym2048.games_record import action_alphabet
 from gym2048.rank.optimal import optimality, solution_fits
 
 
@@ -44,7 +44,7 @@ def played(protocol: dict[str, Any], policy: Callable[[Any, Any], Any]) -> list[
         while not done and env.action_masks().any():
             action = int(np.asarray(policy(observation[None], env.action_masks()[None])).reshape(-1)[0])
             observation, _, terminated, truncated, info = env.step(action)
-            actions.append(ACTION_ALPHABET[action])
+            actions.append(action_alphabet()[action])
             done = terminated or truncated
         results.append({"index": index, "seed": seed, "score": info["score"], "steps": len(actions),
                         "outcome": "terminated", "actions": "".join(actions)})

@@ -44,18 +44,18 @@ def edited(data: bytes, change: Callable[[list[dict[str, Any]]], Any]) -> bytes:
 def _an_illegal_action(records: list[dict[str, Any]]) -> None:
     """One game's last action replaced by a move its position does not allow (nothing moves)."""
     from gym2048.game_envs import GameEnv
-    from gym2048.rank.fields import ACTION_ALPHABET
+    from gym2048.games_record import action_alphabet
     header = records[0]
     options = {name: value for name, value in header["config"].items() if value is not None}
     for game in records[1:]:
         env = GameEnv(game=header["game"], **options)
         env.reset(seed=game["seed"])
         for character in game["actions"][:-1]:
-            env.step(ACTION_ALPHABET.index(character))
+            env.step(action_alphabet().index(character))
         illegal = [action for action, legal in enumerate(env.action_masks()) if not legal]
         env.close()
         if game["actions"] and illegal:
-            game["actions"] = game["actions"][:-1] + ACTION_ALPHABET[illegal[0]]
+            game["actions"] = game["actions"][:-1] + action_alphabet()[illegal[0]]
             return
     raise AssertionError("no game has an illegal move at its last position")
 

@@ -65,7 +65,7 @@ extern "C" {
    version 8, g2048_exact_progress; version 9, every game through run-time columns (g2048_games, g2048_columns,
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
    which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
-   g2048_games_verify, g2048_games_record). */
+   g2048_action_alphabet, g2048_games_verify, g2048_games_record). */
 #define G2048_ABI_VERSION 10
 
 /* Action indices, the same everywhere in Gym2048. */
@@ -200,6 +200,8 @@ g2048_status g2048_player_moves(int64_t player, const uint8_t *boards, int64_t c
    game, config (every option), seed (game i's seed is the (i+1)-th output of SplitMix64(seed)) and games.
    Static storage. */
 const char *g2048_protocols(void);
+/* A games record's action characters, in action order: action k is the k-th character. Static storage. */
+const char *g2048_action_alphabet(void);
 /* Reads a games record (docs/RECORDS.md, "gym2048-games") of `length` bytes and replays every game: with
    `protocol` (a name, or NULL for the one the record names, if any) the record must hold exactly that protocol's
    games. On success *result is a JSON object: the header's game, protocol, config and player, games, steps, a

@@ -17,8 +17,6 @@ MAX_GAMES_PER_SECOND = 1e12
 #: Unicode categories refused in the words: control characters, surrogates, line and paragraph separators (they
 #: would break the table's rows, the terminal's lines and the log's).
 _REFUSED_CATEGORIES = ("Cc", "Cs", "Zl", "Zp")
-#: One character per action in a record's `actions` (action k is the k-th), as the games record writes them.
-ACTION_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 
 
 class FieldRefused(ValueError):

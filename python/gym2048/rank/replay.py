@@ -9,15 +9,7 @@ from typing import Any, Mapping
 import numpy as np
 import numpy.typing as npt
 
-from .fields import ACTION_ALPHABET
-
-
-def actions_of(text: str) -> list[int]:
-    """A record's `actions` string as action numbers (ValueError for a character not in the alphabet)."""
-    try:
-        return [ACTION_ALPHABET.index(character) for character in text]
-    except ValueError:
-        raise ValueError(f"actions hold a character outside {ACTION_ALPHABET!r}") from None
+from ..games_record import actions_of
 
 
 def _env(protocol: Mapping[str, Any], render: bool) -> Any:
