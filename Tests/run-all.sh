@@ -4,8 +4,8 @@
 #   2. the release build the examples use,
 #   3. the documents (links, anchors, the README's quick start built and run from a folder not named Gym2048),
 #   4. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
-#      pytest, moviepy for the video test, mypy, and gymnasium-2048 for the benchmark): mypy --strict, then its
-#      tests and the Node.js example test.
+#      pytest, moviepy for the video test, mypy, and gymnasium-2048 for the benchmark; Debian's chromium for the
+#      browser tests, installed when absent and root can): mypy --strict, then its tests and the Node.js example test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,6 +65,17 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./python[test]" gymnasium-2048
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
+fi
+# The browser tests (python/tests/test_chromium.py, test_rank_browser.py) drive Debian's Chromium; where it cannot
+# be installed (not root, no apt-get) they are skipped, saying so.
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        apt-cache show chromium >/dev/null 2>&1 || apt-get update -qq
+        apt-get install -y -qq --no-install-recommends chromium ||
+            echo "note: apt-get could not install chromium; the browser tests will be skipped" >&2
+    else
+        echo "note: chromium is not installed (and installing it needs root and apt-get); the browser tests will be skipped" >&2
+    fi
 fi
 echo "== mypy --strict on the gym2048 package and its tests"
 (cd python && ../.venv/bin/python -m mypy --strict gym2048 tests)
