@@ -27,7 +27,7 @@
 // GymJSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
 // GymSystem is the one system layer (files, descriptors, clocks, errno text, number
-// formatting, `FileError`): the only module besides the terminal code that imports Glibc.
+// formatting, `FileError`, an HTTP client's sockets): the only module besides the terminal code that imports Glibc.
 //     TDLearner (example) ──▶ Game2048, Game2048Network, Game2048Search
 //     RandomAgent (example) ──▶ Game2048
 //
