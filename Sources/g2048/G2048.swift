@@ -31,12 +31,34 @@ enum G2048 {
     /// The tool's version.
     static let version = Gym2048Version.current
 
-    /// Every subcommand, in help order.
+    /// Every subcommand, in help order, those of a group (`rank submit`) among them.
     static var commands: [any Command.Type] {
         [
             DemoCommand.self, TrainCommand.self, EvalCommand.self, SolveCommand.self, QueryCommand.self, ServeCommand.self, BenchCommand.self,
-            PlayCommand.self, ReplayCommand.self,
+            PlayCommand.self, ReplayCommand.self, RankSubmitCommand.self, RankShowCommand.self,
         ]
+    }
+
+    /// The groups of subcommands under one word.
+    static var groups: [CommandGroup] {
+        [
+            CommandGroup(
+                name: "rank", abstract: "Submit a games record to a ranking service, or print its table.",
+                commands: [RankSubmitCommand.self, RankShowCommand.self])
+        ]
+    }
+
+    /// The overview's rows: each command, and each group once, where its first command is.
+    static var overviewRows: [(name: String, abstract: String)] {
+        var rows: [(name: String, abstract: String)] = []
+        for command in commands {
+            guard let group = groups.first(where: { command.spec.name.hasPrefix($0.name + " ") }) else {
+                rows.append((command.spec.name, command.spec.abstract))
+                continue
+            }
+            if !rows.contains(where: { $0.name == group.name }) { rows.append((group.name, group.abstract)) }
+        }
+        return rows
     }
 
     static var overview: String {
@@ -46,7 +68,7 @@ enum G2048 {
         USAGE: g2048 <subcommand> [options]
 
         SUBCOMMANDS:
-        \(commands.map { "  " + $0.spec.name.padding(12) + $0.spec.abstract }.joined(separator: "\n"))
+        \(overviewRows.map { "  " + $0.name.padding(12) + $0.abstract }.joined(separator: "\n"))
 
         OPTIONS:
           --version   Show the version.
@@ -97,8 +119,11 @@ enum G2048 {
         }
         switch first {
         case "-h", "--help", "help":
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            let named = arguments.dropFirst().prefix(2).joined(separator: " ")
+            if first == "help", let command = commands.first(where: { $0.spec.name == named }) {
                 Console.output(command.spec.help)
+            } else if first == "help", arguments.count > 1, let group = groups.first(where: { $0.name == arguments[1] }) {
+                Console.output(group.overview)
             } else {
                 Console.output(overview)
             }
@@ -107,11 +132,26 @@ enum G2048 {
             Console.output("g2048 \(version) (rules version \(Rules.version))")
             return ExitCode.success
         default:
-            guard let command = commands.first(where: { $0.spec.name == first }) else {
+            var rest = Array(arguments.dropFirst())
+            var name = first
+            if let group = groups.first(where: { $0.name == first }) {
+                // `g2048 rank` alone asks what the group does, as plain `g2048` asks what the tool does.
+                guard let word = rest.first, !["-h", "--help"].contains(word) else {
+                    if let refused = refusingClosedStandardOutput() { return refused }
+                    Console.output(group.overview)
+                    return ExitCode.success
+                }
+                guard group.command(word) != nil else {
+                    Console.error("error: unknown subcommand '\(first) \(word)' (\(group.subcommands.joined(separator: " or ")))\nsee 'g2048 \(first) --help'")
+                    return ExitCode.usage
+                }
+                name = "\(first) \(word)"
+                rest.removeFirst()
+            }
+            guard let command = commands.first(where: { $0.spec.name == name }) else {
                 Console.error("error: unknown subcommand '\(first)'\nsee 'g2048 --help'")
                 return ExitCode.usage
             }
-            let rest = Array(arguments.dropFirst())
             // `--game` picks the game before the arguments are parsed: 2048's commands are the tool's own, any
             // other game's are the generic ones, their flags read from its declaration.
             do throws(UsageError) {
@@ -129,7 +169,7 @@ enum G2048 {
                     return instance.run
                 }
             } catch {
-                Console.error("error: \(error.message)\nusage: \(command.spec.usage)\nsee 'g2048 \(first) --help'")
+                Console.error("error: \(error.message)\nusage: \(command.spec.usage)\nsee 'g2048 \(name) --help'")
                 return ExitCode.usage
             }
         }

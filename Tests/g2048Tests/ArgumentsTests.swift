@@ -73,6 +73,7 @@ struct ArgumentsTests {
         let type = try #require(G2048.commands.first { $0.spec.name == command })
         let required = [
             "replay": ["record.jsonl"], "play": ["--rows", "4"], "solve": ["--out", "s.bin"], "query": ["--solution", "s.bin", "--board", "[]"],
+            "rank submit": ["--team", "t", "--agent", "a", "record.jsonl"],
         ]
         let arguments = required[command] ?? []
         _ = try type.init(parseArguments(arguments, spec: type.spec))

@@ -7,7 +7,8 @@ import Testing
 /// Every `--help` text, byte for byte, against the files in Snapshots/: a change to an option's
 /// declaration that changes what a user reads shows up here as a diff to review.
 ///
-/// To accept an intended change: `swift run g2048 <command> --help > Tests/g2048Tests/Snapshots/help-<command>.txt`.
+/// To accept an intended change: `swift run g2048 <command> --help > Tests/g2048Tests/Snapshots/help-<command>.txt`
+/// (`g2048 rank submit --help > …/help-rank-submit.txt`, `g2048 rank > …/help-rank.txt`).
 struct HelpSnapshotTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
@@ -18,7 +19,17 @@ struct HelpSnapshotTests {
     @Test(arguments: G2048.commands.map { $0.spec.name })
     func subcommandHelpIsUnchanged(command: String) throws {
         let spec = try #require(G2048.commands.first { $0.spec.name == command }).spec
-        #expect(spec.help + "\n" == (try Self.snapshot("help-\(command).txt")))
+        // A command of a group (`rank submit`) has its file too: help-rank-submit.txt.
+        #expect(spec.help + "\n" == (try Self.snapshot("help-\(command.replacing(" ", with: "-")).txt")))
+    }
+
+    /// What `g2048 rank` prints: help-rank.txt.
+    @Test(arguments: G2048.groups.map(\.name))
+    func groupOverviewIsUnchanged(group: String) throws {
+        let overview = try #require(G2048.groups.first { $0.name == group }).overview
+        #expect(overview + "\n" == (try Self.snapshot("help-\(group).txt")))
+        let long = overview.split(separator: "\n").filter { $0.count > helpWidth }
+        #expect(long.isEmpty, "g2048 \(group) has lines over \(helpWidth) columns: \(long)")
     }
 
     /// The generic commands of every game but 2048 (`eval --game memorize`): `help-<game>-<command>.txt`.

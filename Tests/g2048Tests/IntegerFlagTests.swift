@@ -40,7 +40,8 @@ struct IntegerFlagTests {
 
     /// What keeps each command's runs short (a 2x2 board, two games, a fraction of a second, no delay), by flag;
     /// the flag tried replaces its entry. A command whose runs take different paths has a budget for each: `train`
-    /// with the network alone, and with the network then the afterstate table. Files go to `folder`.
+    /// with the network alone, and with the network then the afterstate table. Files go to `folder`. An entry
+    /// without a flag (`""`) is the positional argument.
     static func budgets(_ command: String, game: String?, in folder: TemporaryDirectory) throws -> [[(String, String?)]] {
         let board: [(String, String?)] = [("rows", "2"), ("cols", "2")]
         switch (game, command) {
@@ -59,6 +60,12 @@ struct IntegerFlagTests {
             return [[("file", record), ("delay", "0")]]
         case (_, "eval"): return [board + [("games", "2")]]
         case (_, "bench"): return [board + [("seconds", "0.01"), ("envs", "2")]]
+        // A service that refuses the connection: the exchange starts, under the flag's deadline, and fails at once.
+        case (nil, "rank show"): return [[("url", "http://127.0.0.1:\(LoopbackServer.closedPort())")]]
+        case (nil, "rank submit"):
+            let record = folder.file("games.jsonl")
+            #expect(FileManager.default.createFile(atPath: record, contents: Data("{}\n".utf8)))
+            return [[("url", "http://127.0.0.1:\(LoopbackServer.closedPort())"), ("team", "t"), ("agent", "a"), ("", record)]]
         default: return [[]]
         }
     }
@@ -72,8 +79,8 @@ struct IntegerFlagTests {
         #expect(Self.cases.contains { $0.command == "train" && $0.flag == "games" }, "the declarations were not read")
         let folder = TemporaryDirectory()
         for budget in try Self.budgets(test.command, game: test.game, in: folder) {
-            var arguments = [test.command] + (test.game.map { ["--game", $0] } ?? [])
-            for (flag, value) in budget where flag != test.flag { arguments += ["--\(flag)"] + (value.map { [$0] } ?? []) }
+            var arguments = test.command.split(separator: " ").map(String.init) + (test.game.map { ["--game", $0] } ?? [])
+            for (flag, value) in budget where flag != test.flag { arguments += (flag.isEmpty ? [] : ["--\(flag)"]) + (value.map { [$0] } ?? []) }
             try Self.expectNoTrap(arguments + ["--\(test.flag)", test.value], declared: test.declared, in: folder)
         }
     }
