@@ -3,11 +3,11 @@ import GymSystem
 
 /// The ranking's rows as text: one line each under a header, in aligned columns.
 ///
-///     rank  team   agent  player  games  mean            median  max    optimal  date
-///     1     lab A  ntn-8  ntuple  1000   152034.2 ± 2011  149820  35820           2026-11-29
+///     rank  team   agent  player  games  mean                median    max     date
+///     1     lab A  ntn-8  ntuple  1000   152034.2 ± 2011.0  149820.0  356412  2026-11-29
 ///
 /// The columns are members of the service's rows (`GET /api/table`): the mean is given with the half width of its 95 %
-/// interval, the fraction of optimal play only for a protocol whose board is solved.
+/// interval, the fraction of optimal play only when a row has it (a protocol whose board is solved).
 enum RankTable {
     /// One column: its header and how a row's cell is written.
     static let columns: [(header: String, cell: @Sendable (JSONValue) -> String)] = [
@@ -30,8 +30,13 @@ enum RankTable {
         ("date", { String(($0["created"]?.string ?? "").prefix(10)) }),
     ]
 
+    /// The columns shown only when a row has a value in them: the fraction of optimal play is measured only on a
+    /// protocol whose board is solved.
+    static let optional: Set<String> = ["optimal"]
+
     /// The header and one line per row, the columns two spaces apart, no trailing spaces.
     static func text(_ rows: [JSONValue]) -> String {
+        let columns = columns.filter { column in !optional.contains(column.header) || rows.contains { !column.cell($0).isEmpty } }
         let lines = [columns.map(\.header)] + rows.map { row in columns.map { $0.cell(row) } }
         let widths = columns.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         return lines.map { line in

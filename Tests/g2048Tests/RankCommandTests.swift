@@ -40,8 +40,8 @@ struct RankCommandTests {
         #expect(
             result.stdout == """
                 submission 3: rank 1 in 2048-4x4-v1, every game replayed
-                rank  team   agent     player         games  mean               median    max     optimal  date
-                1     lab é  ntuple-8  weights w.bin  1000   152034.3 ± 2010.0  149820.0  356412           2026-11-29
+                rank  team   agent     player         games  mean               median    max     date
+                1     lab é  ntuple-8  weights w.bin  1000   152034.3 ± 2010.0  149820.0  356412  2026-11-29
 
                 """)
         #expect(request.hasPrefix("POST /api/submissions?team=lab%20%C3%A9&agent=ntuple-8&description=8%20tuples%20%26%20a%20search HTTP/1.1\r\n"))
@@ -119,6 +119,14 @@ struct RankCommandTests {
         #expect(
             try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? NSDictionary == JSONSerialization.jsonObject(with: Data(answer.utf8))
                 as? NSDictionary)
+
+        // The fraction of optimal play has a column once a row has one (a protocol whose board is solved).
+        let solvedRow = Self.row.replacing(#""optimal_fraction": null"#, with: #""optimal_fraction": 0.98765"#)
+        let solved = Self.answering("200 OK", #"{"protocol": "2048-3x3-v1", "query": "", "rows": [\#(solvedRow)]}"#)
+        let optimal = try G2048Tests.run(["rank", "show", "--url", solved.url])
+        solved.finish()
+        #expect(optimal.stdout.split(separator: "\n")[1].hasSuffix("max     optimal  date"))
+        #expect(optimal.stdout.split(separator: "\n")[2].hasSuffix("356412  98.77 %  2026-11-29"))
 
         let none = Self.answering("200 OK", #"{"protocol": "2048-3x3-v1", "query": "", "rows": []}"#)
         let emptyTable = try G2048Tests.run(["rank", "show", "--url", none.url])
