@@ -226,9 +226,16 @@ class Page:
             raise ProtocolError(f"{expression!r} threw: {text}")
         return result["result"].get("value")
 
-    def wait_until(self, expression: str, timeout: float = TIMEOUT, what: Optional[str] = None) -> Any:
-        """Evaluates `expression` until its value is truthy, and returns that value; fails after `timeout` s."""
-        return poll(lambda: self.evaluate(expression), timeout, what or expression)
+    def wait_until(self, expression: str, timeout: float = TIMEOUT, what: Optional[str] = None,
+                   context: Optional[str] = None) -> Any:
+        """Evaluates `expression` until its value is truthy, and returns that value; fails after `timeout` s, with
+        the value of the expression `context` then (what the page says about itself: a status line) when given."""
+        try:
+            return poll(lambda: self.evaluate(expression), timeout, what or expression)
+        except ProtocolError as error:
+            if context is None:
+                raise
+            raise ProtocolError(f"{error}; {context}: {self.evaluate(context)!r}") from None
 
     def set_file_input(self, selector: str, path: str) -> None:
         """Gives the file input `selector` the file `path`, as if the user had chosen it (it fires `change`)."""

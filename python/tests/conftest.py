@@ -132,3 +132,15 @@ def adapters(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Any]]:
     yield puffer.Gym2048Puffer, sb3.Gym2048SB3VecEnv
     for module in ("gym2048.puffer", "gym2048.sb3"):
         sys.modules.pop(module, None)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """A headless Chromium (tests/chromium.py), killed after the test; the test is skipped, saying why, where
+    Chromium is not installed."""
+    from chromium import Chromium, unavailable_reason
+    reason = unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    with Chromium.start() as chromium:
+        yield chromium

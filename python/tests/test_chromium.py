@@ -15,7 +15,7 @@ from typing import Iterator
 
 import pytest
 
-from chromium import Chromium, unavailable_reason
+from chromium import Chromium
 from png_image import read_png
 
 PAGE = """<!doctype html>
@@ -52,13 +52,6 @@ def serving(folder: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture
-def browser() -> Iterator[Chromium]:
-    reason = unavailable_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with Chromium.start() as chromium:
-        yield chromium
 
 
 def test_a_static_page_is_read_driven_and_photographed(browser: Chromium, tmp_path: Path) -> None:
