@@ -9,7 +9,7 @@ struct RankSubmitCommand: Command {
         abstract: "Upload a games record to a ranking service, which replays it, and print the row it ranks.",
         discussion: """
             The record is one written by 'g2048 eval --protocol NAME --record FILE' (or gym2048.evaluate(...,
-            record=FILE)), sent as it is. The service replays every game through the engine and keeps only a
+            record=FILE)), sent as it is, once the service said it takes a record of its size. The service replays every game through the engine and keeps only a
             record that replays exactly, played under one of its protocols; it answers with the record's rank
             and row (the mean score with the half width of its 95 % interval, the median, the best score).
 
@@ -41,10 +41,21 @@ struct RankSubmitCommand: Command {
     }
 
     func run() throws -> Int32 {
-        // Read whole before the connection opens: a file that cannot be read costs the service nothing, and its size
-        // is known (the service refuses a body over its limit before reading it, and says the limit).
-        let body = try SystemIO.readFile(path)
-        guard !body.isEmpty else { throw CommandFailure(message: "\(path) is empty: there is no record to submit") }
+        // The file is checked before the service is asked anything, and its size against the limit the service
+        // states before it is read: a record the service would refuse unread is neither read nor sent.
+        let (descriptor, status) = try openRegularFile(path)
+        defer { SystemIO.closeFile(descriptor) }
+        guard status.size > 0 else { throw CommandFailure(message: "\(path) is empty: there is no record to submit") }
+        let limits = try service.call("GET", "/api/protocols")["limits"]
+        guard let limit = limits?["max_body_bytes"]?.integer else {
+            throw CommandFailure(message: "\(service.base) does not state the largest record it takes (limits.max_body_bytes of /api/protocols)")
+        }
+        guard status.size <= limit else {
+            func size(_ bytes: Int) -> String { bytes < 1024 ? "\(bytes) bytes" : "\(byteSize(bytes)) (\(bytes) bytes)" }
+            throw CommandFailure(
+                message: "\(path) is \(size(status.size)); the ranking at \(service.base) takes records of at most \(size(Int(clamping: limit)))")
+        }
+        let body = try SystemIO.read(descriptor, count: status.size, path: path)
         let answer = try service.call("POST", "/api/submissions", query: fields, body: body)
         guard let row = answer["row"], let rank = answer["rank"]?.integer else {
             throw CommandFailure(message: "\(service.base) answered without a rank and a row: \(answer.serialized.prefix(300))")

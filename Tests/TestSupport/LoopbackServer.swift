@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A one-connection HTTP server on 127.0.0.1 at a free port, for testing a client: it reads one request whole,
-/// then does what the test says with the connection (answer, answer in pieces, say nothing, close early).
+/// An HTTP server on 127.0.0.1 at a free port, for testing a client: for each connection in turn it reads one
+/// request whole, then does what the test says with the connection (answer, answer in pieces, say nothing, close
+/// early).
 ///
 ///     let server = LoopbackServer { connection in LoopbackServer.send(connection, "HTTP/1.0 200 OK\r\n\r\nhi") }
 ///     // … the client under test connects to server.port …
@@ -15,15 +16,23 @@ public final class LoopbackServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private var thread = pthread_t()
-    private let respond: (Int32) -> Void
+    private let responses: [(Int32) -> Void]
     private let readsBody: Bool
-    /// The request's bytes (head and body), once ``finish()`` returned.
-    public private(set) var request: [UInt8] = []
+    /// The bytes of each request (head and body) in order, once ``finish()`` returned.
+    public private(set) var requests: [[UInt8]] = []
+    /// The first request's bytes.
+    public var request: [UInt8] { requests.first ?? [] }
 
-    /// Starts listening; `respond` gets the connection once the request is read (its head, and its body too
+    /// Starts listening for one connection; `respond` gets it once the request is read (its head, and its body too
     /// unless `readsBody` is false), and the connection is closed after it returns.
-    public init(readsBody: Bool = true, respond: @escaping (Int32) -> Void) {
-        self.respond = respond
+    public convenience init(readsBody: Bool = true, respond: @escaping (Int32) -> Void) {
+        self.init(readsBody: readsBody, responses: [respond])
+    }
+
+    /// Starts listening for as many connections as `responses`, one after the other: the first is answered by
+    /// the first response, and so on.
+    public init(readsBody: Bool = true, responses: [(Int32) -> Void]) {
+        self.responses = responses
         self.readsBody = readsBody
         (listener, port) = Self.bindLoopback()
         precondition(listen(listener, 4) == 0, "cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
@@ -31,7 +40,11 @@ public final class LoopbackServer: @unchecked Sendable {
         pthread_create(
             &thread, nil,
             { context in
-                Unmanaged<LoopbackServer>.fromOpaque(context!).takeRetainedValue().serve()
+                let server = Unmanaged<LoopbackServer>.fromOpaque(context!).takeRetainedValue()
+                for respond in server.responses {
+                    guard let request = server.serve(respond) else { break }
+                    server.requests.append(request)
+                }
                 return nil
             }, context)
     }
@@ -39,7 +52,8 @@ public final class LoopbackServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Waits for the one connection to be served and closed, and returns the server (its ``request``).
+    /// Waits for the connections to be served and closed (or for none to come for ten seconds), and returns the
+    /// server (its ``requests``).
     @discardableResult
     public func finish() -> LoopbackServer {
         pthread_join(thread, nil)
@@ -47,12 +61,14 @@ public final class LoopbackServer: @unchecked Sendable {
         return self
     }
 
-    private func serve() {
+    /// Accepts one connection, reads its request and answers it with `respond`; the request, or `nil` when no
+    /// connection came.
+    private func serve(_ respond: (Int32) -> Void) -> [UInt8]? {
         // A test that never connects (it failed first) ends here in ten seconds, not never.
         var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&waiting, 1, 10_000) == 1 else { return }
+        guard poll(&waiting, 1, 10_000) == 1 else { return nil }
         let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { return }
+        guard connection >= 0 else { return nil }
         defer { close(connection) }
         var bytes: [UInt8] = []
         var bodyLength: Int? = nil
@@ -66,8 +82,8 @@ public final class LoopbackServer: @unchecked Sendable {
             guard case .some(let chunk) = Self.receive(connection), !chunk.isEmpty else { break }
             bytes += chunk
         }
-        request = bytes
         respond(connection)
+        return bytes
     }
 
     private static func headerEnd(_ bytes: [UInt8]) -> Int? {

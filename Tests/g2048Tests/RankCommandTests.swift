@@ -15,11 +15,22 @@ struct RankCommandTests {
          "created": "2026-11-29T13:02:11Z", "bytes": 1523456, "rank": 1}
         """
 
-    /// A server that answers `status` with `body` as JSON.
-    static func answering(_ status: String, _ body: String) -> LoopbackServer {
-        LoopbackServer { connection in
+    /// An answer of `status` with `body` as JSON, for one connection.
+    static func answer(_ status: String, _ body: String) -> (Int32) -> Void {
+        { connection in
             LoopbackServer.send(connection, "HTTP/1.0 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         }
+    }
+
+    /// A server that answers `status` with `body` as JSON.
+    static func answering(_ status: String, _ body: String) -> LoopbackServer {
+        LoopbackServer(respond: answer(status, body))
+    }
+
+    /// A service that states its largest record (`GET /api/protocols`), then answers the submission with `status`
+    /// and `body`.
+    static func service(then status: String, _ body: String) -> LoopbackServer {
+        LoopbackServer(responses: [answer("200 OK", #"{"protocols": [], "limits": {"max_body_bytes": 67108864}}"#), answer(status, body)])
     }
 
     static func record(in folder: TemporaryDirectory) throws -> String {
@@ -30,12 +41,14 @@ struct RankCommandTests {
 
     @Test func submitUploadsTheFileAsItIsAndPrintsTheVerifiedRow() throws {
         let folder = TemporaryDirectory()
-        let server = Self.answering("201 Created", #"{"id": 3, "rank": 1, "row": \#(Self.row)}"#)
+        let server = Self.service(then: "201 Created", #"{"id": 3, "rank": 1, "row": \#(Self.row)}"#)
         let result = try G2048Tests.run([
             "rank", "submit", "--url", server.url, "--team", "lab é", "--agent", "ntuple-8", "--description", "8 tuples & a search",
             try Self.record(in: folder),
         ])
-        let request = String(decoding: server.finish().request, as: UTF8.self)
+        let requests = server.finish().requests.map { String(decoding: $0, as: UTF8.self) }
+        let request = try #require(requests.last)
+        #expect(requests.count == 2 && requests[0].hasPrefix("GET /api/protocols HTTP/1.1\r\n"))
         #expect(result.stderr == "" && result.status == 0)
         #expect(
             result.stdout == """
@@ -51,11 +64,29 @@ struct RankCommandTests {
     @Test func aRefusalIsPrintedOnStderrWithTheServicesReason() throws {
         let folder = TemporaryDirectory()
         let reason = "game 17 (seed 123): the record says score 2040, the replay gives 2036"
-        let server = Self.answering("400 Bad Request", #"{"error": "\#(reason)"}"#)
+        let server = Self.service(then: "400 Bad Request", #"{"error": "\#(reason)"}"#)
         let result = try G2048Tests.run(["rank", "submit", "--url", server.url, "--team", "T", "--agent", "A", try Self.record(in: folder)])
         server.finish()
         #expect(result.status == 1 && result.stdout == "")
         #expect(result.stderr == "error: refused by \(server.url) (HTTP 400): \(reason)\n")
+    }
+
+    /// A record larger than the service takes is refused before it is read or sent: the service is asked only its limit.
+    @Test func aRecordOverTheServicesLimitIsNotSent() throws {
+        let folder = TemporaryDirectory()
+        // One answer: a client that went on to send would wait for a second one, and time out.
+        let server = LoopbackServer(respond: Self.answer("200 OK", #"{"limits": {"max_body_bytes": 20}}"#))
+        let file = try Self.record(in: folder)
+        let result = try G2048Tests.run(["rank", "submit", "--url", server.url, "--team", "T", "--agent", "A", "--timeout", "2", file])
+        server.finish()
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(file) is 33 bytes; the ranking at \(server.url) takes records of at most 20 bytes\n")
+
+        let silent = LoopbackServer(respond: Self.answer("200 OK", #"{"protocols": []}"#))
+        let unstated = try G2048Tests.run(["rank", "submit", "--url", silent.url, "--team", "T", "--agent", "A", file])
+        silent.finish()
+        #expect(unstated.status == 1)
+        #expect(unstated.stderr == "error: \(silent.url) does not state the largest record it takes (limits.max_body_bytes of /api/protocols)\n")
     }
 
     @Test func anUnreachableSilentOrCutShortServiceFailsInOneLine() throws {
