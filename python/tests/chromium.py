@@ -92,12 +92,12 @@ class Chromium:
         self.close()
 
     def close(self) -> None:
-        """Kills Chromium and every process it started (its session), and removes its profile."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, 9)
-            except ProcessLookupError:
-                pass
+        """Kills Chromium and every process it started (its session, which outlives a browser that ended: its
+        number is not given to another group while a member lives), and removes its profile."""
+        try:
+            os.killpg(self.process.pid, 9)
+        except ProcessLookupError:
+            pass
         self.process.wait(timeout=TIMEOUT)
         os.close(self._commands)
         shutil.rmtree(self.profile, ignore_errors=True)
@@ -135,8 +135,11 @@ class Chromium:
         if session is not None:
             message["sessionId"] = session
         data = json.dumps(message).encode() + b"\0"
-        while data:
-            data = data[os.write(self._commands, data):]
+        try:
+            while data:
+                data = data[os.write(self._commands, data):]
+        except BrokenPipeError:
+            raise ProtocolError(f"{method}: Chromium has ended (exit status {self.process.poll()})") from None
         try:
             answer = reply.get(timeout=timeout)
         except queue.Empty:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import os
+import signal
 import struct
 import threading
 import zlib
@@ -15,6 +17,7 @@ from typing import Iterator
 
 import pytest
 
+import chromium
 from chromium import Chromium
 from png_image import read_png
 
@@ -85,6 +88,19 @@ def test_console_errors_exceptions_and_foreign_requests_are_seen(browser: Chromi
         assert any(error == "said 1" for error in errors), errors
         assert any("TypeError" in error for error in errors), errors
         assert "http://127.0.0.2:9/elsewhere.png" in page.requested_urls()
+
+
+def test_a_missing_chromium_is_a_reason_to_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chromium, "CHROMIUM", "/nonexistent/chromium")
+    reason = chromium.unavailable_reason()
+    assert reason is not None and reason.startswith("Chromium is not installed at /nonexistent/chromium")
+
+
+def test_a_browser_that_ended_is_said_so(browser: Chromium) -> None:
+    os.killpg(browser.process.pid, signal.SIGKILL)  # the browser and its helpers: none holds the pipe open
+    browser.process.wait(timeout=10)
+    with pytest.raises(chromium.ProtocolError, match=r"Target.createTarget: Chromium has ended \(exit status -9\)"):
+        browser.open_page(100, 100)
 
 
 def png(width: int, rows: list[bytes], channels: int, filters: list[int]) -> bytes:
