@@ -26,7 +26,7 @@ package struct GamesRecord: Sendable {
     package var game: GameDeclaration
     /// Every option's value.
     package var values: [String: OptionValue]
-    /// The evaluation protocol the games were played under, by name (``EvaluationProtocol``), or `nil`.
+    /// The evaluation protocol the games were played under, by name (`EvaluationProtocol`), or `nil`.
     package var protocolName: String?
     /// Who played.
     package var player: String
@@ -106,7 +106,7 @@ package struct GameOutcome: Hashable, Sendable {
 
     /// The steps taken.
     package var steps: Int
-    /// The score, as the game's ``RankingMeasure`` defines it.
+    /// The score, as the game's `RankingMeasure` defines it.
     package var score: Double
     /// Whether the score is an integer column (written without a fraction).
     package var isIntegerScore: Bool
