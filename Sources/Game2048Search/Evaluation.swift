@@ -41,8 +41,10 @@ public struct EvaluationReport: Sendable {
     public func reachRate(_ tile: Int) -> Double {
         games.isEmpty ? 0 : Double(games.count { $0.maxTile >= tile }) / Double(games.count)
     }
+    /// Moves played in all games.
+    public var moves: Int128 { games.reduce(Int128(0)) { $0 + Int128($1.moves) } }
     /// Moves played per wall-clock second.
-    public var movesPerSecond: Double { seconds > 0 ? Double(games.reduce(Int128(0)) { $0 + Int128($1.moves) }) / seconds : 0 }
+    public var movesPerSecond: Double { seconds > 0 ? Double(moves) / seconds : 0 }
     /// The tiles whose reach rates are reported: the largest tile any game reached and the four below it
     /// (2048 … 32768 for a strong 4×4 player, 32 … 512 on 3×3), so the rates say something on every board.
     public var milestones: [Int] {

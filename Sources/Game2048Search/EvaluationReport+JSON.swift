@@ -10,6 +10,6 @@ extension EvaluationReport {
         return "{\"player\": \(JSONValue.string(player).serialized), \"board\": \(JSONValue.string(board).serialized), "
             + "\"games\": \(games.count), \"mean_score\": \(meanScore), \"standard_error\": \(standardError), "
             + "\"median_score\": \(medianScore), \"max_score\": \(maxScore), "
-            + "\"reach_rate\": {\(rates)}, \"moves_per_second\": \(movesPerSecond), \"seconds\": \(seconds)}"
+            + "\"reach_rate\": {\(rates)}, \"moves\": \(moves), \"moves_per_second\": \(movesPerSecond), \"seconds\": \(seconds)}"
     }
 }

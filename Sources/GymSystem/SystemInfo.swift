@@ -77,11 +77,38 @@ package enum SystemInfo {
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             let text = String(decoding: line, as: UTF8.self)
             if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
-                let value = text[text.index(after: colon)...]
-                return String(value.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+                return String(text[text.index(after: colon)...]).trimmingWhitespace
             }
         }
         return nil
+    }
+}
+
+extension SystemInfo {
+    /// The first CPU's caches as Linux describes them (`/sys/devices/system/cpu/cpu0/cache`): a name ("L1d",
+    /// "L1i", "L2", "L3") and its size in bytes, smallest level first; empty where there is no such description.
+    /// A figure measured on one machine is quoted with these: ratios between hosts of one CPU model vary with them.
+    package static var caches: [(name: String, bytes: Int)] {
+        var found: [(level: Int, name: String, bytes: Int)] = []
+        for index in 0..<8 {
+            let folder = "/sys/devices/system/cpu/cpu0/cache/index\(index)/"
+            func read(_ file: String) -> String? {
+                (try? SystemIO.readFile(folder + file, limit: 4096)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace }
+            }
+            guard let levelText = read("level"), let level = Int(levelText), let type = read("type"), let size = read("size") else { continue }
+            let unit: Int = size.hasSuffix("K") ? 1 << 10 : size.hasSuffix("M") ? 1 << 20 : 1
+            guard let count = Int(size.filter(\.isNumber)) else { continue }
+            let suffix = type == "Data" ? "d" : type == "Instruction" ? "i" : ""
+            found.append((level, "L\(level)\(suffix)", count * unit))
+        }
+        return found.sorted { ($0.level, $0.name) < ($1.level, $1.name) }.map { ($0.name, $0.bytes) }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing whitespace (newlines included).
+    var trimmingWhitespace: String {
+        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
     }
 }
 

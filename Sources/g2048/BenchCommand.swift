@@ -11,8 +11,20 @@ struct BenchCommand: Command {
             Every step includes the move, the spawn and the action mask of the new state. Without
             --rows/--cols it measures one environment on 4x4, 3x3 and 6x6, and a vector of --envs
             environments on 4x4. Build with -c release: swift run -c release g2048 bench
+
+            --steps N runs a fixed amount of work instead of a time: each measurement steps until it has taken
+            at least N steps (whole blocks of 65536 steps for one environment, of 16 steps of every environment
+            for a vector), the same count on every run. Count its instructions (valgrind --tool=cachegrind, or
+            perf stat -e instructions:u) at two step counts, and their difference over the steps between is the
+            cost of a step, whatever else the machine is doing (Benchmarks/ab.sh does).
+
+            The JSON records carry the CPU model and the first CPU's cache sizes beside the figures: ratios
+            measured on one machine hold for its CPU and caches.
             """,
-        options: [GameFlag.option.spec, Self.rows.spec, Self.cols.spec, Self.envs.spec, Self.seconds.spec, Self.seed.spec, Self.json.spec])
+        options: [
+            GameFlag.option.spec, Self.rows.spec, Self.cols.spec, Self.envs.spec, Self.only.spec, Self.seconds.spec, Self.steps.spec,
+            Self.seed.spec, Self.json.spec,
+        ])
 
     static let rows = CommandOption.boardSize(RulesOption.rows, help: "Measure only boards with this many rows (2 to 8).")
         .shown("the standard set")
@@ -20,6 +32,12 @@ struct BenchCommand: Command {
         .shown("--rows")
     static let envs = CommandOption.integer("envs", help: "Environments in the vector measurement.", in: 1...1_000_000).defaulting(to: 1024)
     static let seconds = CommandOption.number("seconds", "s", help: "Wall-clock seconds per measurement.", in: 0.01...3600).defaulting(to: 2)
+    static let only = CommandOption.choice(
+        "only", "kind", help: "Measure one kind alone: single (one environment) or vector (--envs environments).", of: BenchKind.self
+    )
+    .shown("both")
+    static let steps = CommandOption.integer(
+        "steps", help: "Step at least this many steps per measurement instead of for --seconds.", in: 1...1_000_000_000_000)
     static let seed = CommandOption.seed(help: "Seed of the environments and the agent.").defaulting(to: 1)
     static let json = CommandOption.flag("json", help: "Print one JSON array of records instead of a table.")
 
@@ -30,12 +48,17 @@ struct BenchCommand: Command {
     }
 
     var cases: [Case]
-    var seconds: Double
+    var budget: BenchBudget
     var seed: UInt64
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        seconds = try arguments[Self.seconds]
+        if let steps = try arguments[Self.steps] {
+            if arguments.contains(Self.seconds) { throw UsageError("give --steps or --seconds, not both: a measurement runs for one") }
+            budget = .steps(steps)
+        } else {
+            budget = .seconds(try arguments[Self.seconds])
+        }
         seed = try arguments[Self.seed]
         json = try arguments[Self.json]
         let envs = try arguments[Self.envs]
@@ -43,7 +66,13 @@ struct BenchCommand: Command {
             let rules: Rules
             do { rules = try Rules(rows: size.rows, cols: size.cols) } catch { throw UsageError(error) }
             cases = [Case(rules: rules, envs: 1), Case(rules: rules, envs: envs)]
+            switch try arguments[Self.only] {
+            case .single?: cases.removeLast()
+            case .vector?: cases.removeFirst()
+            case nil: break
+            }
         } else {
+            if arguments.contains(Self.only) { throw UsageError("--only needs --rows (and --cols): the board it measures") }
             cases = [
                 Case(rules: Rules(), envs: 1),
                 Case(rules: try! Rules(rows: 3, cols: 3), envs: 1),
@@ -59,17 +88,17 @@ struct BenchCommand: Command {
         #endif
         var records: [BenchRecord] = []
         for benchCase in cases {
-            Console.error("measuring \(benchCase.rules.sizeLabel) with \(benchCase.envs) environment\(benchCase.envs == 1 ? "" : "s") for \(seconds) s …")
+            Console.error("measuring \(benchCase.rules.sizeLabel) with \(benchCase.envs) environment\(benchCase.envs == 1 ? "" : "s") for \(budget) …")
             let record =
                 benchCase.envs == 1
-                ? BenchRecord.measureSingle(rules: benchCase.rules, seconds: seconds, seed: seed)
-                : BenchRecord.measureVector(rules: benchCase.rules, envs: benchCase.envs, seconds: seconds, seed: seed)
+                ? BenchRecord.measureSingle(rules: benchCase.rules, budget: budget, seed: seed)
+                : BenchRecord.measureVector(rules: benchCase.rules, envs: benchCase.envs, budget: budget, seed: seed)
             records.append(record)
         }
         if json {
             Console.output("[" + records.map(\.json).joined(separator: ", ") + "]")
         } else {
-            Console.output(BenchRecord.table(records, header: BenchRecord.machineSummary(seconds: seconds)))
+            Console.output(BenchRecord.table(records, header: BenchRecord.machineSummary(budget: budget)))
         }
         return ExitCode.success
     }
@@ -96,11 +125,19 @@ struct BenchRecord: Equatable {
         "{\"board\": \"\(board)\", \"envs\": \(envs), \"steps_per_second\": \(Int(stepsPerSecond.rounded())), "
             + "\"steps_per_cpu_second\": \(Int(stepsPerCPUSecond.rounded())), "
             + "\"episodes_per_second\": \(Int(episodesPerSecond.rounded())), "
-            + "\"mean_episode_length\": \((meanEpisodeLength * 10).rounded() / 10), \"checksum\": \(checksum)}"
+            + "\"mean_episode_length\": \((meanEpisodeLength * 10).rounded() / 10), \"steps\": \(steps), "
+            + "\"cpu_seconds\": \(cpuSeconds), \"checksum\": \(checksum), \"machine\": \(Self.machineJSON)}"
+    }
+
+    /// The CPU model, its count and the first CPU's caches, as JSON: where a figure was measured.
+    static var machineJSON: String {
+        let caches = SystemInfo.caches.map { "\"\($0.name)\": \($0.bytes)" }.joined(separator: ", ")
+        return "{\"cpu\": \(JSONValue.string(SystemInfo.processorModel ?? "unknown").serialized), \"cpus\": \(SystemInfo.processorCount), "
+            + "\"cache_bytes\": {\(caches)}}"
     }
 
     /// One environment stepped through `Environment.step`, the public API.
-    static func measureSingle(rules: Rules, seconds: Double, seed: UInt64) -> BenchRecord {
+    static func measureSingle(rules: Rules, budget: BenchBudget, seed: UInt64) -> BenchRecord {
         var env = Environment(rules: rules)
         var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)
         var mask = env.reset(seed: seed).info.actionMask
@@ -121,14 +158,14 @@ struct BenchRecord: Equatable {
                 }
             }
             steps += 1 << 16
-        } while clock.wall < seconds
+        } while budget.continues(steps: steps, clock: clock)
         return BenchRecord(
             board: rules.sizeLabel, envs: 1, steps: steps, episodes: episodes,
             wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
     }
 
     /// A `VectorEnvironment` of `envs` environments with next-step autoreset.
-    static func measureVector(rules: Rules, envs: Int, seconds: Double, seed: UInt64) -> BenchRecord {
+    static func measureVector(rules: Rules, envs: Int, budget: BenchBudget, seed: UInt64) -> BenchRecord {
         // The fields a learner reads: what gym2048's make_vec asks for by default.
         var vector = VectorEnvironment(rules: rules, count: envs, infoFields: [.actionMask, .score])
         var agent = Xoshiro256StarStar(seed: seed ^ 0x5EED_A6E7)
@@ -165,7 +202,7 @@ struct BenchRecord: Equatable {
                 visitResults(counting: true)
             }
             steps += 16 * envs
-        } while clock.wall < seconds
+        } while budget.continues(steps: steps, clock: clock)
         return BenchRecord(
             board: rules.sizeLabel, envs: envs, steps: steps, episodes: episodes,
             wallSeconds: clock.wall, cpuSeconds: clock.cpu, checksum: blackHole(checksum))
@@ -206,14 +243,15 @@ struct BenchRecord: Equatable {
     }
 
     /// Build configuration, architecture, CPU model and core count.
-    static func machineSummary(seconds: Double) -> String {
+    static func machineSummary(budget: BenchBudget) -> String {
         #if DEBUG
         let build = "debug"
         #else
         let build = "release"
         #endif
         let cpu = SystemInfo.processorModel ?? "unknown CPU"
-        return "g2048 bench: \(build) build, \(cpu), \(SystemInfo.processorCount) CPUs, \(formatFixed(seconds, digits: seconds < 1 ? 2 : 1)) s per measurement"
+        let caches = SystemInfo.caches.map { "\($0.name) \(byteSize($0.bytes))" }.joined(separator: ", ")
+        return "g2048 bench: \(build) build, \(cpu)\(caches.isEmpty ? "" : " (\(caches))"), \(SystemInfo.processorCount) CPUs, \(budget) per measurement"
     }
 }
 
@@ -235,4 +273,33 @@ extension StringProtocol {
     func trimmingCharacters() -> String {
         String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
     }
+}
+
+/// What a measurement runs for: a wall-clock time, or a number of steps (the same work on every run).
+enum BenchBudget: Equatable, CustomStringConvertible {
+    case seconds(Double)
+    case steps(Int)
+
+    /// Whether a measurement that has taken `steps` steps goes on.
+    func continues(steps: Int, clock: Stopwatch) -> Bool {
+        switch self {
+        case .seconds(let seconds): clock.wall < seconds
+        case .steps(let target): steps < target
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .seconds(let seconds): "\(formatFixed(seconds, digits: seconds < 1 ? 2 : 1)) s"
+        case .steps(let steps): "\(steps) steps"
+        }
+    }
+}
+
+/// What `--only` measures.
+enum BenchKind: String, CaseIterable, Sendable {
+    /// One environment, through `Environment.step`.
+    case single
+    /// The vector of `--envs` environments.
+    case vector
 }

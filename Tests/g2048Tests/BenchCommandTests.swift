@@ -1,4 +1,6 @@
+import Foundation
 import Game2048
+import GymSystem
 import Testing
 @testable import g2048
 
@@ -7,7 +9,7 @@ struct BenchCommandTests {
         let command = try BenchCommand(parseArguments([], spec: BenchCommand.spec))
         #expect(command.cases.map(\.rules.sizeLabel) == ["4x4", "3x3", "6x6", "4x4"])
         #expect(command.cases.map(\.envs) == [1, 1, 1, 1024])
-        #expect(command.seconds == 2)
+        #expect(command.budget == .seconds(2))
         #expect(!command.json)
     }
 
@@ -26,6 +28,10 @@ struct BenchCommandTests {
         (["--envs", "0"], "--envs must be an integer from 1 to 1000000, got 0"),
         (["--seconds", "0"], "--seconds must be a number from 0.01 to 3600.0, got 0"),
         (["--seed", "x"], "--seed must be an integer from 0 to 18446744073709551615, got 'x'"),
+        (["--steps", "0"], "--steps must be an integer from 1 to 1000000000000, got 0"),
+        (["--steps", "5", "--seconds", "1"], "give --steps or --seconds, not both: a measurement runs for one"),
+        (["--only", "vector"], "--only needs --rows (and --cols): the board it measures"),
+        (["--rows", "4", "--only", "both"], "--only must be one of single, vector, got 'both'"),
     ])
     func outOfRangeOptionsAreUsageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try BenchCommand(parseArguments(arguments, spec: BenchCommand.spec)) }
@@ -34,9 +40,27 @@ struct BenchCommandTests {
     @Test func recordsFormatAsTheDocumentedJSON() {
         let record = BenchRecord(board: "4x4", envs: 1, steps: 1_000, episodes: 10, wallSeconds: 0.5, cpuSeconds: 0.25, checksum: 42)
         #expect(
-            record.json
-                == #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "checksum": 42}"#
-        )
+            record.json.hasPrefix(
+                #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "steps": 1000, "cpu_seconds": 0.25, "checksum": 42, "machine": {"cpu": "#
+            ))
+        // The machine: its model and the first CPU's caches, as Linux describes them.
+        #expect(record.json.contains(#""cpus": \#(SystemInfo.processorCount), "cache_bytes": {"#))
+        if FileManager.default.fileExists(atPath: "/sys/devices/system/cpu/cpu0/cache/index0/size") {
+            #expect(record.json.contains(#""L1d": "#) && SystemInfo.caches.allSatisfy { $0.bytes >= 1024 })
+        }
+    }
+
+    @Test func aFixedNumberOfStepsIsTheSameWorkOnEveryRun() throws {
+        let command = try BenchCommand(parseArguments(["--rows", "4", "--envs", "8", "--only", "vector", "--steps", "100"], spec: BenchCommand.spec))
+        #expect(command.cases == [BenchCommand.Case(rules: Rules(), envs: 8)] && command.budget == .steps(100))
+        let single = try BenchCommand(parseArguments(["--rows", "3", "--only", "single"], spec: BenchCommand.spec))
+        #expect(single.cases.map(\.envs) == [1])
+        // Whole blocks: 65 536 steps for one environment, 16 steps of every environment for a vector.
+        let a = BenchRecord.measureSingle(rules: Rules(), budget: .steps(70_000), seed: 4)
+        let b = BenchRecord.measureSingle(rules: Rules(), budget: .steps(70_000), seed: 4)
+        #expect(a.steps == 131_072 && a.steps == b.steps && a.checksum == b.checksum)
+        let vector = BenchRecord.measureVector(rules: Rules(), envs: 8, budget: .steps(100), seed: 4)
+        #expect(vector.steps == 128)
     }
 
     /// A busy machine once printed 21.48 M (wall) beside 44.69 M (CPU) while the README said the two agree: the
@@ -54,18 +78,18 @@ struct BenchCommandTests {
     }
 
     @Test func measurementsPlayRealEpisodes() {
-        let single = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.01, seed: 3)
+        let single = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), budget: .seconds(0.01), seed: 3)
         #expect(single.steps >= 1 << 16)
         #expect(single.episodes > 0)
         // A random game on 3x3 lasts tens of moves, never thousands.
         #expect(single.meanEpisodeLength > 5 && single.meanEpisodeLength < 500)
-        let vector = BenchRecord.measureVector(rules: Rules(), envs: 4, seconds: 0.01, seed: 3)
+        let vector = BenchRecord.measureVector(rules: Rules(), envs: 4, budget: .seconds(0.01), seed: 3)
         #expect(vector.steps % 64 == 0 && vector.steps > 0)
     }
 
     @Test func measurementsAreDeterministicForASeed() {
-        let a = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.001, seed: 9)
-        let b = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), seconds: 0.001, seed: 9)
+        let a = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), budget: .seconds(0.001), seed: 9)
+        let b = BenchRecord.measureSingle(rules: try! Rules(rows: 3, cols: 3), budget: .seconds(0.001), seed: 9)
         #expect(a.steps == b.steps && a.checksum == b.checksum && a.episodes == b.episodes)
     }
 }
