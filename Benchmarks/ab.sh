@@ -65,6 +65,19 @@ cpu="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 caches="$(for d in /sys/devices/system/cpu/cpu0/cache/index*; do printf 'L%s%s %s, ' "$(cat "$d/level")" \
     "$(case "$(cat "$d/type")" in Data) echo d ;; Instruction) echo i ;; esac)" "$(cat "$d/size")"; done)"
 echo "machine: $cpu, $(nproc) CPUs, caches ${caches%, }; $(date -u +%Y-%m-%d); after = HEAD $(git rev-parse --short HEAD), before = $base"
+# Cachegrind's simulated caches: this machine's first-level data cache and last level, read from Linux (its own
+# detection can be wrong in a virtual machine: 512 MiB of last level on this one).
+caches_flags=()
+cache_of() { # level type -> size,associativity,line for --D1/--LL
+    for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+        if [[ "$(cat "$d/level")" == "$1" && "$(cat "$d/type")" == "$2" ]]; then
+            echo "$(($(tr -dc 0-9 <"$d/size") * 1024)),$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")"
+        fi
+    done
+}
+d1="$(cache_of 1 Data)" ll="$(cache_of 3 Unified)"
+[[ -n "$d1" ]] && caches_flags+=("--D1=$d1")
+[[ -n "$ll" ]] && caches_flags+=("--LL=$ll")
 
 # The median of numbers on stdin.
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -83,12 +96,12 @@ per_unit() {
     b=$(instructions "${@//WORK/$large}")
     awk -v a="$a" -v b="$b" -v n=$((large - small)) 'BEGIN { printf "%.1f", (b - a) / n }'
 }
-# Prints a row: what, before, after, after/before.
-row() { printf '%-44s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$3" "$2")"; }
+# Prints a row: what, before, after, after/before (the header row: its titles).
+row() { printf '%-44s %14s %14s %8s\n' "$1" "$2" "$3" "$( [[ "$2" == before ]] && echo ratio || ratio "$3" "$2")"; }
 
 if part engine; then
     echo "== engine: g2048 bench --rows 4, a random legal agent (steps per CPU second; instructions per step)"
-    row "" before after "ratio"
+    row "" before after
     for kind in single vector; do
         for build in before after; do : >"$work/$build.$kind"; done
         for round in $(seq "$rounds"); do
@@ -126,10 +139,10 @@ start, done = time.process_time(), 0
 while (done < steps) if steps else (time.process_time() - start < seconds):
     envs.step(actions[done & 63])
     done += 1
-print(done * 1024 / (time.process_time() - start))
+print(round(done * 1024 / (time.process_time() - start)))
 envs.close()
 EOF
-    row "" before after "ratio"
+    row "" before after
     for build in before after; do : >"$work/$build.python"; done
     for round in $(seq "$rounds"); do
         order=(before after); [[ $((round % 2)) -eq 0 ]] && order=(after before)
@@ -148,14 +161,14 @@ fi
 
 if part learner; then
     echo "== learner: g2048 train --rows 4 --threads 1 --seed 1 (instructions and cache misses per move), then greedy eval"
-    row "" before after "ratio"
+    row "" before after
     # Moves of a training run: the last row of its curve.
     train_moves() { awk -F, 'NR > 1 { m = $2 } END { print m }' "$1"; }
     declare -A per
     for build in before after; do
         b="$work/$build/g2048"
         for games in 200 600; do
-            valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$work/train.$games" \
+            valgrind --tool=cachegrind --cache-sim=yes "${caches_flags[@]}" --cachegrind-out-file="$work/train.$games" \
                 "$b" train --rows 4 --threads 1 --seed 1 --games "$games" --metrics-every 100 --force \
                 --out "$work/$build.$games.bin" --metrics "$work/$build.$games.csv" >/dev/null 2>&1
         done

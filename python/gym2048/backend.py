@@ -111,7 +111,7 @@ class InProcessBackend(Backend):
             # As the server backend decodes it: no keys at all when no episode ended.
             infos["final_info"] = s.infos(s.final_columns, present=finals) if finals.any() else {}
             infos["_final_info"] = finals.copy()
-        return (s.observations.copy(), s.rewards.astype(np.float64), s.terminations.copy(), s.truncations.copy(),
+        return (s.observations.copy(), s.reward_values.copy(), s.terminations.copy(), s.truncations.copy(),
                 infos)
 
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:

@@ -74,12 +74,24 @@ def action_array(actions: Any, count: int, top: int, names: str = "") -> "npt.ND
     if array.shape != (count,):
         raise ValueError(f"actions must have shape ({count},) ({_space(count, top)}), got shape {array.shape}")
     # One pass over the batch: read as unsigned, a negative action is a huge one.
-    unsigned = array.view(array.dtype.str.replace("i", "u")) if kind == "i" else array
+    unsigned = array.view(_unsigned(array.dtype)) if kind == "i" else array
     if count and unsigned.max() > top:
         index = int(np.flatnonzero((array < 0) | (array > top))[0])
         meaning = f"{names}; " if names else ""
         raise ValueError(f"actions[{index}] must be 0..{top} ({meaning}{_space(count, top)}), got {array[index]}")
     return array
+
+
+_UNSIGNED: dict[Any, Any] = {}
+
+
+def _unsigned(dtype: Any) -> Any:
+    """The unsigned dtype of a signed integer dtype, made once per dtype: a vector's step asks it every time."""
+    found = _UNSIGNED.get(dtype)
+    if found is None:
+        import numpy as np
+        found = _UNSIGNED[dtype] = np.dtype(dtype.str.replace("i", "u"))
+    return found
 
 
 def _space(count: int, top: int) -> str:
