@@ -6,7 +6,7 @@
 //
 // Module graph (arrows point at what a module depends on):
 //
-//     g2048 (CLI) ──▶ GymServer ───▶ Game2048, GymJSON, GymSystem, Memorize, GymGames
+//     g2048 (CLI) ──▶ GymServer ───▶ Game2048, GymJSON, GymSystem, Memorize, GymGames, GymPlay (games records)
 //                 ├─▶ Game2048Training, Game2048Solver, Game2048Search, Game2048Network (the learner, below)
 //                 ├─▶ GymPlay ─────▶ Game2048Search, Game2048Solver, Game2048, GymJSON, GymSystem, GymGames
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
@@ -22,7 +22,8 @@
 //       metrics, curves,     evaluation of a                         packed boards that table and the solver
 //       afterstate sweep     policy                                  share
 //
-// Gym2048C (the C library) ──▶ Game2048Network, Game2048Search, Game2048Solver: it plays and solves, never trains.
+// Gym2048C (the C library) ──▶ Game2048Network, Game2048Search, Game2048Solver: it plays and solves, never trains;
+// and GymPlay, for games records (written and verified by replay).
 //
 // GymJSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
