@@ -274,3 +274,23 @@ def test_events_announce_a_new_submission(service: Service, tmp_path: Any) -> No
         seen = [stream.readline() for _ in range(3)]
     assert seen[0] == b"event: submission\n"
     assert json.loads(seen[1].removeprefix(b"data: ")) == {"id": answer["id"], "protocol": protocol}
+
+
+def test_sigterm_stops_the_service_cleanly(tmp_path: Any) -> None:
+    # A service manager's stop: exit 0, the database closed (its write-ahead log checkpointed and removed), and
+    # everything committed served by the next start.
+    import os
+    import signal
+    db = str(tmp_path / "ranking.sqlite")
+    service = Service(db)
+    try:
+        assert service.submit(random_record(4, str(tmp_path / "4.jsonl")))[0] == 201
+        before = service.table(PROTOCOL)
+        service.process.send_signal(signal.SIGTERM)
+        assert service.process.wait(timeout=30) == 0
+    finally:
+        if service.process.poll() is None:
+            service.kill()
+    assert not os.path.exists(db + "-wal") or os.path.getsize(db + "-wal") == 0
+    with Service(db) as again:
+        assert again.table(PROTOCOL) == before

@@ -181,14 +181,25 @@ def make_server(db_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT
 
 def serve(db_path: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           solutions: Optional[Mapping[str, str]] = None) -> None:
-    """Serve the ranking in `db_path` until interrupted; says its address on stdout once listening."""
+    """Serve the ranking in `db_path` until interrupted (Ctrl-C, or SIGTERM when run on the main thread: a service
+    manager's stop), then close the database cleanly; says its address on stdout once listening. A submission in
+    flight when it stops is not committed, and its submitter is not told it was."""
+    import signal
+    import threading
     server = make_server(db_path, host, port, solutions)
     address, bound = server.server_address[:2]
     print(f"gym2048 ranking on http://{address!s}:{bound} (database {db_path})", flush=True)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop) if threading.current_thread() is threading.main_thread() else None
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         server.server_close()
         server.ranking.close()
