@@ -22,8 +22,8 @@
 //       metrics, curves,     evaluation of a                         packed boards that table and the solver
 //       afterstate sweep     policy                                  share
 //
-// Gym2048C (the C library) ──▶ Game2048Network, Game2048Search, Game2048Solver: it plays and solves, never trains;
-// and GymPlay, for games records (written and verified by replay).
+// Gym2048C (the C library) ──▶ Game2048Network, Game2048Search, Game2048Solver, Game2048Training: it plays, solves and
+// trains (a learner handle runs what `g2048 train` runs); and GymPlay, for games records (written and verified by replay).
 //
 // GymJSON (──▶ Game2048) is the one JSON reader and writer, shared by the protocol and the
 // episode records, and declares the rules options once (`RulesOption`).
@@ -77,7 +77,8 @@ let package = Package(
         .target(
             name: "Gym2048C",
             dependencies: [
-                "Game2048", "GymJSON", "GymServer", "GymPlay", "Game2048Network", "Game2048Search", "Game2048Solver", "CGym2048",
+                "Game2048", "GymJSON", "GymServer", "GymPlay", "Game2048Network", "Game2048Search", "Game2048Solver", "Game2048Training",
+                "CGym2048",
                 "CGlibcBaseline",
             ]),
         // The learner, in four layers: each depends only on those above it.
@@ -112,6 +113,8 @@ let package = Package(
         .testTarget(
             name: "Game2048LearningTests",
             dependencies: ["Game2048Network", "Game2048Search", "Game2048Solver", "Game2048Training", "Game2048", "GymSystem", "TestSupport"]),
+        // The C library's functions, called as C calls them.
+        .testTarget(name: "Gym2048CTests", dependencies: ["Gym2048C", "CGym2048", "Game2048Network", "TestSupport"]),
         .testTarget(
             name: "GymPlayTests",
             dependencies: ["GymPlay", "Game2048Network", "Game2048Search", "Game2048", "GymJSON", "GymSystem", "Memorize", "GymGames", "TestSupport"]),

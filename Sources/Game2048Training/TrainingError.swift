@@ -19,4 +19,11 @@ public enum TrainingError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// A run whose values diverged at game `game` (in total): its weights are garbage, and `kept` says what is left.
+    public static func diverged(at game: Int, _ kept: String) -> TrainingError {
+        .failure(
+            "training diverged at game \(game): a value became infinite or NaN, so the learning rate is too "
+                + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)")
+    }
 }

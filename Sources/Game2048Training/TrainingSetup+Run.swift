@@ -22,10 +22,14 @@ extension TrainingSetup {
             try self.save(self.metadata(counted: counted()), to: self.request.out)
             networkSaved()
         }
-        let run = TrainingRun(
+        return try trainingRun.run(hooks)
+    }
+
+    /// The run this setup starts: its learner by its schedule, with the request's threads, lanes and checkpoints.
+    public var trainingRun: TrainingRun {
+        TrainingRun(
             learner: learner, schedule: schedule, tableLearning: tableLearning, threads: request.threads, lanes: lanes, seed: base.seed,
             checkpoint: request.checkpointEvery.map { TrainingRun.Checkpoint(every: $0, path: request.out) })
-        return try run.run(hooks)
     }
 
     /// The metadata to save: `counted`, the base with this run's counters, with OTD+TC's switch as the learner has it.
@@ -48,9 +52,7 @@ extension TrainingSetup {
             let kept =
                 request.checkpointEvery.map { "the last checkpoint (every \($0) games) in \(out) is kept" }
                 ?? (request.resume.map { "\($0) is left as it was" } ?? "nothing was saved")
-            throw .failure(
-                "training diverged at game \(game): a value became infinite or NaN, so the learning rate is too "
-                    + "large for this network (try a smaller --alpha or --tc-alpha); \(kept)")
+            throw .diverged(at: game, kept)
         case .checkpointFailed(let error):
             // The run stopped on a failed checkpoint: its weights are saved where they can be (else a rescue file).
             try save(metadata(counted: counted()), to: out)

@@ -82,12 +82,17 @@ public struct TrainingSetup: Sendable {
         learner = TDLearner(
             network: network, rules: rules, alpha: Float(base.alpha), schedule: request.schedule, method: base.learning,
             coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted)
-        // The network learns first, then the afterstate table over it (on a small board): each part gets its
-        // share of the games to reach, else of this run's seconds. A file with a table learns only the table.
-        schedule = TrainingSchedule(
+        schedule = Self.schedule(request, base: base, network: network, rules: rules)
+        (tableLearning, gamesInsteadOfSweep) = try Self.tableLearning(request, schedule: schedule, network: network, rules: rules)
+    }
+
+    /// The schedule of a run of `request` from `base`: the network learns first, then the afterstate table over it
+    /// (on a small board): each part gets its share of the games to reach, else of this run's seconds. A file with a
+    /// table learns only the table.
+    static func schedule(_ request: TrainingRequest, base: TrainingMetadata, network: NTupleNetwork, rules: Rules) -> TrainingSchedule {
+        TrainingSchedule(
             gamesBefore: base.games, games: request.games, seconds: request.seconds,
             tableShare: TrainingSchedule.tableShare(of: network, asked: request.tableShare, rules: rules), coherenceFrom: base.coherenceFrom)
-        (tableLearning, gamesInsteadOfSweep) = try Self.tableLearning(request, schedule: schedule, network: network, rules: rules)
     }
 
     /// How `schedule`'s table learns, and why it learns from games when that was not asked for.

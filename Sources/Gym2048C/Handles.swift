@@ -24,6 +24,17 @@ final class HandleBox: OwnedBox {
     }
 }
 
+/// A handle's value behind a lock (calls on the same handle take turns), and the process that made it.
+final class LockedBox<Value>: OwnedBox {
+    let value: Mutex<Value>
+    let owner: pid_t
+
+    init(_ value: sending Value) {
+        self.value = Mutex(value)
+        owner = getpid()
+    }
+}
+
 /// The live handles. A handle is a number, never reused, not a pointer: a destroyed or invented handle is an
 /// unknown number, an error, never memory read after it was freed.
 ///

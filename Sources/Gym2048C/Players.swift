@@ -6,19 +6,9 @@ import GymJSON
 import Game2048Network
 import Game2048Search
 import GymServer
-import Glibc
-import Synchronization
 
 /// A player handle's box: the player behind a lock (calls take turns), and the process that loaded it.
-final class PlayerBox: OwnedBox {
-    let player: Mutex<TrainedPlayer>
-    let owner: pid_t
-
-    init(_ player: sending TrainedPlayer) {
-        self.player = Mutex(player)
-        owner = getpid()
-    }
-}
+typealias PlayerBox = LockedBox<TrainedPlayer>
 
 /// The most boards one call takes: a bound on the caller's counts, far above a batch.
 let maxBoardsPerCall: Int64 = 1 << 24
@@ -75,7 +65,7 @@ public func g2048PlayerInfo(_ player: Int64, _ info: UnsafeMutablePointer<Unsafe
     call { () throws(CallError) in
         let box = try Handles.box(player, as: PlayerBox.self)
         guard let info else { throw .argument("info must not be NULL") }
-        let text = box.player.withLock { player in
+        let text = box.value.withLock { player in
             return JSONValue.object([
                 ("rows", .integer(Int128(player.network.rows))), ("cols", .integer(Int128(player.network.cols))),
                 ("patterns", .integer(Int128(player.network.patterns.count))),
@@ -95,7 +85,7 @@ public func g2048PlayerValues(
 ) -> g2048_status {
     call { () throws(CallError) in
         let box = try Handles.box(player, as: PlayerBox.self)
-        try box.player.withLock { player throws(CallError) in
+        try box.value.withLock { player throws(CallError) in
             let given = try boards(
                 exponents, count: count, rows: player.network.rows, cols: player.network.cols, answeringInto: values, named: "values")
             for (index, board) in given.enumerated() { values![index] = player.value(of: board) }
@@ -112,7 +102,7 @@ public func g2048PlayerMoves(
         guard TrainedPlayer.depths.contains(Int(depth)) else {
             throw .argument("depth must be \(OptionConstraint.expectation(integersIn: TrainedPlayer.depths)), got \(depth)")
         }
-        try box.player.withLock { player throws(CallError) in
+        try box.value.withLock { player throws(CallError) in
             let given = try boards(
                 exponents, count: count, rows: player.network.rows, cols: player.network.cols, answeringInto: moves, named: "moves")
             for (index, board) in given.enumerated() { moves![index] = actionCode(player.move(on: board, depth: Int(depth))) }

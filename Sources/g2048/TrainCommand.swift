@@ -96,21 +96,15 @@ struct TrainCommand: Command {
         .shown("600 when --games is not given")
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or the --resume file's")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
-    // Above 1 a rate overshoots every target it moves toward, and the weights diverge.
     static let alpha = CommandOption.number(
-        "alpha", "rate", help: "Learning rate (above 0, at most 1), split over the active features.", in: 1e-9...1
+        "alpha", "rate", help: "Learning rate (above 0, at most 1), split over the active features.", in: TrainingRequest.learningRates
     ).shown("\(TrainCommand.smallBoardText): 0.3, else 0.1; or the --resume file's")
     static let optimistic = CommandOption.number(
-        "optimistic", "value", help: "Initial value of every board (OTD); 0 for plain TD(0).", in: 0...1e9
+        "optimistic", "value", help: "Initial value of every board (OTD); 0 for plain TD(0).", in: TrainingRequest.optimisms
     ).shown(TrainCommand.defaultOptimismText)
-    static let network = CommandOption.parsed(
+    static let network = CommandOption.text(
         "network", "name", help: "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below)."
-    ) { name throws(UsageError) in
-        guard let patterns = TuplePattern.named(name) else {
-            throw UsageError("--network must be one of \(TuplePattern.networkNames.joined(separator: ", ")), got '\(name)'")
-        }
-        return NamedNetwork(name: name, patterns: patterns)
-    }.shown("4x6 on 4x4")
+    ).shown("4x6 on 4x4")
     static let patterns = CommandOption.text("patterns", "cells", help: "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.")
         .shown("the size's default network")
     static let stages = CommandOption.text(
@@ -120,15 +114,15 @@ struct TrainCommand: Command {
         "learning", "method", help: "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", of: LearningMethod.self
     ).shown("\(TrainCommand.smallBoardText): otd+tc, else td; or the --resume file's")
     static let coherenceAlpha = CommandOption.number(
-        "tc_alpha", "rate", help: "TC's meta learning rate (above 0, at most 1), split over the active features.", in: 1e-9...1
+        "tc_alpha", "rate", help: "TC's meta learning rate (above 0, at most 1), split over the active features.", in: TrainingRequest.learningRates
     ).shown("1.0, or the --resume file's")
     static let coherenceFrom = CommandOption.number(
-        "tc_from", "fraction", help: "otd+tc: the fraction of the run after which TC takes over.", in: 0...1
+        "tc_from", "fraction", help: "otd+tc: the fraction of the run after which TC takes over.", in: TrainingRequest.fractions
     ).shown("0.5, or the --resume file's")
     static let tableShare = CommandOption.number(
         "table_share", "fraction",
         help: "Boards of up to \(AfterstateTable.maxCells) cells: the fraction of the run that learns the afterstate table, after the network.",
-        in: 0...1
+        in: TrainingRequest.fractions
     ).shown("0.8 on boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller), else 0; 1 for a --resume file with a table")
     static let tableLearning = CommandOption.choice(
         "table_learning", "method",
@@ -139,8 +133,9 @@ struct TrainCommand: Command {
     static let update = CommandOption.choice(
         "update", "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
-    static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: 1...256).defaulting(to: 1)
-    static let lanes = CommandOption.integer("lanes", help: "Games each thread plays at once, interleaved move by move.", in: 1...64)
+    static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: TrainingRequest.threadCounts).defaulting(
+        to: 1)
+    static let lanes = CommandOption.integer("lanes", help: "Games each thread plays at once, interleaved move by move.", in: TrainingRequest.laneCounts)
         .shown("2 on 4x4, 1 on other sizes")
     static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1, shown: "1, or the --resume file's")
     static let checkpointEvery = CommandOption.integer("checkpoint_every", help: "Save the weights every n games.", in: 1...Int.max)
@@ -154,12 +149,6 @@ struct TrainCommand: Command {
     static let metricsEvery = CommandOption.integer("metrics_every", help: "Games per learning-curve point.", in: 1...10_000_000)
         .defaulting(to: 1000)
     static let force = CommandOption.flag("force", help: "Replace existing output files (--out, --metrics, --plot).")
-
-    /// A network chosen by name (`--network 8x6`).
-    struct NamedNetwork: Sendable {
-        var name: String
-        var patterns: [TuplePattern]
-    }
 
     /// The default of `--optimistic` on a board of `rows` × `cols` (`TrainingRequest.defaultOptimism(rows:cols:)`).
     static func defaultOptimism(rows: Int, cols: Int) -> Double { TrainingRequest.defaultOptimism(rows: rows, cols: cols) }
@@ -207,7 +196,9 @@ struct TrainCommand: Command {
         request.tableLearning = try arguments[Self.tableLearning]
         // A resumed file's board and rules are its own: checked when it is read.
         if resume == nil { try Self.usage { [request] () throws(TrainingError) in try request.checkTableShare(rules: rules) } }
-        if let spec = try arguments[Self.stages] { request.stages = try TrainCommand.parseStages(spec, rows: rules.rows, cols: rules.cols) }
+        if let spec = try arguments[Self.stages] {
+            request.stages = try Self.usage { () throws(TrainingError) in try TrainingRequest.stages(parsing: spec, rows: rules.rows, cols: rules.cols) }
+        }
         request.threads = try arguments[Self.threads]
         request.lanes = try arguments[Self.lanes]
         request.schedule = try arguments[Self.update]
@@ -219,49 +210,8 @@ struct TrainCommand: Command {
         request.solution = try arguments[Self.solution]
         metricsEvery = try arguments[Self.metricsEvery]
         force = try arguments[Self.force]
-        let patternsText = try arguments[Self.patterns]
-        if let resume {
-            // What a network is made of comes from the file; only a setting that could apply is accepted.
-            if patternsText != nil { throw UsageError("--patterns cannot change a resumed network (the file has its own)") }
-            if optimism != nil {
-                throw UsageError("--optimistic sets the weights of a new network; --resume \(resume) continues the weights it holds")
-            }
-        }
-        if let named = try arguments[Self.network] {
-            guard rules.rows == 4 && rules.cols == 4 else {
-                throw UsageError("--network \(named.name) is a network for 4x4 boards, not \(rules.sizeLabel); give other boards --patterns")
-            }
-            if patternsText != nil { throw UsageError("--network and --patterns both choose the patterns; give one") }
-            if let resume { throw UsageError("--network cannot change a resumed network (--resume \(resume) has its own)") }
-            request.patterns = named.patterns
-        }
-        if let spec = patternsText {
-            let valueCount = TuplePattern.defaults(rows: rules.rows, cols: rules.cols).valueCount
-            do { request.patterns = try TuplePattern.parse(spec, rows: rules.rows, cols: rules.cols, valueCount: valueCount) } catch {
-                throw UsageError("--patterns: \(error.message)")
-            }
-        }
-    }
-
-    /// Parses `--stages`: tiles separated by commas, as tile exponents.
-    ///
-    /// - Throws: ``UsageError`` for a tile that is not a power of two from 4 up (32 768 on 4×4),
-    ///   thresholds that do not ascend, or too many of them.
-    static func parseStages(_ text: String, rows: Int, cols: Int) throws(UsageError) -> [UInt8] {
-        var exponents: [UInt8] = []
-        let highest = rows == 4 && cols == 4 ? 15 : Int(Rules.maxExponent)
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let tile = Int(item), tile >= 4, tile.nonzeroBitCount == 1, tile.trailingZeroBitCount <= highest else {
-                throw UsageError(
-                    "--stages takes tiles, powers of two from 4 to \(Board.value(ofExponent: UInt8(min(highest, 62)))) on a \(rows)x\(cols) board, "
-                        + "separated by commas; got '\(item)' in '\(text)'")
-            }
-            exponents.append(UInt8(tile.trailingZeroBitCount))
-        }
-        if let problem = NTupleNetwork.stageProblem(exponents, rows: rows, cols: cols) {
-            throw UsageError("--stages \(TrainingSetup.tilesText(exponents)): \(problem)")
-        }
-        return exponents
+        let (network, patterns) = (try arguments[Self.network], try arguments[Self.patterns])
+        do { try request.choosePatterns(named: network, cells: patterns, optimismGiven: optimism != nil) } catch { throw UsageError(error.message) }
     }
 
     /// The files this run writes, for the output policy (see ``OutputFiles``).

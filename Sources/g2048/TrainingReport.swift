@@ -57,24 +57,10 @@ final class TrainingReport: Sendable {
     /// Every learning-curve row so far.
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 
-    /// The metadata to save: `base` with the counters of this run added and, with `suggestingDowngrade`, the
-    /// search's downgrading tile chosen from the last games (`TileDowngrade.suggestedLimit`), once they fill
-    /// the window; until then a resumed run keeps the file's.
+    /// The metadata to save: `base` with the counters of this run added (``TrainingMetrics/metadata(base:suggestingDowngrade:elapsedSeconds:)``).
     func metadata(base: TrainingMetadata, suggestingDowngrade: Bool = false) -> TrainingMetadata {
-        var metadata = base
-        state.withLock { metrics in
-            metadata.games = metrics.games
-            metadata.moves = metrics.moves
-            let window = metrics.window
-            if !suggestingDowngrade {
-                metadata.downgradeLimit = nil
-            } else if window.games >= metrics.windowSize {
-                metadata.downgradeLimit = TileDowngrade.suggestedLimit(
-                    initialValue: base.initialValue, window: window, windowSize: metrics.windowSize)
-            }
-        }
-        metadata.elapsedSeconds = secondsBefore + elapsed
-        return metadata
+        let seconds = secondsBefore + elapsed
+        return state.withLock { $0.metadata(base: base, suggestingDowngrade: suggestingDowngrade, elapsedSeconds: seconds) }
     }
 
     /// Reports a CSV write that failed during the run.

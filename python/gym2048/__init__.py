@@ -6,6 +6,7 @@
     gym2048.options()                                                       # the engine's options, with their help
     gym2048.TrainedPlayer("weights.bin").moves(boards)                      # a `g2048 train` network, in-process
     gym2048.evaluate(policy, games=1000, seed=1)                            # `g2048 eval --json`'s report
+    gym2048.Learner(rows=4).train(games=1000)                               # `g2048 train`'s learner, in-process
 
 Importing the package registers `Gym2048-v0` (also reachable as `gymnasium.make("gym2048:Gym2048-v0")`) and
 one id for every other game the engine serves, `{Name}-v0`, made by the generic `GameEnv` and `GameVectorEnv`:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from .game_envs import GameEnv, GameVectorEnv, games
     from .memorize import MemorizeEnv, MemorizeVectorEnv
     from .games_record import RecordRefused, protocols, verify_games
+    from .learner import Learner
     from .players import Solution, TrainedPlayer, evaluate
     from .vector import Gym2048VectorEnv
 
@@ -42,7 +44,7 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = ["G2048", "G2048ConnectionError", "G2048Error", "G2048OptionError", "G2048ParamsError", "GameEnv", "GameVectorEnv",
-           "Gym2048Env", "Gym2048VectorEnv", "games",
+           "Gym2048Env", "Gym2048VectorEnv", "Learner", "games",
            "MemorizeEnv", "MemorizeVectorEnv", "RecordMismatch", "RecordRefused", "Solution", "TrainedPlayer", "evaluate", "find_binary", "options", "protocols", "read_record", "replay_record", "verify_games",
            "__version__"]
 
@@ -75,6 +77,9 @@ def __getattr__(name: str) -> Any:
     if name in ("RecordRefused", "protocols", "verify_games"):
         from . import games_record
         return getattr(games_record, name)
+    if name == "Learner":
+        from .learner import Learner
+        return Learner
     if name in ("TrainedPlayer", "Solution", "evaluate"):
         from . import players
         return getattr(players, name)

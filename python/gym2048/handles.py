@@ -13,7 +13,7 @@ The environments that can save their state (`Gym2048Env`, `Gym2048VectorEnv`) ma
 from __future__ import annotations
 
 import os
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Optional
 
 
 class HandleOwner:
@@ -58,3 +58,25 @@ class HandleOwner:
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         self._refuse_copy()
+
+
+class EngineHandle(HandleOwner):
+    """An object that owns a handle of this process's engine library: `_handle` (None once closed), given back by
+    the C function named `_destroy` on `close()` or when the object is collected (never from a forked child, which
+    does not own it)."""
+
+    _handle: Optional[int] = None
+    _destroy = ""
+
+    def close(self) -> None:
+        """Release it. Calling it again does nothing."""
+        if self._handle is not None and not self._forked():
+            from .native import library
+            getattr(library(), self._destroy)(self._handle)
+        self._handle = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass

@@ -98,6 +98,10 @@ def library() -> ctypes.CDLL:
                 "g2048_reset_columns": ([i64, text, p, i64], i32), "g2048_step_columns": ([i64, p, i64, p, i64], i32),
                 "g2048_protocols": ([], text), "g2048_action_alphabet": ([], text), "g2048_games_verify": ([p, i64, text, out_text], i32),
                 "g2048_games_record": ([text, text, text, text, i64, p, p, p, out_text], i32),
+                "g2048_learner_make": ([text, ctypes.POINTER(i64)], i32), "g2048_learner_destroy": ([i64], i32),
+                "g2048_learner_train": ([i64, i64, ctypes.c_double, i32, out_text], i32),
+                "g2048_learner_save": ([i64, text], i32), "g2048_learner_info": ([i64, out_text], i32),
+                "g2048_learner_weights": ([i64, p, i64], i32), "g2048_learner_set_weights": ([i64, p, i64], i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .client import ACTION_NAMES, ACTIONS, G2048Error, splitmix64
-from .handles import HandleOwner
+from .handles import EngineHandle
 from .integers import action_array, integer
 from .native import _raise_last, library
 
@@ -41,7 +41,7 @@ def _check_batch(batch: Any) -> None:
         raise ValueError(f"batch must be a positive integer, got {batch!r}")
 
 
-class _Loaded(HandleOwner):
+class _Loaded(EngineHandle):
     """A file loaded into the engine behind a handle (a trained network, a solution): its `info`, the board checks
     and the handle's life, once for every kind. It is not copied (a copy would share the handle): load the file
     again."""
@@ -118,18 +118,6 @@ class _Loaded(HandleOwner):
             return chosen
         act.__name__ = name
         return act
-
-    def close(self) -> None:
-        """Release it. Calling it again does nothing."""
-        if self._handle is not None and not self._forked():
-            getattr(library(), self._destroy)(self._handle)
-        self._handle = None
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may be gone
-            pass
 
 
 class TrainedPlayer(_Loaded):

@@ -65,7 +65,7 @@ extern "C" {
    version 8, g2048_exact_progress; version 9, every game through run-time columns (g2048_games, g2048_columns,
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
    which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
-   g2048_action_alphabet, g2048_games_verify, g2048_games_record). */
+   g2048_action_alphabet, g2048_games_verify, g2048_games_record) and learners (g2048_learner_*). */
 #define G2048_ABI_VERSION 10
 
 /* Action indices, the same everywhere in Gym2048. */
@@ -260,6 +260,30 @@ g2048_status g2048_exact_answer(int64_t evaluation, const int8_t *moves, int64_t
 g2048_status g2048_exact_progress(int64_t evaluation, int64_t *layers, int64_t *total_layers, int64_t *work,
                                   int64_t *total_work, int64_t *reached);
 g2048_status g2048_exact_result(int64_t evaluation, const char *player, const char **report);
+
+/* Learners: the n-tuple network `g2048 train` trains, trained in-process by the same learner, a call at a time.
+   `options` is a JSON object of `g2048 train`'s settings, named as its flags with underscores: rows, cols, network,
+   patterns, stages, alpha, optimistic, learning, tc_alpha, tc_from, table_share, table_learning, update, lanes,
+   seed, resume (a weights file to continue); each left out takes the command's default, and they are checked as
+   the command checks its flags (G2048_INVALID_ARGUMENT, in its words). A learner handle is no other kind's; calls
+   on one learner take turns. */
+g2048_status g2048_learner_make(const char *options, int64_t *learner);
+g2048_status g2048_learner_destroy(int64_t learner);
+/* Trains for `games` more games (0: no limit) or until `seconds` (0: no limit; one of the two must be set) on
+   `threads` self-play threads. A call plays the games of one `g2048 train` run of them, the first from the new
+   network, each next one resuming the last (`--resume` with the learner's settings, by its schedule: OTD+TC's
+   switch, a small board's afterstate table; TC's accumulators, which files do not store, carry over); with one
+   thread, a seed gives the weights those runs write. *report is a JSON object: games, moves and seconds of
+   this call, mean_score of its games, total_games (so far), valid until this thread's next call. */
+g2048_status g2048_learner_train(int64_t learner, int64_t games, double seconds, int32_t threads, const char **report);
+/* Writes the weights file `g2048 train --out` writes (atomically: a reader sees the old file or the new). */
+g2048_status g2048_learner_save(int64_t learner, const char *path);
+/* JSON: weights (their count), rows, cols, patterns, games and moves (trained so far), learning, valid until this
+   thread's next call. */
+g2048_status g2048_learner_info(int64_t learner, const char **info);
+/* The network's weights (not an afterstate table's values), as `count` floats: `count` must be the info's weights. */
+g2048_status g2048_learner_weights(int64_t learner, float *weights, int64_t count);
+g2048_status g2048_learner_set_weights(int64_t learner, const float *weights, int64_t count);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,166 @@
+// The learner functions of gym2048.h: the network `g2048 train` trains, made from its settings and trained in-process
+// a call at a time, its weights read, replaced and saved as the command saves them.
+import CGym2048
+import Game2048
+import Game2048Network
+import Game2048Training
+import GymJSON
+import GymServer
+import GymSystem
+import Glibc
+import Synchronization
+
+/// A learner's state between calls: its setup (the network, the learner and their settings) and the counters of
+/// the games it trained, as `g2048 train` keeps them.
+struct LearnerState: Sendable {
+    var setup: TrainingSetup
+    var metrics: TrainingMetrics
+    /// Seconds trained so far, earlier runs' (a resumed file's) included.
+    var seconds: Double
+
+    /// The metadata a save writes: the setup's with the counters so far.
+    var metadata: TrainingMetadata {
+        setup.metadata(
+            counted: metrics.metadata(base: setup.base, suggestingDowngrade: setup.suggestsDowngrade, elapsedSeconds: seconds))
+    }
+
+    /// Trains `games` more games (if set), for `seconds` (if set), on `threads` threads; returns the report of them.
+    mutating func train(games: Int?, seconds: Double?, threads: Int) throws(CallError) -> JSONValue {
+        let counted = metadata
+        let run: TrainingSetup
+        do throws(TrainingError) {
+            run = try TrainingSetup(continuing: setup, from: counted, games: games, seconds: seconds, threads: threads)
+        } catch {
+            throw .argument(error.message)
+        }
+        let start = SystemClock.monotonicSeconds(), secondsBefore = self.seconds
+        let state = Mutex((metrics: metrics, score: Int64(0), moves: 0, games: 0))
+        let hooks = TrainingRun.Hooks(
+            metadata: { counted },
+            game: { result, _ in
+                let elapsed = secondsBefore + SystemClock.monotonicSeconds() - start
+                state.withLock { state in
+                    _ = state.metrics.record(result, elapsedSeconds: elapsed)
+                    (state.score, state.moves, state.games) = (state.score + result.score, state.moves + result.moves, state.games + 1)
+                }
+            })
+        let outcome: TrainingRun.Outcome
+        do { outcome = try run.trainingRun.run(hooks) } catch { throw CallError(.internalError("training failed: \(error)")) }
+        let elapsed = SystemClock.monotonicSeconds() - start
+        let played = state.withLock { $0 }
+        (setup, metrics, self.seconds) = (run, played.metrics, secondsBefore + elapsed)
+        if case .diverged(let game) = outcome.halt {
+            throw CallError(.internalError(TrainingError.diverged(at: game, "set weights or make a new learner").message))
+        }
+        return .object([
+            ("games", .integer(Int128(played.games))), ("moves", .integer(Int128(played.moves))), ("seconds", .double(elapsed)),
+            ("mean_score", played.games == 0 ? .null : .double(Double(played.score) / Double(played.games))),
+            ("total_games", .integer(Int128(played.metrics.games))),
+        ])
+    }
+}
+
+/// A learner handle's box: its state behind a lock (calls take turns), and the process that made it.
+typealias LearnerBox = LockedBox<LearnerState>
+
+@_cdecl("g2048_learner_make")
+public func g2048LearnerMake(_ options: UnsafePointer<CChar>?, _ learner: UnsafeMutablePointer<Int64>?) -> g2048_status {
+    call { () throws(CallError) in
+        guard let learner else { throw .argument("learner must not be NULL") }
+        let request = try LearnerOptions(try json(options, name: "options") ?? .object([])).request()
+        let setup: TrainingSetup
+        do { setup = try TrainingSetup(request) } catch let error as TrainingError { throw .argument(error.message) } catch {
+            throw .argument("\(error)")
+        }
+        let base = setup.base
+        let metrics = TrainingMetrics(gamesBefore: base.games, movesBefore: base.moves, secondsBefore: base.elapsedSeconds)
+        learner.pointee = Handles.add(box: LearnerBox(LearnerState(setup: setup, metrics: metrics, seconds: base.elapsedSeconds)))
+    }
+}
+
+@_cdecl("g2048_learner_destroy")
+public func g2048LearnerDestroy(_ learner: Int64) -> g2048_status {
+    call { () throws(CallError) in try Handles.remove(learner, as: LearnerBox.self) }
+}
+
+@_cdecl("g2048_learner_train")
+public func g2048LearnerTrain(
+    _ learner: Int64, _ games: Int64, _ seconds: Double, _ threads: Int32, _ report: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(learner, as: LearnerBox.self)
+        guard let report else { throw .argument("report must not be NULL") }
+        guard games >= 0 else { throw .argument("games must be 0 or more, got \(games)") }
+        guard seconds.isFinite, seconds >= 0, seconds <= 1e9 else { throw .argument("seconds must be a finite number from 0 to 1e9, got \(seconds)") }
+        guard games > 0 || seconds > 0 else { throw .argument("games or seconds must be set: with neither, training would never end") }
+        guard TrainingRequest.threadCounts.contains(Int(threads)) else {
+            throw .argument("threads must be \(OptionConstraint.expectation(integersIn: TrainingRequest.threadCounts)), got \(threads)")
+        }
+        let answer = try box.value.withLock { state throws(CallError) in
+            try state.train(games: games > 0 ? Int(games) : nil, seconds: seconds > 0 ? seconds : nil, threads: Int(threads))
+        }
+        report.pointee = ThreadText.answer(answer.serialized)
+    }
+}
+
+@_cdecl("g2048_learner_save")
+public func g2048LearnerSave(_ learner: Int64, _ path: UnsafePointer<CChar>?) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(learner, as: LearnerBox.self)
+        guard let path else { throw .argument("path must not be NULL") }
+        try box.value.withLock { state throws(CallError) in
+            do throws(WeightsFileError) {
+                try WeightsFile.save(state.setup.network, metadata: state.metadata, to: String(cString: path))
+            } catch {
+                throw CallError(.internalError(error.description))
+            }
+        }
+    }
+}
+
+@_cdecl("g2048_learner_info")
+public func g2048LearnerInfo(_ learner: Int64, _ info: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(learner, as: LearnerBox.self)
+        guard let info else { throw .argument("info must not be NULL") }
+        let text = box.value.withLock { state in
+            let (network, metadata) = (state.setup.network, state.metadata)
+            return JSONValue.object([
+                ("weights", .integer(Int128(network.weights.count))), ("rows", .integer(Int128(network.rows))),
+                ("cols", .integer(Int128(network.cols))), ("patterns", .integer(Int128(network.patterns.count))),
+                ("games", .integer(Int128(metadata.games))), ("moves", .integer(Int128(metadata.moves))),
+                ("learning", .string(metadata.learning.rawValue)),
+            ]).serialized
+        }
+        info.pointee = ThreadText.answer(text)
+    }
+}
+
+/// `body` on the network of `learner` under its lock, once `count` is its number of weights and `weights` not NULL.
+func withWeights(_ learner: Int64, _ weights: UnsafeRawPointer?, count: Int64, _ body: (WeightStorage, UnsafeRawPointer) -> Void) throws(CallError) {
+    let box = try Handles.box(learner, as: LearnerBox.self)
+    try box.value.withLock { state throws(CallError) in
+        let stored = state.setup.network.weights
+        guard count == Int64(stored.count) else { throw .argument("count must be the network's \(stored.count) weights, got \(count)") }
+        guard let weights else { throw .argument("weights must not be NULL") }
+        body(stored, weights)
+    }
+}
+
+@_cdecl("g2048_learner_weights")
+public func g2048LearnerWeights(_ learner: Int64, _ weights: UnsafeMutablePointer<Float>?, _ count: Int64) -> g2048_status {
+    call { () throws(CallError) in
+        try withWeights(learner, weights, count: count) { stored, out in
+            stored.withBytes { UnsafeMutableRawPointer(mutating: out).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+    }
+}
+
+@_cdecl("g2048_learner_set_weights")
+public func g2048LearnerSetWeights(_ learner: Int64, _ weights: UnsafePointer<Float>?, _ count: Int64) -> g2048_status {
+    call { () throws(CallError) in
+        try withWeights(learner, weights, count: count) { stored, given in
+            stored.withMutableBytes { $0.baseAddress!.copyMemory(from: given, byteCount: $0.count) }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+"""The n-tuple learner of `g2048 train`, in this process: made from the command's settings, trained a call at a
+time, its weights read, replaced and saved as the command saves them.
+
+    import gym2048
+    learner = gym2048.Learner(rows=4, seed=1)              # `g2048 train`'s settings, flags' names with underscores
+    report = learner.train(games=1000)                     # {"games": 1000, "moves": …, "seconds": …, "mean_score": …}
+    weights = learner.weights()                            # float32, learner.info["weights"] of them
+    learner.set_weights(weights)
+    learner.save("weights.bin")                            # the file `g2048 train --out` writes
+
+Each `train` call plays the games of one `g2048 train` run, the first from the new network, each next one resuming
+the last (`--resume` with the learner's settings; TC's accumulators carry over); with one thread, a seed gives the
+weights those runs write.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import threading
+from typing import Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from .client import G2048Error, _finite
+from .handles import EngineHandle
+from .native import _raise_last, library
+
+_OK = 0
+
+
+class Learner(EngineHandle):
+    """A network trained in this process by `g2048 train`'s learner. The keywords are the command's settings
+    (`rows`, `cols`, `network`, `patterns`, `stages`, `alpha`, `optimistic`, `learning`, `tc_alpha`, `tc_from`,
+    `table_share`, `table_learning`, `update`, `lanes`, `seed`, `resume`), checked as the command checks its flags:
+    a bad one is a ValueError naming it. Calls take turns; a learner is not copied (make another)."""
+
+    _what = "this learner"
+    _destroy = "g2048_learner_destroy"
+    _after_fork = "after a fork, make a new one in the child (set_weights carries the weights)"
+
+    def __init__(self, **options: Any) -> None:
+        self._handle: Optional[int] = None
+        self._claim()
+        self._lock = threading.Lock()
+        _finite("", options)
+        handle = ctypes.c_int64()
+        if library().g2048_learner_make(json.dumps(options).encode(), ctypes.byref(handle)) != _OK:
+            _raise_last()
+        self._handle = handle.value
+
+    def _live(self) -> int:
+        self._not_forked()
+        if self._handle is None:
+            raise G2048Error(None, "the learner is closed")
+        return self._handle
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """Its `weights` (their count), `rows`, `cols`, `patterns`, `games` and `moves` trained so far, `learning`."""
+        text = ctypes.c_char_p()
+        with self._lock:
+            if library().g2048_learner_info(self._live(), ctypes.byref(text)) != _OK:
+                _raise_last()
+        info: dict[str, Any] = json.loads(text.value or b"null")
+        return info
+
+    def train(self, games: int = 0, seconds: float = 0, threads: int = 1) -> dict[str, Any]:
+        """Trains `games` more games or for `seconds` (0: no limit; one must be set) on `threads` threads; returns
+        the `games`, `moves`, `seconds` and `mean_score` of this call, and `total_games`."""
+        report = ctypes.c_char_p()
+        with self._lock:
+            if library().g2048_learner_train(self._live(), int(games), float(seconds), int(threads),
+                                             ctypes.byref(report)) != _OK:
+                _raise_last()
+        result: dict[str, Any] = json.loads(report.value or b"null")
+        return result
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the weights file `g2048 train --out` writes (readable by `g2048 eval` and `TrainedPlayer`)."""
+        with self._lock:
+            if library().g2048_learner_save(self._live(), os.fsencode(path)) != _OK:
+                _raise_last()
+
+    def weights(self) -> npt.NDArray[np.float32]:
+        """A copy of the network's weights (not an afterstate table's values)."""
+        with self._lock:
+            out = np.empty(self._count(), np.float32)
+            if library().g2048_learner_weights(self._live(), out.ctypes.data, len(out)) != _OK:
+                _raise_last()
+        return out
+
+    def set_weights(self, weights: Any) -> None:
+        """Replaces the network's weights by `weights` (as many as `info["weights"]`)."""
+        array = np.ascontiguousarray(weights, dtype=np.float32)
+        if array.ndim != 1:
+            raise ValueError(f"weights must be one-dimensional, got shape {array.shape}")
+        with self._lock:
+            if library().g2048_learner_set_weights(self._live(), array.ctypes.data, len(array)) != _OK:
+                _raise_last()
+
+    def _count(self) -> int:
+        text = ctypes.c_char_p()
+        if library().g2048_learner_info(self._live(), ctypes.byref(text)) != _OK:
+            _raise_last()
+        return int(json.loads(text.value or b"null")["weights"])

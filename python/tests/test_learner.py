@@ -1,0 +1,94 @@
+"""The learner from Python: `gym2048.Learner` trains the network `g2048 train` trains, game for game, and saves the
+file the command writes; its weights go out and come back in; its settings are refused in the command's words."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gym2048 import G2048Error, Learner, TrainedPlayer, find_binary
+
+
+def body(path: Path) -> bytes:
+    """A weights file without its header (which holds the training time) and its checksum (over the header too)."""
+    data = path.read_bytes()
+    header = 16 + int.from_bytes(data[12:16], "little")
+    return data[header:-8]
+
+
+def train_cli(flags: list[str], out: Path) -> None:
+    subprocess.run([find_binary(), "train", "--threads", "1", *flags, "--out", str(out), "--force"], check=True,
+                   capture_output=True)
+
+
+# 4x4: TD on the packed board, two lanes; 3x3: OTD, switching to TC half way, on one lane, without a table.
+SIZES = [({"rows": 4}, ["--rows", "4"], 150), ({"rows": 3, "table_share": 0}, ["--rows", "3", "--table-share", "0"], 400)]
+
+
+@pytest.mark.parametrize("options,flags,games", SIZES, ids=["4x4", "3x3"])
+def test_a_learner_saves_the_weights_g2048_train_writes(options: dict[str, Any], flags: list[str], games: int,
+                                                        tmp_path: Path) -> None:
+    learner = Learner(seed=1, **options)
+    report = learner.train(games=games, threads=1)
+    assert report["games"] == report["total_games"] == games and report["moves"] > games and report["mean_score"] > 0
+    ours, theirs = tmp_path / "ours.bin", tmp_path / "theirs.bin"
+    learner.save(ours)
+    train_cli([*flags, "--games", str(games), "--seed", "1"], theirs)
+    assert body(ours) == body(theirs)
+    assert learner.info["games"] == games
+    evaluated = subprocess.run([find_binary(), "eval", "--weights", str(ours), "--games", "3", "--json"], check=True,
+                               capture_output=True, text=True)
+    assert '"games"' in evaluated.stdout
+    assert TrainedPlayer(str(ours)).info["games"] == games
+
+
+def test_each_call_is_a_run_resuming_the_last(tmp_path: Path) -> None:
+    # TD: TC's accumulators, which a file does not store, are kept by a learner between calls and restart on --resume.
+    learner = Learner(rows=3, table_share=0, learning="td", seed=2)
+    learner.train(games=100)
+    learner.train(games=150)
+    ours, theirs = tmp_path / "ours.bin", tmp_path / "theirs.bin"
+    learner.save(ours)
+    train_cli(["--rows", "3", "--table-share", "0", "--learning", "td", "--games", "100", "--seed", "2"], theirs)
+    train_cli(["--resume", str(theirs), "--table-share", "0", "--games", "250"], theirs)
+    assert body(ours) == body(theirs)
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    learner = Learner(rows=3, table_share=0, patterns="0,1,2,3;3,4,5,6")
+    learner.train(games=20)
+    weights = learner.weights()
+    assert weights.dtype == np.float32 and weights.shape == (learner.info["weights"],)
+    changed = np.arange(len(weights), dtype=np.float32) / 3
+    learner.set_weights(changed)
+    assert np.array_equal(learner.weights(), changed)
+    other = Learner(rows=3, table_share=0, patterns="0,1,2,3;3,4,5,6")
+    other.set_weights(learner.weights())
+    other.save(tmp_path / "b.bin")
+    assert np.array_equal(Learner(resume=str(tmp_path / "b.bin")).weights(), changed)
+    with pytest.raises(ValueError, match=f"count must be the network's {len(weights)} weights, got 3"):
+        learner.set_weights(np.zeros(3, np.float32))
+
+
+@pytest.mark.parametrize("options,words", [
+    ({"alpha": 2}, "alpha must be a number from 1e-09 to 1.0, got 2"),
+    ({"rows": 3, "network": "8x6"}, "--network 8x6 is a network for 4x4 boards"),
+    ({"epochs": 3}, "unknown option 'epochs'"),
+    ({"table_learning": "sweep", "rows": 4}, "--table-learning sweep: this 4x4 run learns no afterstate table"),
+])
+def test_a_bad_option_is_a_value_error_naming_it(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(".", r"\.")):
+        Learner(**options)
+
+
+def test_a_closed_learner_is_refused() -> None:
+    learner = Learner(rows=3, table_share=0, patterns="0,1,2,3")
+    learner.close()
+    with pytest.raises(G2048Error, match="the learner is closed"):
+        learner.train(games=1)
+    with pytest.raises(ValueError, match="games or seconds must be set"):
+        Learner(rows=3, table_share=0, patterns="0,1,2,3").train()
