@@ -57,7 +57,7 @@ final class TrainingReport: Sendable {
     /// Every learning-curve row so far.
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 
-    /// The metadata to save: `base` with the counters of this run added (``TrainingMetrics/metadata(base:suggestingDowngrade:elapsedSeconds:)``).
+    /// The metadata to save: `base` with the counters of this run added (`TrainingMetrics.metadata(base:suggestingDowngrade:elapsedSeconds:)`).
     func metadata(base: TrainingMetadata, suggestingDowngrade: Bool = false) -> TrainingMetadata {
         let seconds = secondsBefore + elapsed
         return state.withLock { $0.metadata(base: base, suggestingDowngrade: suggestingDowngrade, elapsedSeconds: seconds) }
