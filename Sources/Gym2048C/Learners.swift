@@ -17,6 +17,9 @@ struct LearnerState: Sendable {
     var metrics: TrainingMetrics
     /// Seconds trained so far, earlier runs' (a resumed file's) included.
     var seconds: Double
+    /// The weights at the last export (`weights`, `set_weights`, `delta`, `apply_delta`), from which a delta is
+    /// measured: none before the first, so that a learner whose weights never leave keeps no copy of them.
+    var exported: [Float]? = nil
 
     /// The metadata a save writes: the setup's with the counters so far.
     var metadata: TrainingMetadata {
@@ -136,14 +139,18 @@ public func g2048LearnerInfo(_ learner: Int64, _ info: UnsafeMutablePointer<Unsa
     }
 }
 
-/// `body` on the network of `learner` under its lock, once `count` is its number of weights and `weights` not NULL.
-func withWeights(_ learner: Int64, _ weights: UnsafeRawPointer?, count: Int64, _ body: (WeightStorage, UnsafeRawPointer) -> Void) throws(CallError) {
+/// `body` on the network of `learner` under its lock, once `count` is its number of weights and `weights` not NULL;
+/// the weights it leaves are the learner's last export.
+func withWeights(_ learner: Int64, _ weights: UnsafeRawPointer?, count: Int64, _ body: (WeightStorage, UnsafeRawPointer) -> Void)
+    throws(CallError)
+{
     let box = try Handles.box(learner, as: LearnerBox.self)
     try box.value.withLock { state throws(CallError) in
         let stored = state.setup.network.weights
         guard count == Int64(stored.count) else { throw .argument("count must be the network's \(stored.count) weights, got \(count)") }
         guard let weights else { throw .argument("weights must not be NULL") }
         body(stored, weights)
+        state.exported = stored.withBytes { Array($0.bindMemory(to: Float.self)) }
     }
 }
 

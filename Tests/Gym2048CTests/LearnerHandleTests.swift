@@ -99,3 +99,31 @@ struct LearnerHandleTests {
         #expect(metadata.seed == 5 && metadata.games == 0)
     }
 }
+
+extension LearnerHandleTests {
+    @Test func aDeltaIsWhatMovedSinceTheLastExport() throws {
+        let made = Self.make(Self.small)
+        try #require(made.status == G2048_OK)
+        defer { _ = g2048LearnerDestroy(made.handle) }
+        var count: Int64 = -1
+        #expect(g2048LearnerDelta(made.handle, nil, nil, 0, &count) == G2048_INVALID_ARGUMENT)
+        let total = try #require(try Self.info(made.handle)["weights"])
+        var before = [Float](repeating: 0, count: total)
+        #expect(g2048LearnerWeights(made.handle, &before, Int64(total)) == G2048_OK)
+        var report: UnsafePointer<CChar>? = nil
+        #expect(g2048LearnerTrain(made.handle, 10, 0, 1, &report) == G2048_OK)
+        // Too little room: the count only, and the export stays.
+        #expect(g2048LearnerDelta(made.handle, nil, nil, 0, &count) == G2048_OK)
+        let moved = Int(count)
+        #expect(moved > 0)
+        var (indices, changes) = ([Int64](repeating: 0, count: moved), [Float](repeating: 0, count: moved))
+        #expect(g2048LearnerDelta(made.handle, &indices, &changes, Int64(moved), &count) == G2048_OK)
+        #expect(Int(count) == moved)
+        var after = [Float](repeating: 0, count: total)
+        #expect(g2048LearnerWeights(made.handle, &after, Int64(total)) == G2048_OK)
+        for (index, change) in zip(indices, changes) { before[Int(index)] += change }
+        // Then plus the change is now, to a rounding.
+        #expect(zip(before, after).allSatisfy { abs($0 - $1) <= 1e-6 * max(1, abs($1)) })
+        #expect(g2048LearnerDelta(made.handle, nil, nil, 0, &count) == G2048_OK && count == 0)
+    }
+}

@@ -7,6 +7,7 @@ time, its weights read, replaced and saved as the command saves them.
     weights = learner.weights()                            # float32, learner.info["weights"] of them
     learner.set_weights(weights)
     learner.save("weights.bin")                            # the file `g2048 train --out` writes
+    indices, changes = learner.delta()                     # the weights moved since the last export, sparse
 
 Each `train` call plays the games of one `g2048 train` run, the first from the new network, each next one resuming
 the last (`--resume` with the learner's settings; TC's accumulators carry over); with one thread, a seed gives the
@@ -99,6 +100,32 @@ class Learner(EngineHandle):
             raise ValueError(f"weights must be one-dimensional, got shape {array.shape}")
         with self._lock:
             if library().g2048_learner_set_weights(self._live(), array.ctypes.data, len(array)) != _OK:
+                _raise_last()
+
+    def delta(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """The weights that moved since the last export (`weights`, `set_weights`, `delta` or `apply_delta`; a
+        G2048ParamsError before the first): their indices and changes, now minus then. Another learner's
+        `apply_delta(indices, changes)` adds them to its weights."""
+        count = ctypes.c_int64()
+        with self._lock:
+            while True:
+                # The count first, then the buffers; a thread of another caller may move more weights in between.
+                indices, changes = np.empty(count.value, np.int64), np.empty(count.value, np.float32)
+                if library().g2048_learner_delta(self._live(), indices.ctypes.data, changes.ctypes.data, len(indices),
+                                                 ctypes.byref(count)) != _OK:
+                    _raise_last()
+                if count.value <= len(indices):
+                    return indices[:count.value], changes[:count.value]
+
+    def apply_delta(self, indices: Any, changes: Any) -> None:
+        """Adds `changes` (float32) to the weights at `indices` (a delta of another learner); this learner's next
+        `delta` leaves them out."""
+        at, by = np.ascontiguousarray(indices, dtype=np.int64), np.ascontiguousarray(changes, dtype=np.float32)
+        if at.ndim != 1 or at.shape != by.shape:
+            raise ValueError(f"indices and changes must be one-dimensional and as long, got shapes {at.shape} and "
+                             f"{by.shape}")
+        with self._lock:
+            if library().g2048_learner_apply_delta(self._live(), at.ctypes.data, by.ctypes.data, len(at)) != _OK:
                 _raise_last()
 
     def _count(self) -> int:

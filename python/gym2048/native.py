@@ -102,6 +102,8 @@ def library() -> ctypes.CDLL:
                 "g2048_learner_train": ([i64, i64, ctypes.c_double, i32, out_text], i32),
                 "g2048_learner_save": ([i64, text], i32), "g2048_learner_info": ([i64, out_text], i32),
                 "g2048_learner_weights": ([i64, p, i64], i32), "g2048_learner_set_weights": ([i64, p, i64], i32),
+                "g2048_learner_delta": ([i64, p, p, i64, ctypes.POINTER(i64)], i32),
+                "g2048_learner_apply_delta": ([i64, p, p, i64], i32),
             }
             for name, (argtypes, restype) in signatures.items():
                 function = getattr(lib, name)

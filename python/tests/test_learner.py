@@ -92,3 +92,23 @@ def test_a_closed_learner_is_refused() -> None:
         learner.train(games=1)
     with pytest.raises(ValueError, match="games or seconds must be set"):
         Learner(rows=3, table_share=0, patterns="0,1,2,3").train()
+
+
+def test_a_delta_carries_one_learners_training_to_another() -> None:
+    settings: dict[str, Any] = {"rows": 3, "table_share": 0, "patterns": "0,1,2,3;3,4,5,6"}
+    worker, server = Learner(seed=4, **settings), Learner(**settings)
+    with pytest.raises(ValueError, match="no weights exported yet"):
+        worker.delta()
+    worker.set_weights(server.weights())
+    worker.train(games=30)
+    indices, changes = worker.delta()
+    assert 0 < len(indices) < worker.info["weights"] and indices.dtype == np.int64 and changes.dtype == np.float32
+    server.apply_delta(indices, changes)
+    # Then plus the change is now, to a rounding of the larger of the two.
+    np.testing.assert_allclose(server.weights(), worker.weights(), rtol=1e-6, atol=1e-4)
+    assert len(worker.delta()[0]) == 0  # exported: nothing moved since
+    # Applied from elsewhere, a change is not sent back.
+    worker.apply_delta(indices[:1], np.ones(1, np.float32))
+    assert len(worker.delta()[0]) == 0
+    with pytest.raises(ValueError, match="indices\\[0\\] must be 0 to"):
+        server.apply_delta([-1], [1.0])

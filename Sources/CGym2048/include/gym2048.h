@@ -284,6 +284,14 @@ g2048_status g2048_learner_info(int64_t learner, const char **info);
 /* The network's weights (not an afterstate table's values), as `count` floats: `count` must be the info's weights. */
 g2048_status g2048_learner_weights(int64_t learner, float *weights, int64_t count);
 g2048_status g2048_learner_set_weights(int64_t learner, const float *weights, int64_t count);
+/* Sparse deltas, for learners in several processes: g2048_learner_delta writes the weights that moved since the
+   learner's last export (its last weights, set_weights, delta or apply_delta call; none before the first is
+   refused) as their indices and changes (now minus then), and sets *count to how many moved; when that is more than
+   `capacity` it writes nothing and the export stays (call again with room for *count). g2048_learner_apply_delta
+   adds `count` changes at `indices`, and to the export too: a delta from others is not sent back. A learner keeps
+   a copy of its weights from its first export on. */
+g2048_status g2048_learner_delta(int64_t learner, int64_t *indices, float *changes, int64_t capacity, int64_t *count);
+g2048_status g2048_learner_apply_delta(int64_t learner, const int64_t *indices, const float *changes, int64_t count);
 
 #ifdef __cplusplus
 }
