@@ -3,6 +3,7 @@ file the command writes; its weights go out and come back in; its settings are r
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -112,3 +113,18 @@ def test_a_delta_carries_one_learners_training_to_another() -> None:
     assert len(worker.delta()[0]) == 0
     with pytest.raises(ValueError, match="indices\\[0\\] must be 0 to"):
         server.apply_delta([-1], [1.0])
+
+
+def test_seconds_limit_a_call_and_a_forked_child_is_refused() -> None:
+    learner = Learner(rows=3, table_share=0, patterns="0,1,2,3")
+    report = learner.train(seconds=0.2)
+    assert report["games"] > 0 and 0.1 < report["seconds"] < 5
+    pid = os.fork()
+    if pid == 0:
+        try:
+            learner.train(games=1)
+            os._exit(1)
+        except G2048Error as error:
+            os._exit(0 if "after a fork, make a new one in the child" in str(error) else 2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
