@@ -4,7 +4,7 @@
 #   2. the release build the examples use,
 #   3. the documents (links, anchors, the README's quick start built and run from a folder not named Gym2048),
 #   4. the Python package gym2048 (installed editable into a virtualenv, .venv, created on first run, with
-#      pytest, moviepy for the video test, mypy, and gymnasium-2048 for the benchmark; Debian's chromium for the
+#      pytest, moviepy for the video test, mypy, Ray for the trainer on Ray, and gymnasium-2048 for the benchmark; Debian's chromium for the
 #      browser tests, installed when absent and root can): mypy --strict, then its tests and the Node.js example test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,8 +61,8 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 # Editable: the tests run the package's sources and the release build above (pip's own build step is then
-# an incremental no-op).
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./python[test]" gymnasium-2048
+# an incremental no-op). The ray extra is for python/tests/test_ray_train.py (an 80 MB wheel: about 10 s).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./python[test,ray]" gymnasium-2048
 if ! command -v node >/dev/null 2>&1; then
     echo "note: node is not installed; the Node.js example test will be skipped" >&2
 fi

@@ -1,0 +1,300 @@
+"""`g2048 train`'s learner on several Ray workers: `python -m gym2048.ray_train --workers 4 --seconds 600 --out w.bin`.
+
+    from gym2048.ray_train import ray_train
+    report = ray_train(workers=4, games=100_000, out="w.bin", rows=4, seed=1)   # `g2048 train`'s settings as keywords
+
+Every period each worker (a Ray actor holding a `gym2048.Learner`, seeded `seed + its index`) trains `period_games`
+games from the combined weights, and returns its delta: the weights it moved and by how much. The driver adds every
+worker's delta to the combined weights, as parallel TD learners over shared weights do when they synchronize
+periodically: each delta is a TD update of the shared weights, and their sum is what the updates would have been
+on one shared copy, but for the staleness of the period (averaging them would divide the learning rate by the
+number of workers). The driver then saves the combined weights (an ordinary weights file) and gives them back to
+every worker through the object store. A worker that dies is replaced by a new actor holding the combined weights;
+its period's games are played again. Ctrl-C saves the combined weights and exits with 130.
+
+Exit codes: 0 done, 1 failed (the reason on stderr), 64 a usage error, 130 interrupted (the weights saved).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import logging
+import math
+import os
+import sys
+import tempfile
+import time
+from typing import Any, Callable, Optional, Sequence, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from .learner import Learner
+
+#: How Ray is installed with the package.
+INSTALL = "pip install 'gym2048[ray]'"
+#: The columns of `g2048 train --metrics`' CSV that a run on Ray knows (it has no tile reach rates).
+CSV_HEADER = "games,moves,elapsed_seconds,moves_per_second,mean_score"
+#: Games over which the progress line's mean score is taken, as `g2048 train`'s.
+WINDOW = 1000
+_USAGE_ERROR = 64
+_INTERRUPTED = 130
+#: Periods in a row in which every worker died, after which the run stops.
+_IDLE_PERIODS = 3
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(f"gym2048.ray_train needs Ray, which is not installed: {INSTALL}",
+                                  name="ray") from error
+    return ray
+
+
+class _Worker:
+    """One worker's learner, in a Ray actor: made from the run's settings (and the resumed file's bytes), then
+    trained a period at a time from the combined weights."""
+
+    def __init__(self, options: dict[str, Any], resumed: Optional[bytes], weights: npt.NDArray[np.float32]) -> None:
+        if resumed is None:
+            self.learner = Learner(**options)
+        else:
+            # The file is the driver's: this actor may run on another machine.
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "resumed.bin")
+                with open(path, "wb") as file:
+                    file.write(resumed)
+                self.learner = Learner(**options, resume=path)
+        self.learner.set_weights(weights)
+
+    def train(self, games: int, seconds: float) -> tuple[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        report = self.learner.train(games=games, seconds=seconds, threads=1)
+        indices, changes = self.learner.delta()
+        return report, indices, changes
+
+    def set_weights(self, weights: npt.NDArray[np.float32]) -> None:
+        self.learner.set_weights(weights)
+
+
+class _Progress:
+    """The run's counters, the mean score of its last games (from the workers' reports), its CSV rows and the
+    progress lines."""
+
+    def __init__(self, games: Optional[int], metrics: Optional[str], stream: TextIO) -> None:
+        self.games_limit, self.stream = games, stream
+        self.games = self.moves = 0
+        self.started = time.monotonic()
+        self.recent: collections.deque[tuple[int, float]] = collections.deque()  # (games, mean score) per report
+        self.csv: Optional[TextIO] = None
+        if metrics is not None:
+            self.csv = open(metrics, "a", encoding="utf-8")
+            if self.csv.tell() == 0:
+                self.csv.write(CSV_HEADER + "\n")
+
+    def add(self, report: dict[str, Any]) -> None:
+        self.games += int(report["games"])
+        self.moves += int(report["moves"])
+        if report["games"]:
+            self.recent.append((int(report["games"]), float(report["mean_score"])))
+        while self.recent and sum(games for games, _ in self.recent) - self.recent[0][0] >= WINDOW:
+            self.recent.popleft()
+
+    def mean_score(self) -> float:
+        """The mean score of the last WINDOW games, from the reports that hold them (the oldest one in part)."""
+        left, total = WINDOW, 0.0
+        for games, mean in reversed(self.recent):
+            taken = min(games, left)
+            total, left = total + taken * mean, left - taken
+        return total / (WINDOW - left) if left < WINDOW else 0.0
+
+    def period(self, moves: int, seconds: float, worker_seconds: list[float], worker_moves: list[int]) -> None:
+        """Writes the period's line and CSV row: it played `moves` in `seconds`, each worker its moves in its
+        seconds."""
+        speed = moves / seconds if seconds > 0 else 0.0
+        per_worker = [m / s for m, s in zip(worker_moves, worker_seconds) if s > 0]
+        each = sum(per_worker) / len(per_worker) if per_worker else 0.0
+        elapsed = time.monotonic() - self.started
+        limit = f"/{self.games_limit}" if self.games_limit is not None else ""
+        print(f"games {self.games}{limit}  {each:,.0f} moves/s per worker, {speed:,.0f} in all  "
+              f"mean score (last {min(self.games, WINDOW)}) {self.mean_score():.1f}  {elapsed:.0f} s",
+              file=self.stream, flush=True)
+        if self.csv is not None:
+            self.csv.write(f"{self.games},{self.moves},{elapsed:.3f},{speed:.1f},{self.mean_score():.2f}\n")
+            self.csv.flush()
+
+    def close(self) -> None:
+        if self.csv is not None:
+            self.csv.close()
+
+
+def _shares(games: Optional[int], done: int, workers: int, period_games: int) -> list[int]:
+    """The games of each worker this period: `period_games`, or the rest of `games` split evenly."""
+    if games is None:
+        return [period_games] * workers
+    left = games - done
+    return [min(period_games, left // workers + (1 if index < left % workers else 0)) for index in range(workers)]
+
+
+def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[float] = None,
+              out: str | os.PathLike[str] = "weights.bin", resume: Optional[str | os.PathLike[str]] = None,
+              period_games: int = 1000, address: Optional[str] = None, metrics: Optional[str] = None,
+              on_period: Optional[Callable[[dict[str, Any]], None]] = None, stream: TextIO = sys.stderr,
+              **train_options: Any) -> dict[str, Any]:
+    """Trains `g2048 train`'s learner on `workers` Ray actors until `games` games in all or `seconds` (one at
+    least), and saves the combined weights to `out` after every period (atomically) and at the end. `resume` starts
+    from a weights file (its settings too); `address` is a Ray cluster's (default: a local one, started and stopped
+    here; one already initialized is used as it is); `metrics` a CSV file the period rows are appended to.
+    `train_options` are `gym2048.Learner`'s (each worker's seed is `seed + its index`, seed 1 by default; the
+    afterstate table of small boards is off: `table_share` 0). `on_period` is called after each period with its
+    `period`, `games`, `moves` and the `actors` (to test a worker's death). Returns the run's `games`, `moves`,
+    `seconds`, `periods`, `restarts` and last `mean_score`. Interrupted (KeyboardInterrupt), it saves the combined
+    weights first."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if games is None and seconds is None:
+        raise ValueError("set games or seconds (or both): when to stop")
+    if games is not None and games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be above 0, got {seconds}")
+    if period_games < 1:
+        raise ValueError(f"period_games must be at least 1, got {period_games}")
+    ray = _ray()
+    options = {"table_share": 0, **train_options}
+    seed = int(options.pop("seed", 1))
+    # The driver's learner checks the settings before any actor starts, and saves the combined weights.
+    driver = Learner(**options, seed=seed, **({} if resume is None else {"resume": os.fspath(resume)}))
+    combined = driver.weights()
+    resumed = None
+    if resume is not None:
+        with open(resume, "rb") as file:
+            resumed = file.read()
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        # Locally, room for every actor (one CPU each) even on fewer cores.
+        cpus = {} if address is not None else {"num_cpus": max(workers, os.cpu_count() or 1)}
+        ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False, **cpus)
+    progress = _Progress(games, metrics, stream)
+    actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+    periods = restarts = idle = 0
+    try:
+        weights_ref = ray.put(combined)
+        blob = ray.put(resumed)
+
+        def make(index: int) -> Any:
+            return actor_class.remote({**options, "seed": seed + index}, blob, weights_ref)
+
+        actors = [make(index) for index in range(workers)]
+        deadline = None if seconds is None else progress.started + seconds
+        while games is None or progress.games < games:
+            left = math.inf if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                break
+            period_start = time.monotonic()
+            shares = _shares(games, progress.games, workers, period_games)
+            calls = {index: actors[index].train.remote(share, 0 if deadline is None else left)
+                     for index, share in enumerate(shares) if share > 0}
+            moves, worker_seconds, worker_moves = 0, [], []
+            for index, call in calls.items():
+                try:
+                    report, indices, changes = ray.get(call)
+                except ray.exceptions.RayActorError:
+                    actors[index], restarts = make(index), restarts + 1
+                    continue
+                combined[indices] += changes  # a delta's indices are distinct
+                progress.add(report)
+                moves += int(report["moves"])
+                worker_seconds.append(float(report["seconds"]))
+                worker_moves.append(int(report["moves"]))
+            if not worker_moves:
+                idle += 1
+                if idle == _IDLE_PERIODS:
+                    raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
+                continue
+            idle, periods = 0, periods + 1
+            driver.set_weights(combined)
+            driver.save(out)
+            weights_ref = ray.put(combined)
+            for index, actor in enumerate(list(actors)):
+                try:
+                    ray.get(actor.set_weights.remote(weights_ref))
+                except ray.exceptions.RayActorError:
+                    actors[index], restarts = make(index), restarts + 1
+            progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves)
+            if on_period is not None:
+                on_period({"period": periods, "games": progress.games, "moves": progress.moves, "actors": actors})
+    except KeyboardInterrupt:
+        driver.set_weights(combined)
+        driver.save(out)
+        raise
+    finally:
+        progress.close()
+        if started_ray:
+            ray.shutdown()
+    driver.set_weights(combined)
+    driver.save(out)
+    return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
+            "periods": periods, "restarts": restarts, "mean_score": progress.mean_score()}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(_USAGE_ERROR)
+
+
+#: The flags of `g2048 train` that set each worker's learner: (flag, type, value name).
+_TRAIN_FLAGS = (("--rows", int, "N"), ("--cols", int, "N"), ("--network", str, "NAME"), ("--patterns", str, "CELLS"),
+                ("--stages", str, "TILES"), ("--alpha", float, "RATE"), ("--optimistic", float, "VALUE"),
+                ("--learning", str, "METHOD"), ("--tc-alpha", float, "RATE"), ("--tc-from", float, "FRACTION"),
+                ("--update", str, "SCHEDULE"), ("--lanes", int, "N"), ("--seed", int, "SEED"))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m gym2048.ray_train",
+                     description="Train `g2048 train`'s n-tuple learner on several Ray workers, summing their "
+                                 "weight changes every period, and write the weights.",
+                     epilog="Each worker's seed is --seed plus its index. A dead worker is replaced and its period "
+                            "played again; Ctrl-C saves the weights and exits with 130. See docs/LEARNER.md, "
+                            f"\"Training on Ray\". Needs Ray: {INSTALL}.")
+    parser.add_argument("--workers", type=int, default=2, metavar="N", help="Ray actors that train (default: 2)")
+    parser.add_argument("--games", type=int, metavar="N", help="stop after this many games in all")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop after this many seconds")
+    parser.add_argument("--out", default="weights.bin", metavar="FILE",
+                        help="the weights, saved every period (default: weights.bin)")
+    parser.add_argument("--resume", metavar="FILE", help="start from this weights file, with its settings")
+    parser.add_argument("--address", metavar="ADDR", help="a Ray cluster's address (default: a local one)")
+    parser.add_argument("--period-games", type=int, default=1000, metavar="N",
+                        help="games each worker trains between two syncs (default: 1000)")
+    parser.add_argument("--metrics", metavar="FILE", help="append a CSV row every period")
+    for flag, kind, name in _TRAIN_FLAGS:
+        parser.add_argument(flag, type=kind, metavar=name, help=f"as `g2048 train {flag}`")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    arguments = vars(_parser().parse_args(argv))
+    run = {key: arguments.pop(key) for key in ("workers", "games", "seconds", "out", "resume", "address",
+                                                "period_games", "metrics")}
+    options = {key: value for key, value in arguments.items() if value is not None}
+    try:
+        report = ray_train(**run, **options)
+    except ValueError as error:
+        print(f"python -m gym2048.ray_train: error: {error}", file=sys.stderr)
+        return _USAGE_ERROR
+    except KeyboardInterrupt:
+        print(f"interrupted: the weights are saved to {run['out']}", file=sys.stderr)
+        return _INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - the reason on stderr, not a traceback
+        print(f"python -m gym2048.ray_train: {error}", file=sys.stderr)
+        return 1
+    print(f"{report['games']} games, {report['moves']} moves in {report['seconds']:.1f} s, mean score "
+          f"{report['mean_score']:.1f}; weights in {run['out']}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Training on Ray: workers' deltas summed into the combined weights every period, saved as a weights file `g2048
+eval` reads; a killed worker replaced, a checkpoint resumed, Ctrl-C saving, bad arguments refused."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pytest
+
+from gym2048 import Learner, find_binary
+from gym2048.ray_train import CSV_HEADER, INSTALL, main, ray_train
+
+needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=f"ray is not installed ({INSTALL})")
+# Four 4-tuples: a small network (a quarter of a million weights), so that a period takes milliseconds.
+PATTERNS = "0,1,2,3;4,5,6,7;0,4,8,12;1,5,9,13"
+SMALL: dict[str, Any] = {"rows": 4, "patterns": PATTERNS}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One local Ray for the in-process runs (each would start its own otherwise: seconds each)."""
+    import ray
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def weights(path: Path) -> Any:
+    return Learner(resume=str(path)).weights()
+
+
+def evaluate(path: Path) -> None:
+    done = subprocess.run([find_binary(), "eval", "--weights", str(path), "--games", "3", "--json"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and '"games"' in done.stdout, done.stderr
+
+
+@needs_ray
+def test_the_workers_deltas_are_summed_every_period(local_ray: None, tmp_path: Path) -> None:
+    out, csv = tmp_path / "w.bin", tmp_path / "curve.csv"
+    report = ray_train(workers=2, games=400, period_games=100, out=out, metrics=str(csv), seed=7, **SMALL)
+    assert report["games"] == 400 and report["periods"] == 2 and report["restarts"] == 0
+    rows = csv.read_text().splitlines()
+    assert rows[0] == CSV_HEADER and [row.split(",")[0] for row in rows[1:]] == ["200", "400"]
+    evaluate(out)
+    # The same two periods by hand: each worker (seed 7 + its index) trains from the combined weights, and the
+    # combined weights move by the sum of their changes.
+    learners = [Learner(**SMALL, seed=7 + index, table_share=0) for index in range(2)]
+    combined = learners[0].weights()
+    for _ in range(2):
+        start = combined.copy()
+        for learner in learners:
+            learner.set_weights(start)
+            learner.train(games=100)
+            combined += learner.weights() - start
+    assert np.array_equal(weights(out), combined)
+
+
+@needs_ray
+def test_a_killed_worker_is_replaced_and_the_run_plays_all_its_games(local_ray: None, tmp_path: Path) -> None:
+    import ray
+
+    def kill_one(period: dict[str, Any]) -> None:
+        if period["period"] == 1:
+            ray.kill(period["actors"][0])
+
+    out = tmp_path / "w.bin"
+    report = ray_train(workers=2, games=600, period_games=100, out=out, on_period=kill_one, seed=1, **SMALL)
+    assert report["games"] == 600 and report["restarts"] == 1 and report["periods"] >= 3
+    evaluate(out)
+
+
+@needs_ray
+def test_resume_continues_from_the_checkpoint(local_ray: None, tmp_path: Path) -> None:
+    first, second = tmp_path / "first.bin", tmp_path / "second.bin"
+    ray_train(workers=1, games=100, period_games=100, out=first, seed=3, **SMALL)
+    ray_train(workers=1, games=150, period_games=150, out=second, resume=first, seed=4)
+    # One worker, one period: the learner of the file, trained on (its change added to the file's weights).
+    learner = Learner(resume=str(first), seed=4, table_share=0)
+    start = learner.weights()
+    learner.train(games=150)
+    assert np.array_equal(weights(second), start + (learner.weights() - start))
+    evaluate(second)
+
+
+@needs_ray
+def test_ctrl_c_saves_the_weights_and_exits_130(tmp_path: Path) -> None:
+    out = tmp_path / "w.bin"
+    command = [sys.executable, "-m", "gym2048.ray_train", "--workers", "1", "--seconds", "120", "--period-games", "50",
+               "--out", str(out), "--rows", "4", "--patterns", PATTERNS]
+    # A session of its own: Ctrl-C in a terminal signals the whole group, Ray's processes too.
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 40
+        while not out.exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+        assert out.exists(), "no period was saved"
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert "interrupted: the weights are saved" in stderr
+    evaluate(out)
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (["--workers", "0", "--games", "10"], "workers must be at least 1, got 0"),
+    (["--workers", "2"], "set games or seconds"),
+    (["--games", "10", "--period-games", "0"], "period_games must be at least 1"),
+    (["--games", "ten"], "invalid int value"),
+])
+def test_bad_arguments_are_usage_errors(arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    try:
+        status = main(arguments)
+    except SystemExit as exit:  # argparse's errors
+        status = int(exit.code or 0)
+    assert status == 64
+    assert message in capsys.readouterr().err
+
+
+def test_bad_arguments_are_refused_before_ray_starts() -> None:
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        ray_train(workers=0, games=10)
+    with pytest.raises(ValueError, match="set games or seconds"):
+        ray_train(workers=2)
+
+
+def test_without_ray_the_error_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'gym2048\[ray\]'"):
+        ray_train(workers=1, games=10)
