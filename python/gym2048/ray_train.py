@@ -137,6 +137,13 @@ def _shares(games: Optional[int], done: int, workers: int, period_games: int) ->
     return [min(period_games, left // workers + (1 if index < left % workers else 0)) for index in range(workers)]
 
 
+def _save(driver: Learner, combined: npt.NDArray[np.float32], out: str | os.PathLike[str]) -> None:
+    """Saves the combined weights to `out` (atomically) through the driver's learner, which holds the run's
+    settings."""
+    driver.set_weights(combined)
+    driver.save(out)
+
+
 def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[float] = None,
               out: str | os.PathLike[str] = "weights.bin", resume: Optional[str | os.PathLike[str]] = None,
               period_games: int = 1000, address: Optional[str] = None, metrics: Optional[str] = None,
@@ -188,6 +195,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
 
         actors = [make(index) for index in range(workers)]
         deadline = None if seconds is None else progress.started + seconds
+        saved = True
         while games is None or progress.games < games:
             left = math.inf if deadline is None else deadline - time.monotonic()
             if left <= 0:
@@ -196,6 +204,10 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             shares = _shares(games, progress.games, workers, period_games)
             calls = {index: actors[index].train.remote(share, 0 if deadline is None else left)
                      for index, share in enumerate(shares) if share > 0}
+            if not saved:
+                # The last period's weights, saved while the workers train from them.
+                _save(driver, combined, out)
+                saved = True
             moves, worker_seconds, worker_moves = 0, [], []
             for index, call in calls.items():
                 try:
@@ -213,28 +225,21 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 if idle == _IDLE_PERIODS:
                     raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
                 continue
-            idle, periods = 0, periods + 1
-            driver.set_weights(combined)
-            driver.save(out)
+            idle, periods, saved = 0, periods + 1, False
             weights_ref = ray.put(combined)
-            for index, actor in enumerate(list(actors)):
-                try:
-                    ray.get(actor.set_weights.remote(weights_ref))
-                except ray.exceptions.RayActorError:
-                    actors[index], restarts = make(index), restarts + 1
+            for actor in actors:
+                actor.set_weights.remote(weights_ref)  # not awaited: a worker that died fails its next period
             progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves)
             if on_period is not None:
                 on_period({"period": periods, "games": progress.games, "moves": progress.moves, "actors": actors})
     except KeyboardInterrupt:
-        driver.set_weights(combined)
-        driver.save(out)
+        _save(driver, combined, out)
         raise
     finally:
         progress.close()
         if started_ray:
             ray.shutdown()
-    driver.set_weights(combined)
-    driver.save(out)
+    _save(driver, combined, out)
     return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
             "periods": periods, "restarts": restarts, "mean_score": progress.mean_score()}
 
