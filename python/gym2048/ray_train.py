@@ -150,14 +150,14 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
               on_period: Optional[Callable[[dict[str, Any]], None]] = None, stream: TextIO = sys.stderr,
               **train_options: Any) -> dict[str, Any]:
     """Trains `g2048 train`'s learner on `workers` Ray actors until `games` games in all or `seconds` (one at
-    least), and saves the combined weights to `out` after every period (atomically) and at the end. `resume` starts
-    from a weights file (its settings too); `address` is a Ray cluster's (default: a local one, started and stopped
-    here; one already initialized is used as it is); `metrics` a CSV file the period rows are appended to.
-    `train_options` are `gym2048.Learner`'s (each worker's seed is `seed + its index`, seed 1 by default; the
-    afterstate table of small boards is off: `table_share` 0). `on_period` is called after each period with its
-    `period`, `games`, `moves` and the `actors` (to test a worker's death). Returns the run's `games`, `moves`,
-    `seconds`, `periods`, `restarts` and last `mean_score`. Interrupted (KeyboardInterrupt), it saves the combined
-    weights first."""
+    least), and saves the combined weights to `out` after every period (atomically, while the next one trains)
+    and at the end. `resume` starts from a weights file (its settings too); `address` is a Ray cluster's
+    (default: a local one, started and stopped here; one already initialized is used as it is); `metrics` a CSV
+    file the period rows are appended to. `train_options` are `gym2048.Learner`'s (each worker's seed is `seed +
+    its index`, seed 1 by default; the afterstate table of small boards is off: `table_share` 0). `on_period` is
+    called after each period with its `period`, `games`, `moves` and the `actors` (to test a worker's death).
+    Returns the run's `games`, `moves`, `seconds`, `periods`, `restarts` and last `mean_score`. Interrupted
+    (KeyboardInterrupt), it saves the combined weights first."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if games is None and seconds is None:
@@ -180,20 +180,27 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             resumed = file.read()
     started_ray = not ray.is_initialized()
     if started_ray:
-        # Locally, room for every actor (one CPU each) even on fewer cores.
-        cpus = {} if address is not None else {"num_cpus": max(workers, os.cpu_count() or 1)}
+        # Locally, room for every actor (one CPU each) even on fewer cores. (Without an address, RAY_ADDRESS names
+        # a cluster, whose CPUs are its own.)
+        local = address is None and not os.environ.get("RAY_ADDRESS")
+        cpus = {"num_cpus": max(workers, os.cpu_count() or 1)} if local else {}
         ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False, **cpus)
     progress = _Progress(games, metrics, stream)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
     periods = restarts = idle = 0
+    actors: list[Any] = []
     try:
+        have = ray.cluster_resources().get("CPU", 0)
+        if have < workers:
+            # Ray would wait for the CPUs forever: say so instead.
+            raise RuntimeError(f"{workers} workers need {workers} CPUs (one each), the Ray cluster has {have:g}")
         weights_ref = ray.put(combined)
         blob = ray.put(resumed)
 
         def make(index: int) -> Any:
             return actor_class.remote({**options, "seed": seed + index}, blob, weights_ref)
 
-        actors = [make(index) for index in range(workers)]
+        actors.extend(make(index) for index in range(workers))
         deadline = None if seconds is None else progress.started + seconds
         saved = True
         while games is None or progress.games < games:
@@ -237,6 +244,8 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         raise
     finally:
         progress.close()
+        for actor in actors:
+            ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run
         if started_ray:
             ray.shutdown()
     _save(driver, combined, out)

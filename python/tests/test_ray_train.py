@@ -3,6 +3,7 @@ eval` reads; a killed worker replaced, a checkpoint resumed, Ctrl-C saving, bad 
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import logging
 import os
@@ -67,7 +68,7 @@ def test_the_workers_deltas_are_summed_every_period(local_ray: None, tmp_path: P
 
 @needs_ray
 def test_a_killed_worker_is_replaced_and_the_run_plays_all_its_games(local_ray: None, tmp_path: Path) -> None:
-    import ray
+    ray: Any = importlib.import_module("ray")  # partly typed: available_resources is not
 
     def kill_one(period: dict[str, Any]) -> None:
         if period["period"] == 1:
@@ -77,6 +78,11 @@ def test_a_killed_worker_is_replaced_and_the_run_plays_all_its_games(local_ray: 
     report = ray_train(workers=2, games=600, period_games=100, out=out, on_period=kill_one, seed=1, **SMALL)
     assert report["games"] == 600 and report["restarts"] == 1 and report["periods"] >= 3
     evaluate(out)
+    # The run's actors are gone with it: a Ray that outlives the run has its CPUs back.
+    deadline = time.monotonic() + 5
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray.available_resources().get("CPU", 0) == 2
 
 
 @needs_ray
@@ -90,6 +96,13 @@ def test_resume_continues_from_the_checkpoint(local_ray: None, tmp_path: Path) -
     learner.train(games=150)
     assert np.array_equal(weights(second), start + (learner.weights() - start))
     evaluate(second)
+
+
+@needs_ray
+def test_more_workers_than_the_cluster_has_cpus_is_an_error_not_a_wait(local_ray: None, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="3 workers need 3 CPUs \\(one each\\), the Ray cluster has 2"):
+        ray_train(workers=3, games=10, out=tmp_path / "w.bin", **SMALL)
+    assert not (tmp_path / "w.bin").exists()
 
 
 @needs_ray
