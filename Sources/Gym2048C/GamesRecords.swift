@@ -78,9 +78,7 @@ public func g2048GamesRecord(
             let record = try GamesRecord(
                 game: declaration, values: values, protocolName: protocolName.map { String(cString: $0) }, player: String(cString: player),
                 played: played)
-            if let protocolName = record.protocolName {
-                _ = try GamesRecord.parse(Array(record.text.utf8)).verify(against: EvaluationProtocol.named(protocolName))
-            }
+            try record.checkWritten()
             text.pointee = ThreadText.answer(record.text)
         } catch {
             throw .argument(error.description)

@@ -21,10 +21,9 @@ extension GamesRecord {
         guard let first = lines.firstIndex(where: { !isBlank($0) }) else {
             throw GamesRecordError("an empty record: a games record starts with its header line")
         }
-        var record = try header(lines[first], number: first + 1, cutOff: cutOff && first == lines.count - 1, registry: registry)
-        let expected = record.games.capacity
-        record.games = []
-        record.games.reserveCapacity(min(expected, 1 << 20))
+        var (record, expected) = try header(lines[first], number: first + 1, cutOff: cutOff && first == lines.count - 1, registry: registry)
+        // The lines there are, not the count a header claims: a forged header must not reserve gigabytes.
+        record.games.reserveCapacity(min(expected, lines.count - first - 1))
         let replayer = try GameReplayer(game: record.game, values: record.values)
         for index in (first + 1)..<lines.count where !isBlank(lines[index]) {
             let number = index + 1
@@ -52,6 +51,14 @@ extension GamesRecord {
         return (try? JSONValue.parse(line))?["type"] == .string("games")
     }
 
+    /// Why `player` cannot name a record's player, or `nil`: the reader's rule, which every writer checks too.
+    static func playerRefusal(_ player: String) -> String? {
+        let allowed =
+            !player.isEmpty && player.count <= maxPlayerLength
+            && !player.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        return allowed ? nil : "\"player\" must be 1 to \(maxPlayerLength) characters, none a control character"
+    }
+
     static func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } }
 
     static func object(_ line: ArraySlice<UInt8>, number: Int, cutOff: Bool) throws(GamesRecordError) -> Fields {
@@ -62,8 +69,10 @@ extension GamesRecord {
         }
     }
 
-    /// The header, with `games` reserved to the count it announces (read back by ``parse(_:registry:)``).
-    static func header(_ line: ArraySlice<UInt8>, number: Int, cutOff: Bool, registry: GameRegistry) throws(GamesRecordError) -> GamesRecord {
+    /// The header: the record without its games, and the number of games it announces.
+    static func header(_ line: ArraySlice<UInt8>, number: Int, cutOff: Bool, registry: GameRegistry) throws(GamesRecordError)
+        -> (record: GamesRecord, games: Int)
+    {
         let fields = try object(line, number: number, cutOff: cutOff)
         do throws(RecordError) {
             try fields.allowOnly(["type", "format", "version", "game", "protocol", "config", "player", "games"])
@@ -79,13 +88,9 @@ extension GamesRecord {
             if try fields.member("protocol") == .null { protocolName = nil } else { protocolName = try fields.string("protocol") }
             let values = try fields.object("config").gameOptions(of: game)
             let player = try fields.string("player")
-            guard !player.isEmpty, player.count <= maxPlayerLength, !player.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw fields.error("\"player\" must be 1 to \(maxPlayerLength) characters, none a control character")
-            }
+            if let refusal = playerRefusal(player) { throw fields.error(refusal) }
             let count = try fields.integer("games", in: 1...Int128(maxGames))
-            var record = GamesRecord(game: game, values: values, protocolName: protocolName, player: player, games: [])
-            record.games.reserveCapacity(Int(count))
-            return record
+            return (GamesRecord(game: game, values: values, protocolName: protocolName, player: player, games: []), Int(count))
         } catch {
             throw GamesRecordError(error)
         }

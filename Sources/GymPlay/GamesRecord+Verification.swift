@@ -33,6 +33,13 @@ extension GamesRecord {
         return VerifiedGames(record: self, protocol: played)
     }
 
+    /// The checks a written record still needs, its games having been replayed as they were written: the player's
+    /// name as a reader takes it, and, when it names a protocol, that its games are the protocol's.
+    package func checkWritten() throws(GamesRecordError) {
+        if let refusal = Self.playerRefusal(player) { throw GamesRecordError(line: 1, refusal) }
+        if let played = try evaluationProtocol() { try check(against: played) }
+    }
+
     /// The protocol the record names, if any.
     func evaluationProtocol() throws(GamesRecordError) -> EvaluationProtocol? {
         guard let protocolName else { return nil }

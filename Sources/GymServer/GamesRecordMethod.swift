@@ -30,10 +30,8 @@ extension ProtocolMethod {
             guard !played.isEmpty else { throw .invalidParams("games must list at least one game") }
             do throws(GamesRecordError) {
                 let record = try GamesRecord(game: declaration, values: values, protocolName: protocolName, player: player, played: played)
-                let text = record.text
-                // The header's checks (the player's name) and the protocol's are the reader's: one set of rules.
-                _ = try GamesRecord.parse(Array(text.utf8)).verify()
-                return .object([("record", .string(text))])
+                try record.checkWritten()
+                return .object([("record", .string(record.text))])
             } catch {
                 throw .invalidParams(error.description)
             }

@@ -54,6 +54,7 @@ enum EvalRecording {
         let record = try GamesRecord(
             game: game, values: values, protocolName: evaluation?.name, player: player,
             played: zip(seeds, actions).map { ($0, $1) })
+        try record.checkWritten()
         try AtomicFile.write(Array(record.text.utf8), to: path)
         Console.error("recorded \(actions.count) games (\(record.games.reduce(0) { $0 + $1.result.steps }) moves) to \(path)")
     }

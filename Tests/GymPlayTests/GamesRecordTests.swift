@@ -113,6 +113,8 @@ struct GamesRecordTests {
             (Self.editing(text, line: 1, "\"rows\":2", "\"rows\":3"), "game 0 (seed 1): "),
             (Self.editing(text, line: 1, "\"games\":3", "\"games\":4"), "truncated record: the header announces 4 games, the file holds 3"),
             (Self.editing(text, line: 1, "\"games\":3", "\"games\":2"), "line 4: a line after the 2 games the header announces"),
+            // The count as announced (it was once read back from an array's capacity, which may exceed it).
+            (Self.editing(text, line: 1, "\"games\":3", "\"games\":10000000"), "truncated record: the header announces 10000000 games, the file holds 3"),
             (String(text.dropLast()), "line 4: truncated record: the last line has no end of line"),
             (String(text.dropLast(9)), "line 4: truncated record: the last line is incomplete"),
             (Self.editing(text, line: 2, "\"index\":0", "\"index\":1"), "line 2: game 1 where game 0 was expected"),
