@@ -50,15 +50,16 @@ public struct Environment: Sendable {
     /// The bitboard's row table, loaded once rather than through a lazy global on every move.
     @usableFromInline let rowTable: RowTableHandle
     @usableFromInline var rng: Xoshiro256StarStar
-    @usableFromInline var grid: GridState
+    /// The board, while ``isPacked``: a 4×4 board below the 32 768 tile, the fast path.
+    @usableFromInline var packed: Bitboard
+    /// The board, while not ``isPacked`` (any other size, or 4×4 from the 32 768 tile on); stale otherwise.
+    ///
+    /// Two fields and a flag rather than an enum of the two: a step on the fast path writes its eight
+    /// bytes, where an enum case's payload is the 66 bytes of its larger case, written whole every step.
+    @usableFromInline var generic: Board
+    /// Which of the two fields holds the board.
+    @usableFromInline var isPacked: Bool
     @usableFromInline var episode: Episode
-
-    /// The board in whichever representation is fastest for it.
-    @usableFromInline
-    enum GridState: Sendable {
-        case packed(Bitboard)
-        case generic(Board)
-    }
 
     /// Where the environment is in its episode: the phases every game shares. The raw values are the names a
     /// saved ``EnvironmentState`` gives the phase.
@@ -79,7 +80,7 @@ public struct Environment: Sendable {
         limits = EpisodeRules(rules)
         rowTable = Bitboard.rowTable
         self.rng = rng
-        grid = Environment.representation(of: board, highestExponent: episode.highest)
+        (packed, generic, isPacked) = Environment.representation(of: board, highestExponent: episode.highest)
         self.episode = episode
     }
 
@@ -87,12 +88,7 @@ public struct Environment: Sendable {
 
     /// The current board.
     @inlinable
-    public var board: Board {
-        switch grid {
-        case .packed(let packed): Board(packed)
-        case .generic(let board): board
-        }
-    }
+    public var board: Board { isPacked ? Board(packed) : generic }
 
     /// The current board as text, as Gymnasium's `render()` gives it (see `Board.render(colored:)`).
     ///
@@ -162,14 +158,14 @@ public struct Environment: Sendable {
 
     mutating func begin(_ board: Board) -> Reset {
         episode = Episode(starting: board, limits: limits)
-        grid = Environment.representation(of: board, highestExponent: episode.highest)
+        (packed, generic, isPacked) = Environment.representation(of: board, highestExponent: episode.highest)
         return Reset(observation: board, info: info)
     }
 
-    @usableFromInline
-    static func representation(of board: Board, highestExponent: UInt8) -> GridState {
-        if highestExponent < 15, let packed = Bitboard(board) { return .packed(packed) }
-        return .generic(board)
+    /// The fields that hold `board`: packed when it packs and its largest tile is below 32 768.
+    static func representation(of board: Board, highestExponent: UInt8) -> (Bitboard, Board, Bool) {
+        if highestExponent < 15, let packed = Bitboard(board) { return (packed, board, true) }
+        return (Bitboard(rawValue: 0), board, false)
     }
 
     // MARK: Step
@@ -188,8 +184,7 @@ public struct Environment: Sendable {
             episode.phase == .over
                 ? "step(_:) after the episode ended: call reset() first"
                 : "step(_:) before reset(): call reset(seed:) first")
-        switch grid {
-        case .packed(let packed):
+        if isPacked {
             let outcome = packed.moved(action, table: rowTable)
             guard outcome.changed else { return try illegal(action) }
             var next = outcome.afterstate
@@ -197,20 +192,21 @@ public struct Environment: Sendable {
             let (terminated, truncated) = episode.advance(
                 to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
                 spawn: spawn, limits: limits)
+            packed = next
             // A 32 768 tile: the next merge may need a fifth bit.
-            grid = episode.highest < 15 ? .packed(next) : .generic(Board(next))
+            if episode.highest >= 15 { (generic, isPacked) = (Board(next), false) }
             return Step(
                 observation: Board(next), reward: outcome.reward, terminated: terminated, truncated: truncated,
                 info: episode.info(afterstate: Board(outcome.afterstate), spawn: spawn))
-        case .generic(let board):
-            let outcome = board.moved(action)
+        } else {
+            let outcome = generic.moved(action)
             guard outcome.changed, outcome.highestMerge <= limits.largestExponent else { return try illegal(action) }
             var next = outcome.afterstate
             let spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &rng)
             let (terminated, truncated) = episode.advance(
                 to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
                 spawn: spawn, limits: limits)
-            grid = .generic(next)
+            generic = next
             return Step(
                 observation: next, reward: outcome.reward, terminated: terminated, truncated: truncated,
                 info: episode.info(afterstate: outcome.afterstate, spawn: spawn))
@@ -246,15 +242,13 @@ public struct Environment: Sendable {
     /// - Complexity: O(1) on 4×4, O(rows × cols) otherwise.
     @inlinable
     public func afterstate(_ direction: Direction) -> Afterstate {
-        switch grid {
-        case .packed(let packed):
+        if isPacked {
             let outcome = packed.moved(direction, table: rowTable)
             return Afterstate(direction: direction, legal: outcome.changed, reward: outcome.reward, board: Board(outcome.afterstate))
-        case .generic(let board):
-            let outcome = board.moved(direction)
-            let legal = outcome.changed && outcome.highestMerge <= limits.largestExponent
-            return Afterstate(direction: direction, legal: legal, reward: outcome.reward, board: legal ? outcome.afterstate : board)
         }
+        let outcome = generic.moved(direction)
+        let legal = outcome.changed && outcome.highestMerge <= limits.largestExponent
+        return Afterstate(direction: direction, legal: legal, reward: outcome.reward, board: legal ? outcome.afterstate : generic)
     }
 
     /// What each of the four actions would do, in action order: the one call an

@@ -87,7 +87,7 @@ extension Environment {
     public mutating func restore(_ state: EnvironmentState) throws(StateError) {
         let episode = try Environment.episode(of: state, limits: limits, rules: rules)
         rng = state.generator
-        grid = Environment.representation(of: state.board, highestExponent: episode.highest)
+        (packed, generic, isPacked) = Environment.representation(of: state.board, highestExponent: episode.highest)
         self.episode = episode
     }
 

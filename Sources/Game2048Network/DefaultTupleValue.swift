@@ -1,3 +1,4 @@
+import CPrefetch
 import Game2048
 
 /// The default 4 × 6-tuple network on the packed 4×4 board: its 32 indices are masks and shifts of
@@ -16,9 +17,60 @@ package struct DefaultTupleValue: ValueFunction {
         self.network = network
     }
 
+    /// The 32 indices, as 32-bit integers (every index is below 4 · 2^24: half the memory of `Int`s, and a
+    /// sign-extending load reads one as cheaply as a word).
+    @inlinable package static var storedFeatureCount: Int { 32 }
+
     @inlinable @inline(__always)
-    package func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
+    package func storeFeatures(of board: Bitboard, at slot: UnsafeMutablePointer<Int32>) {
         let f = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
+        var k = 0
+        Self.forEach(f) {
+            slot[k] = Int32(truncatingIfNeeded: $0)
+            k &+= 1
+        }
+    }
+
+    /// The 32 indices stored at `slot`, in ``NTupleNetwork/defaultFeatureIndices(of:)``'s order.
+    @inlinable @inline(__always)
+    static func indices(at slot: UnsafePointer<Int32>) -> (
+        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
+        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
+    ) {
+        @inline(__always) func four(_ k: Int) -> (Int, Int, Int, Int) {
+            (Int(slot[k]), Int(slot[k &+ 1]), Int(slot[k &+ 2]), Int(slot[k &+ 3]))
+        }
+        return (four(0), four(4), four(8), four(12), four(16), four(20), four(24), four(28))
+    }
+
+    @inlinable @inline(__always)
+    package func value(of board: Bitboard, storedAt slot: UnsafePointer<Int32>) -> Float {
+        Self.sum(network.weights.base + network.stageOffset(of: board), Self.indices(at: slot))
+    }
+
+    @inlinable @inline(__always)
+    package func prefetch(_ board: Bitboard, storedAt slot: UnsafePointer<Int32>) {
+        let w = UnsafeRawPointer(network.weights.base + network.stageOffset(of: board))
+        for k in 0..<32 { prefetch_for_read(w + Int(slot[k]) &* MemoryLayout<Float>.stride) }
+    }
+
+    @inlinable @inline(__always)
+    package func learn(
+        _ board: Bitboard, storedAt slot: UnsafePointer<Int32>, toward target: Float, step: Float, accumulators: CoherenceAccumulators?
+    ) {
+        learn(board, indices: Self.indices(at: slot), toward: target, step: step, accumulators: accumulators)
+    }
+
+    /// Calls `body` with each of the 32 indices of `f`, in order: unrolled (a loop over an array literal of the
+    /// eight would allocate).
+    @inlinable @inline(__always)
+    static func forEach(
+        _ f: (
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
+        ),
+        _ body: (Int) -> Void
+    ) {
         @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
             body(i.0)
             body(i.1)
@@ -33,6 +85,11 @@ package struct DefaultTupleValue: ValueFunction {
         visit(f.5)
         visit(f.6)
         visit(f.7)
+    }
+
+    @inlinable @inline(__always)
+    package func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
+        Self.forEach(NTupleNetwork.defaultFeatureIndices(of: board.rawValue), body)
     }
 
     /// The value, unrolled: 32 independent loads the CPU can overlap, summed as a tree.
@@ -59,35 +116,30 @@ package struct DefaultTupleValue: ValueFunction {
     /// ``forEachFeature(of:_:)``'s order), but with the 32 indices computed once for both.
     @inlinable @inline(__always)
     package func learn(_ board: Bitboard, toward target: Float, step: Float, accumulators: CoherenceAccumulators?) {
+        learn(board, indices: NTupleNetwork.defaultFeatureIndices(of: board.rawValue), toward: target, step: step, accumulators: accumulators)
+    }
+
+    /// `learn` with `board`'s indices given: the value read and the weights written through the same 32.
+    @inlinable @inline(__always)
+    func learn(
+        _ board: Bitboard,
+        indices: (
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
+            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
+        ),
+        toward target: Float, step: Float, accumulators: CoherenceAccumulators?
+    ) {
         let offset = network.stageOffset(of: board), w = network.weights.base + offset
-        let (a, b, c, d, e, f, g, h) = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
-        let value = Self.sum(w, (a, b, c, d, e, f, g, h))
+        let value = Self.sum(w, indices)
         // Symmetric twins share a weight and are updated twice, as in `update(_:by:)`. Inlined into each
         // branch below.
-        @inline(__always) func forEachIndex(_ body: (Int) -> Void) {
-            // Unrolled: a loop over an array literal of the eight would allocate.
-            @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
-                body(i.0)
-                body(i.1)
-                body(i.2)
-                body(i.3)
-            }
-            visit(a)
-            visit(b)
-            visit(c)
-            visit(d)
-            visit(e)
-            visit(f)
-            visit(g)
-            visit(h)
-        }
         if let accumulators {
             precondition(accumulators.count == network.weights.count, "the accumulators are for another network")
             let error = target - value, base = network.weights.base
-            forEachIndex { accumulators.update(base, at: offset + $0, error: error, step: step) }
+            Self.forEach(indices) { accumulators.update(base, at: offset + $0, error: error, step: step) }
         } else {
             let delta = step * (target - value)
-            forEachIndex { w[$0] += delta }
+            Self.forEach(indices) { w[$0] += delta }
         }
     }
 }

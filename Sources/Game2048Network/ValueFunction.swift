@@ -40,6 +40,41 @@ package protocol ValueFunction {
     /// Asks the CPU to start loading the weights ``value(of:)`` reads on `board`, without waiting (a
     /// hint: it changes no value).
     func prefetch(_ board: Position)
+    /// How many indices ``storeFeatures(of:at:)`` writes for a board: a board's feature indices worked out
+    /// once, so that a move that prefetches its afterstates' weights, then sums them, then (at the next
+    /// move) learns the chosen one does not work them out three times. 0 for a kind that reads them
+    /// off the board each time (the default implementations below).
+    static var storedFeatureCount: Int { get }
+    /// Writes `board`'s feature indices at `slot` (``storedFeatureCount`` of them).
+    func storeFeatures(of board: Position, at slot: UnsafeMutablePointer<Int32>)
+    /// ``value(of:)`` of `board`, whose indices ``storeFeatures(of:at:)`` wrote at `slot`: the same Float.
+    func value(of board: Position, storedAt slot: UnsafePointer<Int32>) -> Float
+    /// ``prefetch(_:)`` of `board`, whose indices are at `slot`.
+    func prefetch(_ board: Position, storedAt slot: UnsafePointer<Int32>)
+    /// ``learn(_:toward:step:accumulators:)`` of `board`, whose indices are at `slot`: the same weights.
+    func learn(
+        _ board: Position, storedAt slot: UnsafePointer<Int32>, toward target: Float, step: Float, accumulators: CoherenceAccumulators?)
+}
+
+// A kind that stores no indices reads them off the board each time.
+extension ValueFunction {
+    @inlinable package static var storedFeatureCount: Int { 0 }
+
+    @inlinable @inline(__always)
+    package func storeFeatures(of board: Position, at slot: UnsafeMutablePointer<Int32>) {}
+
+    @inlinable @inline(__always)
+    package func value(of board: Position, storedAt slot: UnsafePointer<Int32>) -> Float { value(of: board) }
+
+    @inlinable @inline(__always)
+    package func prefetch(_ board: Position, storedAt slot: UnsafePointer<Int32>) { prefetch(board) }
+
+    @inlinable @inline(__always)
+    package func learn(
+        _ board: Position, storedAt slot: UnsafePointer<Int32>, toward target: Float, step: Float, accumulators: CoherenceAccumulators?
+    ) {
+        learn(board, toward: target, step: step, accumulators: accumulators)
+    }
 }
 
 extension ValueFunction {
@@ -102,51 +137,63 @@ extension ValueFunction {
         }
     }
 
-    /// Prefetches the features of every legal afterstate of `board`: the weights
-    /// ``greedyMove(on:table:prefetched:)`` will read on it.
+    /// The four moves of `board`, each legal afterstate's feature indices stored in `slots` (four slots of
+    /// ``storedFeatureCount`` each, in `Direction` order) and its weights asked for: what
+    /// ``greedyMove(among:)`` reads. A caller with several games asks for the next game's candidates
+    /// before it waits on this one's, so that their loads overlap.
     @inlinable @inline(__always)
-    package func prefetchMoves(on board: Position, table: Bitboard.MoveTable) {
-        for direction in Direction.allCases {
+    package func candidates(on board: Position, table: Bitboard.MoveTable, slots: UnsafeMutablePointer<Int32>) -> MoveCandidates<Self> {
+        @inline(__always) func candidate(_ direction: Direction) -> MoveOutcome<Position> {
             let outcome = board.move(direction, table: table)
-            if outcome.changed { prefetch(outcome.afterstate) }
+            if outcome.changed {
+                let slot = slots + direction.rawValue &* Self.storedFeatureCount
+                storeFeatures(of: outcome.afterstate, at: slot)
+                prefetch(outcome.afterstate, storedAt: slot)
+            }
+            return outcome
+        }
+        return MoveCandidates(up: candidate(.up), right: candidate(.right), down: candidate(.down), left: candidate(.left), slots: slots)
+    }
+
+    /// The greedy move on `board`, `argmax r + V(afterstate)` over the legal moves: see ``greedyMove(among:)``.
+    @inlinable @inline(__always)
+    package func greedyMove(on board: Position, table: Bitboard.MoveTable) -> GreedyChoice<Position> {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 &* Self.storedFeatureCount) {
+            greedyMove(among: candidates(on: board, table: table, slots: $0.baseAddress.unsafelyUnwrapped))
         }
     }
 
-    /// The greedy move on `board`, `argmax r + V(afterstate)` over the legal moves: its afterstate,
-    /// reward, largest merge and value, and whether any move is legal.
+    /// The greedy move among a board's candidates, `argmax r + V(afterstate)` over the legal moves: its
+    /// direction, afterstate, reward, largest merge and value, and whether any move is legal.
     ///
     /// The first legal move in `Direction` order is kept unless a later one is strictly better, as
-    /// in `Expectimax`. The four moves are made first, every legal afterstate's weights prefetched,
-    /// and only then the values summed, so that the up to 128 cache misses are in flight together
-    /// instead of one move's 32 at a time (measured: a quarter more moves per second in training and
-    /// in greedy play). With `prefetched`, the caller has already asked for them
-    /// (``prefetchMoves(on:table:)``) and the move does not again.
+    /// in `Expectimax`. The four moves are made and every legal afterstate's weights prefetched
+    /// (``candidates(on:table:slots:)``) before any value is summed, so that the up to 128 cache misses
+    /// are in flight together instead of one move's 32 at a time (measured: a quarter more moves per
+    /// second in training and in greedy play).
     @inlinable @inline(__always)
-    package func greedyMove(on board: Position, table: Bitboard.MoveTable, prefetched: Bool = false)
-        -> (afterstate: Position, reward: Int64, highestMerge: UInt8, value: Float, found: Bool)
-    {
-        let up = board.move(.up, table: table), right = board.move(.right, table: table)
-        let down = board.move(.down, table: table), left = board.move(.left, table: table)
-        @inline(__always) func prefetchIfLegal(_ outcome: MoveOutcome<Position>) {
-            if !prefetched && outcome.changed { prefetch(outcome.afterstate) }
+    package func greedyMove(among candidates: MoveCandidates<Self>) -> GreedyChoice<Position> {
+        @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Position>, _ direction: Direction) -> Float {
+            outcome.changed ? value(of: outcome.afterstate, storedAt: candidates.slot(direction)) : 0
         }
-        prefetchIfLegal(up)
-        prefetchIfLegal(right)
-        prefetchIfLegal(down)
-        prefetchIfLegal(left)
-        @inline(__always) func valueIfLegal(_ outcome: MoveOutcome<Position>) -> Float {
-            outcome.changed ? value(of: outcome.afterstate) : 0
-        }
-        let values = (valueIfLegal(up), valueIfLegal(right), valueIfLegal(down), valueIfLegal(left))
-        typealias Choice = (afterstate: Position, reward: Int64, highestMerge: UInt8, value: Float, found: Bool)
+        let values = (
+            valueIfLegal(candidates.up, .up), valueIfLegal(candidates.right, .right), valueIfLegal(candidates.down, .down),
+            valueIfLegal(candidates.left, .left)
+        )
         // A pure function of the best so far, not a nested function that assigns a captured `best`: in a
         // generic context that capture is checked for exclusive access at run time, a call per move.
-        @inline(__always) func better(_ best: Choice, _ outcome: MoveOutcome<Position>, _ value: Float) -> Choice {
+        @inline(__always) func better(
+            _ best: GreedyChoice<Position>, _ outcome: MoveOutcome<Position>, _ direction: Direction, _ value: Float
+        ) -> GreedyChoice<Position> {
             let total = Float(outcome.reward) + value
             guard outcome.changed && (!best.found || total > best.value) else { return best }
-            return (outcome.afterstate, outcome.reward, outcome.highestMerge, total, true)
+            return GreedyChoice(
+                direction: direction, afterstate: outcome.afterstate, reward: outcome.reward, highestMerge: outcome.highestMerge,
+                value: total, found: true)
         }
-        let none: Choice = (board, 0, 0, 0, false)
-        return better(better(better(better(none, up, values.0), right, values.1), down, values.2), left, values.3)
+        let none = GreedyChoice(direction: .up, afterstate: candidates.up.afterstate, reward: 0, highestMerge: 0, value: 0, found: false)
+        return better(
+            better(better(better(none, candidates.up, .up, values.0), candidates.right, .right, values.1), candidates.down, .down, values.2),
+            candidates.left, .left, values.3)
     }
 }

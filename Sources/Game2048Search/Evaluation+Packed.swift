@@ -76,7 +76,8 @@ extension Evaluation {
         var downgrading = PackedExpectimax(valueFunction: valueFunction, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
         while !over && highest < 15 {
             // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            var (best, bestReward, bestMerge, _, found) = valueFunction.greedyMove(on: board, table: table)
+            let choice = valueFunction.greedyMove(on: board, table: table)
+            var (best, bestReward, bestMerge, found) = (choice.afterstate, choice.reward, choice.highestMerge, choice.found)
             // No legal move: the game is over. (Asked here rather than of `legalMoves` after each spawn, as
             // the four moves are made here anyway.)
             guard found else {

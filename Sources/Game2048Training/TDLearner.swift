@@ -165,9 +165,11 @@ public final class TDLearner: @unchecked Sendable {
     /// `ValueFunction`.
     @inlinable
     func trainGame<V: ValueFunction>(_ valueFunction: V, using rng: inout Xoshiro256StarStar) -> GameResult {
-        var game = TrainingGame(self, valueFunction, using: &rng)
-        while !game.isOver { game.step(self, using: &rng) }
-        return game.finish(self)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: TrainingGame<V>.slotCapacity) { slots in
+            var game = TrainingGame(self, valueFunction, slots: slots.baseAddress.unsafelyUnwrapped, using: &rng)
+            while !game.isOver { game.step(self, valueFunction, using: &rng) }
+            return game.finish(self)
+        }
     }
 
     /// Plays games `lanes` at a time on this thread, interleaved move by move, for as long as
@@ -202,15 +204,18 @@ public final class TDLearner: @unchecked Sendable {
     func trainGames<V: ValueFunction>(
         _ valueFunction: V, lanes: Int, using rng: inout Xoshiro256StarStar, mayStart: () -> Bool, finished: (GameResult) -> Void
     ) {
-        // Each lane's game; whether the lane still plays (no new game may start where one ended); whether its
-        // board's moves were prefetched. A new game starts where one ends, so the lanes keep their order.
+        // Each lane's game and whether the lane still plays (no new game may start where one ended). A new game
+        // starts where one ends, so the lanes keep their order.
         // Games are mutated in place: a copy would copy a backward game's path.
         var games: [TrainingGame<V>] = []
-        for _ in 0..<lanes {
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: lanes &* TrainingGame<V>.slotCapacity)
+        defer { slots.deallocate() }
+        @inline(__always) func laneSlots(_ lane: Int) -> UnsafeMutablePointer<Int32> { slots + lane &* TrainingGame<V>.slotCapacity }
+        for lane in 0..<lanes {
             guard mayStart() else { break }
-            games.append(TrainingGame(self, valueFunction, using: &rng))
+            games.append(TrainingGame(self, valueFunction, slots: laneSlots(lane), using: &rng))
         }
-        var playing = [Bool](repeating: true, count: games.count), prefetched = [Bool](repeating: false, count: games.count)
+        var playing = [Bool](repeating: true, count: games.count)
         var remaining = games.count
         games.withUnsafeMutableBufferPointer { games in
             while remaining > 0 {
@@ -220,18 +225,12 @@ public final class TDLearner: @unchecked Sendable {
                     // lane playing prefetches its own, within its move.
                     var next = lane
                     repeat { next = next + 1 == games.count ? 0 : next + 1 } while !playing[next] && next != lane
-                    if next != lane && !games[next].isOver {
-                        valueFunction.prefetchMoves(on: games[next].board, table: rowTable)
-                        prefetched[next] = true
-                    }
-                    if !games[lane].isOver {
-                        games[lane].step(self, prefetched: prefetched[lane], using: &rng)
-                        prefetched[lane] = false
-                    }
+                    if next != lane && !games[next].isOver { games[next].prepare(self) }
+                    if !games[lane].isOver { games[lane].step(self, valueFunction, using: &rng) }
                     guard games[lane].isOver else { continue }
                     finished(games[lane].finish(self))
                     if mayStart() {
-                        games[lane] = TrainingGame(self, valueFunction, using: &rng)
+                        games[lane] = TrainingGame(self, valueFunction, slots: laneSlots(lane), using: &rng)
                     } else {
                         playing[lane] = false
                         remaining -= 1

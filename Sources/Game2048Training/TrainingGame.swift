@@ -5,7 +5,7 @@ import Game2048Network
 /// that a game can be played a move at a time and a thread can interleave several
 /// (``TDLearner/trainGames(lanes:using:mayStart:finished:)``).
 ///
-/// ``TDLearner/trainGame(using:)`` is `init`, ``step(_:prefetched:using:)`` until ``isOver``, then ``finish(_:)``.
+/// ``TDLearner/trainGame(using:)`` is `init`, ``step(_:using:)`` until ``isOver``, then ``finish(_:)``.
 /// It reads and learns through the network's `ValueFunction` `V`, on `V`'s boards.
 @usableFromInline
 struct TrainingGame<V: ValueFunction> {
@@ -14,8 +14,14 @@ struct TrainingGame<V: ValueFunction> {
     @usableFromInline let valueFunction: V
     /// The board: the last afterstate with its spawn, or the final board once the game is over.
     @usableFromInline var board: B
-    /// The afterstate chosen by the last move, which the next move's target updates (forward schedule).
+    /// The afterstate chosen by the last move, which the next move's target updates (forward schedule);
+    /// its feature indices are in the fifth of ``slots``.
     @usableFromInline var previous: B? = nil
+    /// The board's moves, when worked out (and their weights asked for) ahead of the move by ``prepare(_:)``.
+    @usableFromInline var candidates: MoveCandidates<V>? = nil
+    /// Room for five boards' feature indices (`V.storedFeatureCount` each): the four candidates', then the
+    /// previous afterstate's. The caller's, for as long as the game is played.
+    @usableFromInline let slots: UnsafeMutablePointer<Int32>
     @usableFromInline var score: Int64 = 0
     @usableFromInline var moves = 0
     /// TC's accumulators when this game learns by TC (fixed when it starts), else `nil`: a TD game.
@@ -39,8 +45,9 @@ struct TrainingGame<V: ValueFunction> {
 
     /// A new game with the rules' initial tiles.
     @inlinable
-    init(_ learner: TDLearner, _ valueFunction: V, using rng: inout Xoshiro256StarStar) {
+    init(_ learner: TDLearner, _ valueFunction: V, slots: UnsafeMutablePointer<Int32>, using rng: inout Xoshiro256StarStar) {
         self.valueFunction = valueFunction
+        self.slots = slots
         board = B.empty(of: learner.rules)
         learner.episode.placeStartingTiles(on: &board, using: &rng)
         backward = learner.schedule == .backward
@@ -57,17 +64,33 @@ struct TrainingGame<V: ValueFunction> {
         isOver = learner.reachesWin(reward: 0, board)
     }
 
+    /// Works out the board's moves and asks for their weights, ahead of ``step(_:using:)``: the lane loop
+    /// does so for the next lane before this lane's move waits on its own loads.
+    @inlinable
+    mutating func prepare(_ learner: TDLearner) {
+        candidates = valueFunction.candidates(on: board, table: learner.rowTable, slots: slots)
+    }
+
     /// One move: the greedy move, the forward update of the previous afterstate, the spawn, and
-    /// the checks that end the game; `prefetched` when the board's moves were prefetched already.
+    /// the checks that end the game.
+    @inlinable
+    mutating func step(_ learner: TDLearner, using rng: inout Xoshiro256StarStar) {
+        step(learner, valueFunction, using: &rng)
+    }
+
+    /// ``step(_:using:)`` with the game's value function given by the caller, who holds it for the whole
+    /// loop: a copy of the game's own (its network) was a retain and a release a move.
     ///
     /// Not inlined into the loops (a call a move): inlined, the lane loop's register pressure made the
     /// move's index arithmetic slower (measured 3 % fewer moves a second in training).
     @inlinable @inline(never)
-    mutating func step(_ learner: TDLearner, prefetched: Bool = false, using rng: inout Xoshiro256StarStar) {
-        let network = learner.network
+    mutating func step(_ learner: TDLearner, _ valueFunction: V, using rng: inout Xoshiro256StarStar) {
         // Read once a move: the game lives in an array the weight stores could alias, as far as the compiler knows.
-        let (valueFunction, learningStep, accumulators) = (self.valueFunction, self.learningStep, self.accumulators)
-        var (best, bestReward, _, bestValue, found) = valueFunction.greedyMove(on: board, table: learner.rowTable, prefetched: prefetched)
+        let (learningStep, accumulators) = (self.learningStep, self.accumulators)
+        if candidates == nil { prepare(learner) }
+        let choice = valueFunction.greedyMove(among: candidates.unsafelyUnwrapped)
+        candidates = nil
+        var (best, bestReward, bestValue, found) = (choice.afterstate, choice.reward, choice.value, choice.found)
         // One comparison a move: a learning rate too large makes the weights infinite within a few games,
         // and nothing after that is learning.
         guard !found || bestValue.isFinite else {
@@ -76,19 +99,19 @@ struct TrainingGame<V: ValueFunction> {
         }
         if staged && found {
             // A new stage: promote it, and read the move's value again from its copied tables.
-            let stage = network.stage(maxExponent: best.maxExponent)
+            let stage = learner.network.stage(maxExponent: best.maxExponent)
             if stage > gameStage {
                 gameStage = stage
-                if network.promote(toStage: stage) { bestValue = Float(bestReward) + valueFunction.value(of: best) }
+                if learner.network.promote(toStage: stage) { bestValue = Float(bestReward) + valueFunction.value(of: best) }
             }
         }
         if !backward, let previous {
             let target: Float = found ? bestValue : 0
             // Two calls, so that TD's is inlined without TC's branch (`nil` is known there).
             if let accumulators {
-                valueFunction.learn(previous, toward: target, step: learningStep, accumulators: accumulators)
+                valueFunction.learn(previous, storedAt: previousSlot, toward: target, step: learningStep, accumulators: accumulators)
             } else {
-                valueFunction.learn(previous, toward: target, step: learningStep, accumulators: nil)
+                valueFunction.learn(previous, storedAt: previousSlot, toward: target, step: learningStep, accumulators: nil)
             }
         }
         guard found else {
@@ -124,6 +147,8 @@ struct TrainingGame<V: ValueFunction> {
             return
         }
         previous = best
+        // The next move's candidates will be written over this move's.
+        previousSlot.update(from: slots + choice.direction.rawValue &* V.storedFeatureCount, count: V.storedFeatureCount)
         board = best
         _ = learner.episode.spawn(on: &board, using: &rng)
         if learner.episode.winExponent <= 2 && learner.reachesWin(reward: 0, board) {
@@ -131,6 +156,14 @@ struct TrainingGame<V: ValueFunction> {
             isOver = true
         }
     }
+
+    /// The indices ``slots`` must have room for (at least one, for a kind that stores none).
+    @inlinable
+    static var slotCapacity: Int { max(1, 5 &* V.storedFeatureCount) }
+
+    /// Where the previous afterstate's feature indices are kept.
+    @inlinable
+    var previousSlot: UnsafeMutablePointer<Int32> { slots + 4 &* V.storedFeatureCount }
 
     /// Learns a terminal afterstate toward 0 (once a game, so it reads the game's own fields).
     @inlinable

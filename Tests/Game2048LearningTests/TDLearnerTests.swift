@@ -156,6 +156,24 @@ struct TDLearnerTests {
         return (results, (0..<learner.network.weights.count).map { learner.network.weights[$0] })
     }
 
+    /// The default network keeps each afterstate's 32 indices from the prefetch to the sum and on to the next
+    /// move's update (`DefaultTupleValue.storeFeatures`); ``BoardReading`` reads the same network through the
+    /// same Floats but works the indices out at every read. Both must play the same games to the same weights,
+    /// in one lane and in two (where one lane's candidates are worked out before the other's move), by TD and
+    /// by TC, on one stage and on three.
+    @Test(arguments: [(1, false, false), (2, false, false), (2, true, false), (2, false, true), (3, true, true)])
+    func theDefaultNetworksStoredIndicesAreTheIndices(lanes: Int, coherence: Bool, staged: Bool) throws {
+        func learner() throws -> TDLearner {
+            let network = NTupleNetwork(rows: 4, cols: 4, patterns: nil, initialValue: 5_000, stageThresholds: staged ? [8, 9] : [])
+            return TDLearner(network: network, rules: try Rules(), schedule: .forward, method: coherence ? .tc : .td)
+        }
+        let stored = Self.laneRun(Bitboard.self, try learner(), lanes: lanes, games: 30)
+        let recomputed = Self.laneRun(Board.self, try learner(), lanes: lanes, games: 30)
+        #expect(stored.results.map(\.moves).reduce(0, +) > 3_000)
+        #expect(stored.results == recomputed.results)
+        #expect(stored.weights == recomputed.weights)
+    }
+
     /// One lane is ``TDLearner/trainGame(using:)`` game after game: the same games and weights.
     @Test(arguments: [(4, TDLearner.Schedule.forward), (4, .backward), (3, .forward)])
     func oneLaneIsOneGameAfterAnother(rows: Int, schedule: TDLearner.Schedule) throws {
@@ -178,7 +196,9 @@ struct TDLearnerTests {
         let learner = try Self.smallLearner(schedule: .backward)
         learner.backwardBlock = 8
         var rng = Xoshiro256StarStar(seed: 5)
-        var game = TrainingGame(learner, PackedRunValue(learner.network), using: &rng)
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: TrainingGame<PackedRunValue>.slotCapacity)
+        defer { slots.deallocate() }
+        var game = TrainingGame(learner, PackedRunValue(learner.network), slots: slots, using: &rng)
         var longest = 0
         while !game.isOver {
             game.step(learner, using: &rng)
@@ -191,7 +211,7 @@ struct TDLearnerTests {
         // The oracle: the same game, its path kept whole, each block of 8 learned when 16 are kept.
         let reference = try Self.smallLearner(schedule: .backward)
         var referenceRNG = Xoshiro256StarStar(seed: 5)
-        var whole = TrainingGame(reference, PackedRunValue(reference.network), using: &referenceRNG)
+        var whole = TrainingGame(reference, PackedRunValue(reference.network), slots: slots, using: &referenceRNG)
         var done = 0  // afterstates of `whole.path` learned already
         while !whole.isOver {
             whole.step(reference, using: &referenceRNG)
@@ -216,7 +236,10 @@ struct TDLearnerTests {
         let learner = try Self.smallLearner()
         var rng = Xoshiro256StarStar(seed: 21)
         let packed = PackedRunValue(learner.network)
-        var first = TrainingGame(learner, packed, using: &rng), second = TrainingGame(learner, packed, using: &rng)
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * TrainingGame<PackedRunValue>.slotCapacity)
+        defer { slots.deallocate() }
+        var first = TrainingGame(learner, packed, slots: slots, using: &rng)
+        var second = TrainingGame(learner, packed, slots: slots + TrainingGame<PackedRunValue>.slotCapacity, using: &rng)
         var expected: [GameResult] = []
         while !first.isOver || !second.isOver {
             if !first.isOver {

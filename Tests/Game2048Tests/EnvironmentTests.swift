@@ -509,11 +509,11 @@ struct EnvironmentTests {
                     0, 0, 0, 0,
                     0, 0, 0, 0,
                 ]))
-        guard case .packed = env.grid else { Issue.record("expected the packed fast path"); return }
+        guard env.isPacked else { Issue.record("expected the packed fast path"); return }
         let left = try env.step(.left)
         #expect(left.reward == 65536)
         #expect(left.info.maxTile == 32768)
-        guard case .generic = env.grid else { Issue.record("expected the generic board after a 32768"); return }
+        guard !env.isPacked else { Issue.record("expected the generic board after a 32768"); return }
         let up = try env.step(.up)
         #expect(up.reward == 65536)
         #expect(up.observation[0] == 16)

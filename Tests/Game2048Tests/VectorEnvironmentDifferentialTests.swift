@@ -81,7 +81,7 @@ struct VectorEnvironmentDifferentialTests {
                 } else {
                     let step = try singles[i].step(actions[i])
                     if step.info.invalid { invalid += 1 }
-                    if case .generic = singles[i].grid { generic += 1 }
+                    if !singles[i].isPacked { generic += 1 }
                     expected = Report(
                         observation: step.observation, reward: step.reward, terminated: step.terminated,
                         truncated: step.truncated, info: step.info, finalObservation: nil, finalInfo: nil)
