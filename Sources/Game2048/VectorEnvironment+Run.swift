@@ -60,7 +60,7 @@ extension VectorEnvironment {
                         }
                         let next = move.pointee.next, outcome = move.pointee.outcome, spawn = move.pointee.spawn
                         let (terminated, truncated) = episodes[index].advance(
-                            to: next, legalMoves: next.legalMoves, reward: outcome.reward, highestMerge: outcome.highestMerge,
+                            to: next, legalMoves: next.legalMoves(manyBoards: true), reward: outcome.reward, highestMerge: outcome.highestMerge,
                             spawn: spawn, limits: limits)
                         // A 32 768 tile: the next merge may need a fifth bit.
                         if episodes[index].highest < 15 { packed[index] = next.rawValue } else { lanes.boards[index] = Board(next) }

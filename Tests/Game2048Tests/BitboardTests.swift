@@ -113,10 +113,27 @@ struct BitboardTests {
                 let b = Bitboard(rawValue: spread * scale)
                 var changed: ActionMask = []
                 for direction in Direction.allCases where b.moved(direction).changed { changed.insert(ActionMask(direction)) }
-                if b.legalMoves != changed || Board(b).legalMoves != changed {
+                // Both forms: one board's (the directions tested side by side) and many boards' (folded).
+                if b.legalMoves != changed || b.legalMoves(manyBoards: true) != changed || Board(b).legalMoves != changed {
                     failures.append(String(b.rawValue, radix: 16))
                 }
             }
+        }
+        expectNoFailures(failures)
+    }
+
+    /// Random boards of every tile up to 16 384, a third of their cells empty: both forms of the mask are the
+    /// directions whose move changes the board.
+    @Test func bothMaskFormsAreTheChangingMovesOnRandomBoards() {
+        var rng = Xoshiro256StarStar(seed: 49)
+        var failures: [String] = []
+        for _ in 0..<50_000 {
+            var raw: UInt64 = 0
+            for cell in 0..<16 where rng.uniform(below: 3) != 0 { raw |= UInt64(1 + rng.uniform(below: 14)) << (4 * UInt64(cell)) }
+            let b = Bitboard(rawValue: raw)
+            var changed: ActionMask = []
+            for direction in Direction.allCases where b.moved(direction).changed { changed.insert(ActionMask(direction)) }
+            if b.legalMoves != changed || b.legalMoves(manyBoards: true) != changed { failures.append(String(raw, radix: 16)) }
         }
         expectNoFailures(failures)
     }
