@@ -21,7 +21,7 @@ final class ExactBox: OwnedBox {
 
     init(_ evaluator: sending PolicyEvaluator) {
         state = Mutex(State(evaluator: evaluator))
-        owner = getpid()
+        owner = Handles.processID
     }
 }
 

@@ -20,7 +20,7 @@ final class HandleBox: OwnedBox {
 
     init(_ session: GameSession) {
         self.session = Mutex(session)
-        owner = getpid()
+        owner = Handles.processID
     }
 }
 
@@ -31,7 +31,7 @@ final class LockedBox<Value>: OwnedBox {
 
     init(_ value: sending Value) {
         self.value = Mutex(value)
-        owner = getpid()
+        owner = Handles.processID
     }
 }
 
@@ -46,8 +46,19 @@ enum Handles {
     nonisolated(unsafe) static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
-        pthread_atfork({ pthread_mutex_lock(Handles.lock) }, { pthread_mutex_unlock(Handles.lock) }, { pthread_mutex_unlock(Handles.lock) })
+        pthread_atfork(
+            { pthread_mutex_lock(Handles.lock) }, { pthread_mutex_unlock(Handles.lock) },
+            {
+                Handles.processID = getpid()
+                pthread_mutex_unlock(Handles.lock)
+            })
         return lock
+    }()
+    /// This process's id: read once, and again in a child by the fork handler above (registered before the first
+    /// read), so that a call on a handle compares it with the handle's owner without a `getpid` system call.
+    nonisolated(unsafe) static var processID: pid_t = {
+        _ = lock
+        return getpid()
     }()
     /// The next handle and the live ones: read and written only with ``lock`` held.
     nonisolated(unsafe) static var next: Int64 = 1
@@ -78,7 +89,7 @@ enum Handles {
     /// round), made by this process.
     static func box<Box: OwnedBox>(_ handle: Int64, as kind: Box.Type) throws(CallError) -> Box {
         guard let box = locked({ boxes[handle] }) as? Box else { throw CallError(.invalidHandle(handle)) }
-        guard box.owner == getpid() else { throw CallError(.inheritedHandle(handle, owner: box.owner)) }
+        guard box.owner == processID else { throw CallError(.inheritedHandle(handle, owner: box.owner)) }
         return box
     }
 

@@ -14,7 +14,7 @@ final class SolutionBox: OwnedBox {
 
     init(_ solution: Solution) {
         self.solution = solution
-        owner = getpid()
+        owner = Handles.processID
     }
 }
 

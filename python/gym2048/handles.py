@@ -15,6 +15,19 @@ from __future__ import annotations
 import os
 from typing import Any, NoReturn, Optional
 
+#: This process's id, read once and again in a child after `os.fork` (and every fork Python makes): `os.getpid` is
+#: a system call, and every step of an environment asked it. A fork Python does not see (one made by C code) is
+#: still refused by the engine, which checks the same at every call on a handle.
+_process = os.getpid()
+
+
+def _forked_here() -> None:
+    global _process
+    _process = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked_here)
+
 
 class HandleOwner:
     """Mixed into every class that owns an engine handle. `_owner` is the process that made it (set by `_claim`),
@@ -28,18 +41,17 @@ class HandleOwner:
 
     def _claim(self) -> None:
         """Records the process that owns the handle (call before making it)."""
-        self._owner = os.getpid()
+        self._owner = _process
 
     def _forked(self) -> bool:
         """True in a process other than the one that made the handle (a forked child); False before `_claim`
         (an object whose making failed has nothing to give back)."""
-        return self._owner != -1 and os.getpid() != self._owner
+        return self._owner != -1 and _process != self._owner
 
     def _not_forked(self) -> None:
         """Refuses a use in a forked child: G2048Error naming the owner and what to do. Call it before any lock.
-        On every step of an environment, so one comparison and one `getpid` (a method more is a tenth of a
-        one-environment step)."""
-        if os.getpid() != self._owner:
+        On every step of an environment, so one comparison (a method more is a tenth of a one-environment step)."""
+        if _process != self._owner:
             from .client import G2048Error
             raise G2048Error(None, f"{self._what} belongs to process {self._owner}; {self._after_fork}")
 
