@@ -116,6 +116,14 @@ package struct TrainingMetrics: Sendable {
         return row
     }
 
+    /// Counts `games` games of `moves` moves in all that this record does not see one by one (a learner in another
+    /// process reported their totals and only its last games): they add to the counters, not to the window or the
+    /// curve.
+    package mutating func count(games: Int, moves: Int) {
+        self.games += games
+        self.moves += moves
+    }
+
     mutating func remember(_ result: GameResult) {
         if recent.count < windowSize {
             recent.append(result)

@@ -20,6 +20,9 @@ struct LearnerState: Sendable {
     /// The weights at the last export (`weights`, `set_weights`, `delta`, `apply_delta`), from which a delta is
     /// measured: none before the first, so that a learner whose weights never leave keeps no copy of them.
     var exported: [Float]? = nil
+    /// The games trained since the last report (`g2048_learner_games`), for a driver that combines several
+    /// learners' work to count them as its own (`g2048_learner_record`).
+    var unreported = GamesReport()
 
     /// The metadata a save writes: the setup's with the counters so far.
     var metadata: TrainingMetadata {
@@ -37,7 +40,7 @@ struct LearnerState: Sendable {
             throw .argument(error.message)
         }
         let start = SystemClock.monotonicSeconds(), secondsBefore = self.seconds
-        let state = Mutex((metrics: metrics, score: Int64(0), moves: 0, games: 0))
+        let state = Mutex((metrics: metrics, score: Int64(0), moves: 0, games: 0, report: unreported))
         let hooks = TrainingRun.Hooks(
             metadata: { counted },
             game: { result, _ in
@@ -45,13 +48,15 @@ struct LearnerState: Sendable {
                 state.withLock { state in
                     _ = state.metrics.record(result, elapsedSeconds: elapsed)
                     (state.score, state.moves, state.games) = (state.score + result.score, state.moves + result.moves, state.games + 1)
+                    state.report.add(result)
                 }
             })
         let outcome: TrainingRun.Outcome
         do { outcome = try run.trainingRun.run(hooks) } catch { throw CallError(.internalError("training failed: \(error)")) }
         let elapsed = SystemClock.monotonicSeconds() - start
         let played = state.withLock { $0 }
-        (setup, metrics, self.seconds) = (run, played.metrics, secondsBefore + elapsed)
+        (setup, metrics, self.seconds, unreported) = (run, played.metrics, secondsBefore + elapsed, played.report)
+        unreported.seconds += elapsed
         if case .diverged(let game) = outcome.halt {
             throw CallError(.internalError(TrainingError.diverged(at: game, "set weights or make a new learner").message))
         }
@@ -60,6 +65,73 @@ struct LearnerState: Sendable {
             ("mean_score", played.games == 0 ? .null : .double(Double(played.score) / Double(played.games))),
             ("total_games", .integer(Int128(played.metrics.games))),
         ])
+    }
+}
+
+/// The games a learner trained since it last reported them: their count, moves and seconds, and the last of them
+/// (at most a metrics window's), in the order they ended.
+struct GamesReport: Sendable {
+    var games = 0, moves = 0, seconds = 0.0
+    var last: [GameResult] = []
+    /// How many of its games a report carries one by one: the window from which `g2048 train` suggests the tile
+    /// to downgrade from, and reports its last games' mean.
+    static let kept = 1_000
+
+    init() {}
+
+    mutating func add(_ result: GameResult) {
+        (games, moves) = (games + 1, moves + result.moves)
+        if last.count == Self.kept { last.removeFirst() }
+        last.append(result)
+    }
+
+    /// `{"games": …, "moves": …, "seconds": …, "last": [[score, max_tile, moves], …]}`.
+    var json: JSONValue {
+        let games: [JSONValue] = last.map { result in
+            .array([.integer(Int128(result.score)), .integer(Int128(result.maxTile)), .integer(Int128(result.moves))])
+        }
+        return .object([
+            ("games", .integer(Int128(self.games))), ("moves", .integer(Int128(moves))), ("seconds", .double(seconds)),
+            ("last", .array(games)),
+        ])
+    }
+
+    /// A report as `json` writes it, checked: whole numbers in range, `last` no longer than `games` and than `kept`,
+    /// its moves within `moves`, every tile a power of two.
+    init(parsing text: String) throws(CallError) {
+        let value: JSONValue
+        do throws(JSONParseError) { value = try JSONValue.parse(Array(text.utf8)) } catch { throw .argument("games report: \(error)") }
+        guard case .object(let fields) = value else { throw .argument("games report: expected an object, got \(text.prefix(40))") }
+        func whole(_ name: String, _ value: JSONValue?, limit: Int128 = Int128(Int.max)) throws(CallError) -> Int {
+            guard case .integer(let number) = value, number >= 0, number <= limit else {
+                throw .argument("games report: \(name) must be a whole number from 0 to \(limit), got \(value.map(\.serialized) ?? "nothing")")
+            }
+            return Int(number)
+        }
+        let named = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        if let unknown = fields.first(where: { !["games", "moves", "seconds", "last"].contains($0.0) }) {
+            throw .argument("games report: unknown field \(JSONValue.string(unknown.0).serialized)")
+        }
+        games = try whole("games", named["games"])
+        moves = try whole("moves", named["moves"])
+        switch named["seconds"] {
+        case .integer(let number) where number >= 0: seconds = Double(number)
+        case .double(let number) where number >= 0 && number.isFinite: seconds = number
+        default: throw .argument("games report: seconds must be a number of at least 0")
+        }
+        guard case .array(let entries) = named["last"] ?? .null else { throw .argument("games report: last must be an array") }
+        guard entries.count <= min(games, Self.kept) else {
+            throw .argument("games report: last holds \(entries.count) games, more than its \(games) games or \(Self.kept)")
+        }
+        for entry in entries {
+            guard case .array(let triple) = entry, triple.count == 3 else {
+                throw .argument("games report: each of last must be [score, max_tile, moves], got \(entry.serialized)")
+            }
+            let score = try whole("a score", triple[0]), tile = try whole("a max_tile", triple[1], limit: 1 << 20)
+            guard tile >= 2, tile & (tile - 1) == 0 else { throw .argument("games report: a max_tile must be a power of two, got \(tile)") }
+            last.append(GameResult(score: Int64(score), maxTile: tile, moves: try whole("moves", triple[2])))
+        }
+        guard last.reduce(0, { $0 + $1.moves }) <= moves else { throw .argument("games report: last has more moves than the \(moves) of all") }
     }
 }
 
@@ -117,6 +189,34 @@ public func g2048LearnerSave(_ learner: Int64, _ path: UnsafePointer<CChar>?) ->
             } catch {
                 throw CallError(.internalError(error.description))
             }
+        }
+    }
+}
+
+@_cdecl("g2048_learner_games")
+public func g2048LearnerGames(_ learner: Int64, _ report: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(learner, as: LearnerBox.self)
+        guard let report else { throw .argument("report must not be NULL") }
+        let text = box.value.withLock { state in
+            defer { state.unreported = GamesReport() }
+            return state.unreported.json.serialized
+        }
+        report.pointee = ThreadText.answer(text)
+    }
+}
+
+@_cdecl("g2048_learner_record")
+public func g2048LearnerRecord(_ learner: Int64, _ report: UnsafePointer<CChar>?, _ seconds: Double) -> g2048_status {
+    call { () throws(CallError) in
+        let box = try Handles.box(learner, as: LearnerBox.self)
+        guard let report else { throw .argument("report must not be NULL") }
+        guard seconds >= 0, seconds.isFinite else { throw .argument("seconds must be a number of at least 0, got \(seconds)") }
+        let games = try GamesReport(parsing: String(cString: report))
+        box.value.withLock { state in
+            state.metrics.count(games: games.games - games.last.count, moves: games.moves - games.last.reduce(0) { $0 + $1.moves })
+            state.seconds += seconds
+            for result in games.last { _ = state.metrics.record(result, elapsedSeconds: state.seconds) }
         }
     }
 }

@@ -128,6 +128,26 @@ class Learner(EngineHandle):
             if library().g2048_learner_apply_delta(self._live(), at.ctypes.data, by.ctypes.data, len(at)) != _OK:
                 _raise_last()
 
+    def games(self) -> dict[str, Any]:
+        """The games trained since the last call: their `games`, `moves` and `seconds`, and the `last` of them (at
+        most 1 000, in the order they ended) as `[score, max_tile, moves]`. Another learner's `record` counts them
+        as its own: how a driver that combines several learners' deltas keeps their games in the weights it saves."""
+        text = ctypes.c_char_p()
+        with self._lock:
+            if library().g2048_learner_games(self._live(), ctypes.byref(text)) != _OK:
+                _raise_last()
+        report: dict[str, Any] = json.loads(text.value or b"null")
+        return report
+
+    def record(self, report: dict[str, Any], seconds: float = 0) -> None:
+        """Counts the games of another learner's `games()` report as this learner's own, and adds `seconds` to its
+        training time: a save then writes the games, moves and seconds of all, and on 4x4 from an optimistic start
+        the tile to downgrade from that the last 1 000 recorded games suggest, as `g2048 train` does."""
+        text = json.dumps(report).encode()
+        with self._lock:
+            if library().g2048_learner_record(self._live(), text, float(seconds)) != _OK:
+                _raise_last()
+
     def _count(self) -> int:
         text = ctypes.c_char_p()
         if library().g2048_learner_info(self._live(), ctypes.byref(text)) != _OK:

@@ -4,13 +4,23 @@
     report = ray_train(workers=4, games=100_000, out="w.bin", rows=4, seed=1)   # `g2048 train`'s settings as keywords
 
 Every period each worker (a Ray actor holding a `gym2048.Learner`, seeded `seed + its index`) trains `period_games`
-games from the combined weights, and returns its delta: the weights it moved and by how much. The driver adds every
-worker's delta to the combined weights, as parallel TD learners over shared weights do when they synchronize
-periodically: each delta is a TD update of the shared weights, and their sum is what the updates would have been
-on one shared copy, but for the staleness of the period (averaging them would divide the learning rate by the
-number of workers). The driver then saves the combined weights (an ordinary weights file) and gives them back to
-every worker through the object store. A worker that dies is replaced by a new actor holding the combined weights;
-its period's games are played again. Ctrl-C saves the combined weights and exits with 130.
+games from the combined weights, and returns its delta: the weights it moved and by how much. The driver combines
+the deltas into the combined weights by one of two rules (`combine`):
+
+- `mean` (the default): each weight moves by the mean change of the workers that moved it. A weight only one
+  worker's games reached takes that worker's whole change; a weight several reached (the early boards every game
+  passes through) takes their average, not their sum: each worker's change already carries that weight most of
+  the way to where its games put it, and a sum would carry it past by the other workers' share. This is model
+  averaging (one-shot averaging of parallel linear TD, and Federated Averaging's local steps) restricted to the
+  weights a worker touched, which n-tuple networks need: most weights are touched by one worker or none, and an
+  average over all workers would divide their learning by the number of workers.
+- `sum`: every delta is added, as parallel TD over shared weights does (each delta a TD update of the shared
+  weights, the sum what the updates would have been on one shared copy). It holds while a period is short enough
+  that no weight moves far within it; over long periods it overshoots the weights that every worker moves.
+
+The driver then saves the combined weights (an ordinary weights file) and gives them back to every worker through
+the object store. A worker that dies is replaced by a new actor holding the combined weights; its period's games
+are played again. Ctrl-C saves the combined weights and exits with 130.
 
 Exit codes: 0 done, 1 failed (the reason on stderr), 64 a usage error, 130 interrupted (the weights saved).
 """
@@ -40,6 +50,8 @@ CSV_HEADER = "games,moves,elapsed_seconds,moves_per_second,mean_score"
 WINDOW = 1000
 _USAGE_ERROR = 64
 _INTERRUPTED = 130
+#: The rules that combine the workers' deltas (see the module's documentation), the default first.
+COMBINE_RULES = ("mean", "sum")
 #: Periods in a row in which every worker died, after which the run stops.
 _IDLE_PERIODS = 3
 
@@ -69,10 +81,12 @@ class _Worker:
                 self.learner = Learner(**options, resume=path)
         self.learner.set_weights(weights)
 
-    def train(self, games: int, seconds: float) -> tuple[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    def train(self, games: int, seconds: float) -> tuple[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.float32],
+                                                         dict[str, Any]]:
+        """A period: its report, the delta, and the games behind it (`Learner.games`)."""
         report = self.learner.train(games=games, seconds=seconds, threads=1)
         indices, changes = self.learner.delta()
-        return report, indices, changes
+        return report, indices, changes, self.learner.games()
 
     def set_weights(self, weights: npt.NDArray[np.float32]) -> None:
         self.learner.set_weights(weights)
@@ -137,6 +151,20 @@ def _shares(games: Optional[int], done: int, workers: int, period_games: int) ->
     return [min(period_games, left // workers + (1 if index < left % workers else 0)) for index in range(workers)]
 
 
+def _combine(combined: npt.NDArray[np.float32], deltas: list[tuple[npt.NDArray[Any], npt.NDArray[np.float32]]],
+             rule: str) -> None:
+    """Adds the workers' `deltas` (each the distinct indices it moved and their changes) to `combined` by `rule`."""
+    if rule == "sum" or len(deltas) == 1:
+        for indices, changes in deltas:
+            combined[indices] += changes  # a delta's indices are distinct
+        return
+    indices = np.concatenate([delta[0] for delta in deltas])
+    changes = np.concatenate([delta[1] for delta in deltas]).astype(np.float64)
+    moved, slot = np.unique(indices, return_inverse=True)
+    mean = np.bincount(slot, weights=changes, minlength=len(moved)) / np.bincount(slot, minlength=len(moved))
+    combined[moved] += mean.astype(np.float32)
+
+
 def _save(driver: Learner, combined: npt.NDArray[np.float32], out: str | os.PathLike[str]) -> None:
     """Saves the combined weights to `out` (atomically) through the driver's learner, which holds the run's
     settings."""
@@ -146,11 +174,13 @@ def _save(driver: Learner, combined: npt.NDArray[np.float32], out: str | os.Path
 
 def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[float] = None,
               out: str | os.PathLike[str] = "weights.bin", resume: Optional[str | os.PathLike[str]] = None,
-              period_games: int = 1000, address: Optional[str] = None, metrics: Optional[str] = None,
+              period_games: int = 1000, combine: str = COMBINE_RULES[0], address: Optional[str] = None,
+              metrics: Optional[str] = None,
               on_period: Optional[Callable[[dict[str, Any]], None]] = None, stream: TextIO = sys.stderr,
               **train_options: Any) -> dict[str, Any]:
     """Trains `g2048 train`'s learner on `workers` Ray actors until `games` games in all or `seconds` (one at
-    least), and saves the combined weights to `out` after every period (atomically, while the next one trains)
+    least), combining their changes every `period_games` games each by the `combine` rule (`mean` or `sum`, see the
+    module's documentation), and saves the combined weights to `out` after every period (atomically, while the next one trains)
     and at the end. `resume` starts from a weights file (its settings too); `address` is a Ray cluster's
     (default: a local one, started and stopped here; one already initialized is used as it is); `metrics` a CSV
     file the period rows are appended to. `train_options` are `gym2048.Learner`'s (each worker's seed is `seed +
@@ -168,6 +198,8 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         raise ValueError(f"seconds must be above 0, got {seconds}")
     if period_games < 1:
         raise ValueError(f"period_games must be at least 1, got {period_games}")
+    if combine not in COMBINE_RULES:
+        raise ValueError(f"combine must be one of {', '.join(COMBINE_RULES)}, got {combine!r}")
     ray = _ray()
     options = {"table_share": 0, **train_options}
     seed = int(options.pop("seed", 1))
@@ -215,14 +247,15 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 # The last period's weights, saved while the workers train from them.
                 _save(driver, combined, out)
                 saved = True
-            moves, worker_seconds, worker_moves = 0, [], []
+            moves, worker_seconds, worker_moves, deltas, played = 0, [], [], [], []
             for index, call in calls.items():
                 try:
-                    report, indices, changes = ray.get(call)
+                    report, indices, changes, games_played = ray.get(call)
                 except ray.exceptions.RayActorError:
                     actors[index], restarts = make(index), restarts + 1
                     continue
-                combined[indices] += changes  # a delta's indices are distinct
+                deltas.append((indices, changes))
+                played.append(games_played)
                 progress.add(report)
                 moves += int(report["moves"])
                 worker_seconds.append(float(report["seconds"]))
@@ -232,6 +265,11 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 if idle == _IDLE_PERIODS:
                     raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
                 continue
+            _combine(combined, deltas, combine)
+            # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
+            # file says how many games made it, and the tile its last games suggest downgrading from.
+            for number, games_played in enumerate(played):
+                driver.record(games_played, seconds=time.monotonic() - period_start if number == 0 else 0)
             idle, periods, saved = 0, periods + 1, False
             weights_ref = ray.put(combined)
             for actor in actors:
@@ -269,7 +307,7 @@ _TRAIN_FLAGS = (("--rows", int, "N"), ("--cols", int, "N"), ("--network", str, "
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m gym2048.ray_train",
-                     description="Train `g2048 train`'s n-tuple learner on several Ray workers, summing their "
+                     description="Train `g2048 train`'s n-tuple learner on several Ray workers, combining their "
                                  "weight changes every period, and write the weights.",
                      epilog="Each worker's seed is --seed plus its index. A dead worker is replaced and its period "
                             "played again; Ctrl-C saves the weights and exits with 130. See docs/LEARNER.md, "
@@ -283,6 +321,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--address", metavar="ADDR", help="a Ray cluster's address (default: a local one)")
     parser.add_argument("--period-games", type=int, default=1000, metavar="N",
                         help="games each worker trains between two syncs (default: 1000)")
+    parser.add_argument("--combine", choices=COMBINE_RULES, default=COMBINE_RULES[0],
+                        help="how the workers' changes combine: mean (each weight by the mean change of the workers "
+                             "that moved it) or sum (default: %(default)s)")
     parser.add_argument("--metrics", metavar="FILE", help="append a CSV row every period")
     for flag, kind, name in _TRAIN_FLAGS:
         parser.add_argument(flag, type=kind, metavar=name, help=f"as `g2048 train {flag}`")
@@ -292,7 +333,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = vars(_parser().parse_args(argv))
     run = {key: arguments.pop(key) for key in ("workers", "games", "seconds", "out", "resume", "address",
-                                                "period_games", "metrics")}
+                                                "period_games", "combine", "metrics")}
     options = {key: value for key, value in arguments.items() if value is not None}
     try:
         report = ray_train(**run, **options)

@@ -4,6 +4,7 @@ file the command writes; its weights go out and come back in; its settings are r
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,42 @@ def test_a_delta_carries_one_learners_training_to_another() -> None:
     assert len(worker.delta()[0]) == 0
     with pytest.raises(ValueError, match="indices\\[0\\] must be 0 to"):
         server.apply_delta([-1], [1.0])
+
+
+def test_a_games_report_makes_another_learners_games_its_own(tmp_path: Path) -> None:
+    """A driver that combines deltas records its workers' games: the file it saves says how many games made it and
+    the tile their last games suggest downgrading from, as the worker's own file does."""
+    worker, driver = Learner(rows=4, seed=1), Learner(rows=4, seed=2)
+    worker.train(games=1200)
+    report = worker.games()
+    assert report["games"] == 1200 and report["moves"] == worker.info["moves"] and report["seconds"] > 0
+    assert len(report["last"]) == 1000 and all(len(game) == 3 for game in report["last"])
+    assert sum(game[2] for game in report["last"]) < report["moves"]
+    assert worker.games() == {"games": 0, "moves": 0, "seconds": 0.0, "last": []}  # reported: the next one is empty
+    driver.record(report, seconds=2.5)
+    assert (driver.info["games"], driver.info["moves"]) == (1200, report["moves"])
+    driver.set_weights(worker.weights())
+    for learner, name in ((worker, "worker.bin"), (driver, "driver.bin")):
+        learner.save(tmp_path / name)
+    said = [subprocess.run([find_binary(), "eval", "--weights", str(tmp_path / name), "--games", "1"], check=True,
+                           capture_output=True, text=True).stderr.splitlines()[0] for name in ("worker.bin", "driver.bin")]
+    assert "trained 1200 games; downgrading from" in said[0] and said[1] == said[0].replace("worker.bin", "driver.bin")
+
+
+@pytest.mark.parametrize("report,words", [
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 3, 5]]}, "a max_tile must be a power of two, got 3"),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4, 5], [4, 4, 5]]}, "last holds 2 games, more than its 1"),
+    ({"games": 2, "moves": 5, "seconds": 0, "last": [[4, 4, 5], [4, 4, 5]]}, "last has more moves than the 5 of all"),
+    ({"games": -1, "moves": 5, "seconds": 0, "last": []}, "games must be a whole number from 0"),
+    ({"games": 1, "moves": 5, "seconds": -1, "last": []}, "seconds must be a number of at least 0"),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [], "score": 3}, "unknown field \"score\""),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4]]}, "each of last must be [score, max_tile, moves]"),
+])
+def test_a_bad_games_report_is_refused_and_counts_nothing(report: dict[str, Any], words: str) -> None:
+    driver = Learner(rows=3, table_share=0)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        driver.record(report)
+    assert driver.info["games"] == 0 and driver.info["moves"] == 0
 
 
 def test_seconds_limit_a_call_and_a_forked_child_is_refused() -> None:

@@ -1,5 +1,6 @@
-"""Training on Ray: workers' deltas summed into the combined weights every period, saved as a weights file `g2048
-eval` reads; a killed worker replaced, a checkpoint resumed, Ctrl-C saving, bad arguments refused."""
+"""Training on Ray: workers' deltas combined (averaged or summed) into the combined weights every period, saved as
+a weights file `g2048 eval` reads; a killed worker replaced, a checkpoint resumed, Ctrl-C saving, bad arguments
+refused."""
 
 from __future__ import annotations
 
@@ -46,24 +47,44 @@ def evaluate(path: Path) -> None:
 
 
 @needs_ray
-def test_the_workers_deltas_are_summed_every_period(local_ray: None, tmp_path: Path) -> None:
+@pytest.mark.parametrize("rule", ["mean", "sum"])
+def test_the_workers_deltas_are_combined_every_period(rule: str, local_ray: None, tmp_path: Path) -> None:
     out, csv = tmp_path / "w.bin", tmp_path / "curve.csv"
-    report = ray_train(workers=2, games=400, period_games=100, out=out, metrics=str(csv), seed=7, **SMALL)
+    report = ray_train(workers=2, games=400, period_games=100, out=out, metrics=str(csv), seed=7, combine=rule,
+                       **SMALL)
     assert report["games"] == 400 and report["periods"] == 2 and report["restarts"] == 0
+    # The weights file counts the workers' games and moves as its own.
+    assert Learner(resume=str(out)).info["games"] == 400
     rows = csv.read_text().splitlines()
     assert rows[0] == CSV_HEADER and [row.split(",")[0] for row in rows[1:]] == ["200", "400"]
     evaluate(out)
     # The same two periods by hand: each worker (seed 7 + its index) trains from the combined weights, and the
-    # combined weights move by the sum of their changes.
+    # combined weights move by the sum of their changes, or each weight by the mean change of the workers that
+    # moved it.
     learners = [Learner(**SMALL, seed=7 + index, table_share=0) for index in range(2)]
     combined = learners[0].weights()
+    shared = 0
     for _ in range(2):
         start = combined.copy()
+        changes = []
         for learner in learners:
             learner.set_weights(start)
             learner.train(games=100)
-            combined += learner.weights() - start
-    assert np.array_equal(weights(out), combined)
+            changes.append(learner.weights() - start)
+        if rule == "sum":
+            combined += changes[0]
+            combined += changes[1]
+        else:
+            moved = (changes[0] != 0).astype(np.float64) + (changes[1] != 0)
+            total = changes[0].astype(np.float64) + changes[1]
+            combined += np.divide(total, moved, out=np.zeros_like(total), where=moved > 0).astype(np.float32)
+            shared += int(np.count_nonzero(moved == 2))
+    if rule == "sum":
+        assert np.array_equal(weights(out), combined)
+    else:
+        assert np.allclose(weights(out), combined, rtol=1e-6, atol=1e-3)
+        # Both rules are exercised: weights that both workers moved (averaged) and weights one moved.
+        assert shared > 0
 
 
 @needs_ray
@@ -131,6 +152,7 @@ def test_ctrl_c_saves_the_weights_and_exits_130(tmp_path: Path) -> None:
     (["--workers", "2"], "set games or seconds"),
     (["--games", "10", "--period-games", "0"], "period_games must be at least 1"),
     (["--games", "ten"], "invalid int value"),
+    (["--games", "10", "--combine", "median"], "invalid choice: 'median'"),
 ])
 def test_bad_arguments_are_usage_errors(arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
@@ -147,6 +169,8 @@ def test_bad_arguments_are_refused_before_ray_starts() -> None:
         ray_train(workers=0, games=10)
     with pytest.raises(ValueError, match="set games or seconds"):
         ray_train(workers=2)
+    with pytest.raises(ValueError, match="combine must be one of mean, sum, got 'median'"):
+        ray_train(workers=2, games=10, combine="median")
 
 
 def test_without_ray_the_error_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -66,7 +66,7 @@ extern "C" {
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
    which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
    g2048_action_alphabet, g2048_games_verify, g2048_games_record) and learners (g2048_learner_*). */
-#define G2048_ABI_VERSION 10
+#define G2048_ABI_VERSION 11
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -292,6 +292,14 @@ g2048_status g2048_learner_set_weights(int64_t learner, const float *weights, in
    a copy of its weights from its first export on. */
 g2048_status g2048_learner_delta(int64_t learner, int64_t *indices, float *changes, int64_t capacity, int64_t *count);
 g2048_status g2048_learner_apply_delta(int64_t learner, const int64_t *indices, const float *changes, int64_t count);
+/* The games behind the deltas, for a driver that combines several learners: g2048_learner_games sets *report to the
+   games trained since the last report, {"games": G, "moves": M, "seconds": S, "last": [[score, max_tile, moves],
+   ...]} (the last 1 000 of them one by one, in the order they ended), and starts the next report.
+   g2048_learner_record counts such a report's games as this learner's own and adds `seconds` to its training time:
+   a save then writes the games, moves and seconds of all, and on 4x4 from an optimistic start the tile to
+   downgrade from that its last 1 000 recorded games suggest, as `g2048 train` does. */
+g2048_status g2048_learner_games(int64_t learner, const char **report);
+g2048_status g2048_learner_record(int64_t learner, const char *report, double seconds);
 
 #ifdef __cplusplus
 }
