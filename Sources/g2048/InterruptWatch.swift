@@ -61,11 +61,22 @@ final class InterruptWatch {
     /// The first signal received, or `nil`.
     var signal: Int32? { received.number.withLock { $0 } }
 
-    /// Stops watching and gives the signals their default action back.
+    /// Stops watching and gives the signals their default action back; or, once a first signal has come, keeps
+    /// watching until the process exits. The command is then on its way out (saved, about to exit with 128 + the
+    /// signal), and a second signal must still quit as it says, lock files removed: given back, the default action
+    /// killed the process and left them (a solve stopped and saved within the 30 ms between two signals).
     func cancel() {
+        guard signal == nil else {
+            InterruptWatch.kept.append(contentsOf: sources)
+            return
+        }
         for source in sources { source.cancel() }
         for number in InterruptWatch.signals { SystemProcess.restoreDefault(number) }
     }
+
+    /// The sources of a watch cancelled after a first signal: live until the process exits. (Written only by
+    /// `cancel`, on the command's own thread, once a run.)
+    nonisolated(unsafe) static var kept: [any DispatchSourceSignal] = []
 
     /// `SIGINT`, `SIGTERM`, or `signal N`.
     static func name(_ number: Int32) -> String {
