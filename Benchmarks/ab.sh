@@ -15,7 +15,8 @@
 #                 from cachegrind's cache simulation of the machine's caches.
 # The learner part also runs Benchmarks/learner-ab.sh: both builds trained at once, one a core, and the weights of
 # the same seeds compared byte for byte. A base without `bench --steps` (before it existed) is timed but not counted.
-# Needs valgrind (apt-get install valgrind) and, for the Python part, the repository's .venv (Tests/run-all.sh).
+# Needs valgrind (apt-get install valgrind) and, for the Python part, the repository's .venv (Tests/run-all.sh); each
+# build runs with its own Python package.
 set -euo pipefail
 
 base="" rounds=3 seconds=2 only=""
@@ -143,18 +144,23 @@ print(round(done * 1024 / (time.process_time() - start)))
 envs.close()
 EOF
     row "" before after
+    # Each build with its own Python package (the library's C ABI is the package's), one hash seed for both.
+    declare -A package=([before]="$work/base-src/python" [after]="$PWD/python")
     for build in before after; do : >"$work/$build.python"; done
     for round in $(seq "$rounds"); do
         order=(before after); [[ $((round % 2)) -eq 0 ]] && order=(after before)
         for build in "${order[@]}"; do
-            G2048_LIB="$work/$build/libgym2048.so" "${pin[@]}" "$python" "$work/vector.py" 0 "$seconds" >>"$work/$build.python"
+            PYTHONPATH="${package[$build]}" G2048_LIB="$work/$build/libgym2048.so" "${pin[@]}" "$python" "$work/vector.py" 0 \
+                "$seconds" >>"$work/$build.python"
         done
     done
     row "env-steps per CPU second" "$(median <"$work/before.python")" "$(median <"$work/after.python")"
     counts=()
     for build in before after; do
-        counts+=("$(export G2048_LIB="$work/$build/libgym2048-nodebug.so"; per_unit 200 600 "$python" "$work/vector.py" WORK 0 |
-            awk '{ printf "%.1f", $1 / 1024 }')")
+        # 4 000 steps between the two counts: Python's start-up alone varies by some 40 M instructions from run to
+        # run, which over 400 steps was ±100 an env-step.
+        counts+=("$(export PYTHONHASHSEED=0 PYTHONPATH="${package[$build]}" G2048_LIB="$work/$build/libgym2048-nodebug.so"
+            per_unit 200 4200 "$python" "$work/vector.py" WORK 0 | awk '{ printf "%.1f", $1 / 1024 }')")
     done
     row "instructions per env-step" "${counts[0]}" "${counts[1]}"
 fi
