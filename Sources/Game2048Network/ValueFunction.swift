@@ -40,18 +40,20 @@ package protocol ValueFunction {
     /// Asks the CPU to start loading the weights ``value(of:)`` reads on `board`, without waiting (a
     /// hint: it changes no value).
     func prefetch(_ board: Position)
-    /// How many indices ``storeFeatures(of:at:)`` writes for a board: a board's feature indices worked out
-    /// once, so that a move that prefetches its afterstates' weights, then sums them, then (at the next
-    /// move) learns the chosen one does not work them out three times. 0 for a kind that reads them
-    /// off the board each time (the default implementations below).
+    /// How many indices ``ValueFunction/storeFeatures(of:at:)`` writes for a board: a board's feature
+    /// indices worked out once, so that a move that prefetches its afterstates' weights, then sums them,
+    /// then (at the next move) learns the chosen one does not work them out three times. 0 for a kind that
+    /// reads them off the board each time (the default implementations below).
     static var storedFeatureCount: Int { get }
-    /// Writes `board`'s feature indices at `slot` (``storedFeatureCount`` of them).
+    /// Writes `board`'s feature indices at `slot` (``ValueFunction/storedFeatureCount`` of them).
     func storeFeatures(of board: Position, at slot: UnsafeMutablePointer<Int32>)
-    /// ``value(of:)`` of `board`, whose indices ``storeFeatures(of:at:)`` wrote at `slot`: the same Float.
+    /// ``ValueFunction/value(of:)`` of `board`, whose indices ``ValueFunction/storeFeatures(of:at:)`` wrote
+    /// at `slot`: the same Float.
     func value(of board: Position, storedAt slot: UnsafePointer<Int32>) -> Float
-    /// ``prefetch(_:)`` of `board`, whose indices are at `slot`.
+    /// ``ValueFunction/prefetch(_:)`` of `board`, whose indices are at `slot`.
     func prefetch(_ board: Position, storedAt slot: UnsafePointer<Int32>)
-    /// ``learn(_:toward:step:accumulators:)`` of `board`, whose indices are at `slot`: the same weights.
+    /// ``ValueFunction/learn(_:toward:step:accumulators:)`` of `board`, whose indices are at `slot`: the
+    /// same weights.
     func learn(
         _ board: Position, storedAt slot: UnsafePointer<Int32>, toward target: Float, step: Float, accumulators: CoherenceAccumulators?)
 }
