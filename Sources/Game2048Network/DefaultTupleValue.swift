@@ -33,11 +33,8 @@ package struct DefaultTupleValue: ValueFunction {
 
     /// The 32 indices stored at `slot`, in ``NTupleNetwork/defaultFeatureIndices(of:)``'s order.
     @inlinable @inline(__always)
-    static func indices(at slot: UnsafePointer<Int32>) -> (
-        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
-        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
-    ) {
-        @inline(__always) func four(_ k: Int) -> (Int, Int, Int, Int) {
+    static func indices(at slot: UnsafePointer<Int32>) -> NTupleNetwork.DefaultFeatureIndices {
+        @inline(__always) func four(_ k: Int) -> NTupleNetwork.OrientationIndices {
             (Int(slot[k]), Int(slot[k &+ 1]), Int(slot[k &+ 2]), Int(slot[k &+ 3]))
         }
         return (four(0), four(4), four(8), four(12), four(16), four(20), four(24), four(28))
@@ -65,13 +62,10 @@ package struct DefaultTupleValue: ValueFunction {
     /// eight would allocate).
     @inlinable @inline(__always)
     static func forEach(
-        _ f: (
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
-        ),
+        _ f: NTupleNetwork.DefaultFeatureIndices,
         _ body: (Int) -> Void
     ) {
-        @inline(__always) func visit(_ i: (Int, Int, Int, Int)) {
+        @inline(__always) func visit(_ i: NTupleNetwork.OrientationIndices) {
             body(i.0)
             body(i.1)
             body(i.2)
@@ -103,12 +97,9 @@ package struct DefaultTupleValue: ValueFunction {
     @inlinable @inline(__always)
     static func sum(
         _ w: UnsafeMutablePointer<Float>,
-        _ f: (
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
-        )
+        _ f: NTupleNetwork.DefaultFeatureIndices
     ) -> Float {
-        @inline(__always) func four(_ i: (Int, Int, Int, Int)) -> Float { (w[i.0] + w[i.1]) + (w[i.2] + w[i.3]) }
+        @inline(__always) func four(_ i: NTupleNetwork.OrientationIndices) -> Float { (w[i.0] + w[i.1]) + (w[i.2] + w[i.3]) }
         return ((four(f.0) + four(f.1)) + (four(f.2) + four(f.3))) + ((four(f.4) + four(f.5)) + (four(f.6) + four(f.7)))
     }
 
@@ -123,10 +114,7 @@ package struct DefaultTupleValue: ValueFunction {
     @inlinable @inline(__always)
     func learn(
         _ board: Bitboard,
-        indices: (
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
-            (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
-        ),
+        indices: NTupleNetwork.DefaultFeatureIndices,
         toward target: Float, step: Float, accumulators: CoherenceAccumulators?
     ) {
         let offset = network.stageOffset(of: board), w = network.weights.base + offset

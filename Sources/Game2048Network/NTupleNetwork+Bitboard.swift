@@ -28,9 +28,19 @@ extension NTupleNetwork {
         return (a, b, c, d, t, mirrorRows(t), tc, mirrorRows(tc))
     }
 
+    /// One orientation's four indices of the default network (its four 6-tuples' weights, table offsets included).
+    @usableFromInline typealias OrientationIndices = (Int, Int, Int, Int)
+
+    /// The default network's 32 feature indices of a board, four per orientation in ``orientations(of:)``'s order:
+    /// what ``defaultFeatureIndices(of:)`` works out, a training move stores, and a sum or an update reads.
+    @usableFromInline typealias DefaultFeatureIndices = (
+        OrientationIndices, OrientationIndices, OrientationIndices, OrientationIndices,
+        OrientationIndices, OrientationIndices, OrientationIndices, OrientationIndices
+    )
+
     /// The four 6-tuple indices of the default network in one orientation, table offsets included.
     @inlinable @inline(__always)
-    static func defaultIndices(_ x: UInt64) -> (Int, Int, Int, Int) {
+    static func defaultIndices(_ x: UInt64) -> OrientationIndices {
         let table = 1 << 24
         // [6,7,0,1,2,3], [10,11,4,5,6,7]: two cells of the next row, then a whole row.
         let i0 = Int(truncatingIfNeeded: ((x >> 24) & 0xFF) | ((x & 0xFFFF) << 8))
@@ -44,7 +54,7 @@ extension NTupleNetwork {
     /// `defaultIndices(mirrorRows(x))`, read from `x` itself (rows 3, 2, 1 in place of 0, 1, 2):
     /// the same indices for fewer instructions than mirroring first.
     @inlinable @inline(__always)
-    static func defaultIndicesOfRowMirror(_ x: UInt64) -> (Int, Int, Int, Int) {
+    static func defaultIndicesOfRowMirror(_ x: UInt64) -> OrientationIndices {
         let table = 1 << 24
         let i0 = Int(truncatingIfNeeded: ((x >> 40) & 0xFF) | ((x >> 40) & 0xFF_FF00))
         let i1 = Int(truncatingIfNeeded: ((x >> 24) & 0xFF) | ((x >> 24) & 0xFF_FF00))
@@ -57,10 +67,7 @@ extension NTupleNetwork {
     /// ``orientations(of:)``'s order: two column mirrors and one transpose made, the four row
     /// mirrors read in place.
     @inlinable @inline(__always)
-    static func defaultFeatureIndices(of board: UInt64) -> (
-        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int),
-        (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int), (Int, Int, Int, Int)
-    ) {
+    static func defaultFeatureIndices(of board: UInt64) -> DefaultFeatureIndices {
         let a = board, b = mirrorColumns(a)
         let t = Bitboard(rawValue: a).transposed.rawValue, tc = mirrorColumns(t)
         return (

@@ -5,6 +5,7 @@ import Game2048
 import Game2048Network
 import Game2048Training
 import GymJSON
+import GymPlay
 import GymServer
 import GymSystem
 import Glibc
@@ -96,40 +97,37 @@ struct GamesReport: Sendable {
         ])
     }
 
-    /// A report as `json` writes it, checked: whole numbers in range, `last` no longer than `games` and than `kept`,
-    /// its moves within `moves`, every tile a power of two.
+    /// A report as `json` writes it, checked: whole numbers in range (read as every JSON input is, by `JSONReader`),
+    /// and what only a report can contradict: `last` no longer than `games` and than `kept`, each entry a triple, every
+    /// tile a power of two, its moves within `moves`.
     init(parsing text: String) throws(CallError) {
-        let value: JSONValue
-        do throws(JSONParseError) { value = try JSONValue.parse(Array(text.utf8)) } catch { throw .argument("games report: \(error)") }
-        guard case .object(let fields) = value else { throw .argument("games report: expected an object, got \(text.prefix(40))") }
-        func whole(_ name: String, _ value: JSONValue?, limit: Int128 = Int128(Int.max)) throws(CallError) -> Int {
-            guard case .integer(let number) = value, number >= 0, number <= limit else {
-                throw .argument("games report: \(name) must be a whole number from 0 to \(limit), got \(value.map(\.serialized) ?? "nothing")")
-            }
-            return Int(number)
+        let reader: JSONReader
+        do throws(JSONParseError) { reader = JSONReader(try JSONValue.parse(Array(text.utf8))) } catch {
+            throw .argument("games report: \(error)")
         }
-        let named = Dictionary(fields, uniquingKeysWith: { first, _ in first })
-        if let unknown = fields.first(where: { !["games", "moves", "seconds", "last"].contains($0.0) }) {
-            throw .argument("games report: unknown field \(JSONValue.string(unknown.0).serialized)")
+        func reading<Value>(_ read: () throws(JSONReadError) -> Value) throws(CallError) -> Value {
+            do throws(JSONReadError) { return try read() } catch { throw .argument("games report: \(Fields(reader: reader, line: 0).error(error).reason)") }
         }
-        games = try whole("games", named["games"])
-        moves = try whole("moves", named["moves"])
-        switch named["seconds"] {
-        case .integer(let number) where number >= 0: seconds = Double(number)
-        case .double(let number) where number >= 0 && number.isFinite: seconds = number
-        default: throw .argument("games report: seconds must be a number of at least 0")
+        let counts = 0...Int128(Int.max)
+        let entries = try reading { () throws(JSONReadError) in
+            try reader.allowOnly(["games", "moves", "seconds", "last"])
+            (games, moves) = (Int(try reader.member("games").integer(in: counts)), Int(try reader.member("moves").integer(in: counts)))
+            seconds = try reader.member("seconds").number(in: 0...Double.greatestFiniteMagnitude)
+            return try reader.member("last").array()
         }
-        guard case .array(let entries) = named["last"] ?? .null else { throw .argument("games report: last must be an array") }
         guard entries.count <= min(games, Self.kept) else {
             throw .argument("games report: last holds \(entries.count) games, more than its \(games) games or \(Self.kept)")
         }
         for entry in entries {
-            guard case .array(let triple) = entry, triple.count == 3 else {
-                throw .argument("games report: each of last must be [score, max_tile, moves], got \(entry.serialized)")
+            let triple = try reading { () throws(JSONReadError) in try entry.array() }
+            guard triple.count == 3 else {
+                throw .argument("games report: \"\(entry.path)\" must be [score, max_tile, moves], got \(entry.value.serialized)")
             }
-            let score = try whole("a score", triple[0]), tile = try whole("a max_tile", triple[1], limit: 1 << 20)
-            guard tile >= 2, tile & (tile - 1) == 0 else { throw .argument("games report: a max_tile must be a power of two, got \(tile)") }
-            last.append(GameResult(score: Int64(score), maxTile: tile, moves: try whole("moves", triple[2])))
+            let (score, tile, moves) = try reading { () throws(JSONReadError) in
+                (try triple[0].integer(in: counts), Int(try triple[1].integer(in: 2...(1 << 20))), try triple[2].integer(in: counts))
+            }
+            guard tile & (tile - 1) == 0 else { throw .argument("games report: \"\(triple[1].path)\" must be a power of two, got \(tile)") }
+            last.append(GameResult(score: Int64(score), maxTile: tile, moves: Int(moves)))
         }
         guard last.reduce(0, { $0 + $1.moves }) <= moves else { throw .argument("games report: last has more moves than the \(moves) of all") }
     }

@@ -49,7 +49,9 @@ extension OptionConstraint {
 
     /// The one wording of a number range: "a number from 0.0 to 1.0".
     public static func expectation(numbersIn range: ClosedRange<Double>) -> String {
-        "a number from \(range.lowerBound) to \(range.upperBound)"
+        // A range open at the top up to the largest finite number: a huge literal (`1e999`) reads as infinity.
+        if range.upperBound == .greatestFiniteMagnitude { return "a finite number of at least \(range.lowerBound)" }
+        return "a number from \(range.lowerBound) to \(range.upperBound)"
     }
 }
 

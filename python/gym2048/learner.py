@@ -143,7 +143,7 @@ class Learner(EngineHandle):
         """Counts the games of another learner's `games()` report as this learner's own, and adds `seconds` to its
         training time: a save then writes the games, moves and seconds of all, and on 4x4 from an optimistic start
         the tile to downgrade from that the last 1 000 recorded games suggest, as `g2048 train` does."""
-        text = json.dumps(report).encode()
+        text = json.dumps(report, allow_nan=False).encode()
         with self._lock:
             if library().g2048_learner_record(self._live(), text, float(seconds)) != _OK:
                 _raise_last()

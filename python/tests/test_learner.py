@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from gym2048 import G2048Error, Learner, TrainedPlayer, find_binary
+from gym2048.native import library
 
 
 def body(path: Path) -> bytes:
@@ -137,19 +138,31 @@ def test_a_games_report_makes_another_learners_games_its_own(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("report,words", [
-    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 3, 5]]}, "a max_tile must be a power of two, got 3"),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 3, 5]]}, '"last[0][1]" must be a power of two, got 3'),
     ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4, 5], [4, 4, 5]]}, "last holds 2 games, more than its 1"),
     ({"games": 2, "moves": 5, "seconds": 0, "last": [[4, 4, 5], [4, 4, 5]]}, "last has more moves than the 5 of all"),
-    ({"games": -1, "moves": 5, "seconds": 0, "last": []}, "games must be a whole number from 0"),
-    ({"games": 1, "moves": 5, "seconds": -1, "last": []}, "seconds must be a number of at least 0"),
-    ({"games": 1, "moves": 5, "seconds": 0, "last": [], "score": 3}, "unknown field \"score\""),
-    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4]]}, "each of last must be [score, max_tile, moves]"),
+    ({"games": -1, "moves": 5, "seconds": 0, "last": []}, '"games" must be an integer from 0 to 9223372036854775807, got -1'),
+    ({"games": 1, "moves": 5, "seconds": -1, "last": []}, '"seconds" must be a finite number of at least 0.0, got -1'),
+    ({"games": 1, "moves": 5, "seconds": float("inf"), "last": []}, "Out of range float values are not JSON compliant"),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [], "score": 3}, 'unknown member "score" (expected one of games,'),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4]]}, '"last[0]" must be [score, max_tile, moves], got [4,4]'),
+    ({"games": 1, "moves": 5, "seconds": 0, "last": [[4, 4.5, 1]]}, '"last[0][1]" must be an integer, got 4.5'),
+    ({"games": 1, "moves": 5, "seconds": 0}, 'missing "last"'),
 ])
 def test_a_bad_games_report_is_refused_and_counts_nothing(report: dict[str, Any], words: str) -> None:
     driver = Learner(rows=3, table_share=0)
     with pytest.raises(ValueError, match=re.escape(words)):
         driver.record(report)
     assert driver.info["games"] == 0 and driver.info["moves"] == 0
+
+
+def test_the_engine_refuses_a_report_whose_seconds_overflow() -> None:
+    """JSON has no infinity, but a literal too large for a double reads as one: the engine refuses it by name."""
+    driver = Learner(rows=3, table_share=0)
+    text = b'{"games": 1, "moves": 5, "seconds": 1e999, "last": []}'
+    assert library().g2048_learner_record(driver._live(), text, 0.0) != 0
+    assert '"seconds" must be a finite number of at least 0.0, got inf' in library().g2048_last_error().decode()
+    assert driver.info["games"] == 0
 
 
 def test_seconds_limit_a_call_and_a_forked_child_is_refused() -> None:
