@@ -47,6 +47,22 @@ public func g2048LearnerDelta(
 public func g2048LearnerApplyDelta(
     _ learner: Int64, _ indices: UnsafePointer<Int64>?, _ changes: UnsafePointer<Float>?, _ count: Int64
 ) -> g2048_status {
+    changeWeights(learner, indices, changes, count, names: "indices and changes") { $0 += $1 }
+}
+
+@_cdecl("g2048_learner_assign")
+public func g2048LearnerAssign(
+    _ learner: Int64, _ indices: UnsafePointer<Int64>?, _ values: UnsafePointer<Float>?, _ count: Int64
+) -> g2048_status {
+    changeWeights(learner, indices, values, count, names: "indices and values") { $0 = $1 }
+}
+
+/// Checks `count` indices and their numbers, then changes each weight, and the export with it (another learner's
+/// change is no change of this one's to send back), by `change`: a delta's addition, or an assignment.
+private func changeWeights(
+    _ learner: Int64, _ indices: UnsafePointer<Int64>?, _ numbers: UnsafePointer<Float>?, _ count: Int64, names: String,
+    change: (inout Float, Float) -> Void
+) -> g2048_status {
     call { () throws(CallError) in
         let box = try Handles.box(learner, as: LearnerBox.self)
         try box.value.withLock { state throws(CallError) in
@@ -54,16 +70,15 @@ public func g2048LearnerApplyDelta(
             guard count >= 0, count <= Int64(weights.count) else {
                 throw .argument("count must be 0 to the network's \(weights.count) weights, got \(count)")
             }
-            guard count == 0 || (indices != nil && changes != nil) else { throw .argument("indices and changes must not be NULL") }
+            guard count == 0 || (indices != nil && numbers != nil) else { throw .argument("\(names) must not be NULL") }
             for slot in 0..<Int(count) where !(0..<Int64(weights.count)).contains(indices![slot]) {
                 throw .argument("indices[\(slot)] must be 0 to \(weights.count - 1), got \(indices![slot])")
             }
             if state.exported == nil { state.exported = weights.withBytes { Array($0.bindMemory(to: Float.self)) } }
             for slot in 0..<Int(count) {
                 let index = Int(indices![slot])
-                weights[index] += changes![slot]
-                // Another learner's change is no change of this one's to send back.
-                state.exported![index] += changes![slot]
+                change(&weights[index], numbers![slot])
+                change(&state.exported![index], numbers![slot])
             }
         }
     }

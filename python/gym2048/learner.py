@@ -120,12 +120,20 @@ class Learner(EngineHandle):
     def apply_delta(self, indices: Any, changes: Any) -> None:
         """Adds `changes` (float32) to the weights at `indices` (a delta of another learner); this learner's next
         `delta` leaves them out."""
-        at, by = np.ascontiguousarray(indices, dtype=np.int64), np.ascontiguousarray(changes, dtype=np.float32)
+        self._change(library().g2048_learner_apply_delta, indices, changes, "changes")
+
+    def assign(self, indices: Any, values: Any) -> None:
+        """Sets the weights at `indices` to `values` (float32): a driver's combined weights where any worker's moved,
+        exactly; this learner's next `delta` leaves them out."""
+        self._change(library().g2048_learner_assign, indices, values, "values")
+
+    def _change(self, function: Any, indices: Any, numbers: Any, name: str) -> None:
+        at, by = np.ascontiguousarray(indices, dtype=np.int64), np.ascontiguousarray(numbers, dtype=np.float32)
         if at.ndim != 1 or at.shape != by.shape:
-            raise ValueError(f"indices and changes must be one-dimensional and as long, got shapes {at.shape} and "
+            raise ValueError(f"indices and {name} must be one-dimensional and as long, got shapes {at.shape} and "
                              f"{by.shape}")
         with self._lock:
-            if library().g2048_learner_apply_delta(self._live(), at.ctypes.data, by.ctypes.data, len(at)) != _OK:
+            if function(self._live(), at.ctypes.data, by.ctypes.data, len(at)) != _OK:
                 _raise_last()
 
     def games(self) -> dict[str, Any]:

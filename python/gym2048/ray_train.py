@@ -18,8 +18,10 @@ the deltas into the combined weights by one of two rules (`combine`):
   weights, the sum what the updates would have been on one shared copy). It holds while a period is short enough
   that no weight moves far within it; over long periods it overshoots the weights that every worker moves.
 
-The driver then saves the combined weights (an ordinary weights file) and gives them back to every worker through
-the object store. A worker that dies is replaced by a new actor holding the combined weights; its period's games
+The driver then gives the combined weights back to every worker through the object store, sparsely: the values of
+the weights that any worker moved (the others are the same everywhere already), which each worker assigns, so
+that it holds the combined weights bit for bit as if they had been sent whole; and it saves them (an ordinary
+weights file) while the next period trains. A worker that dies is replaced by a new actor holding the combined weights; its period's games
 are played again. Ctrl-C saves the combined weights and exits with 130.
 
 Exit codes: 0 done, 1 failed (the reason on stderr), 64 a usage error, 130 interrupted (the weights saved).
@@ -88,8 +90,9 @@ class _Worker:
         indices, changes = self.learner.delta()
         return report, indices, changes, self.learner.games()
 
-    def set_weights(self, weights: npt.NDArray[np.float32]) -> None:
-        self.learner.set_weights(weights)
+    def assign(self, update: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> None:
+        """The combined weights where any worker's moved."""
+        self.learner.assign(*update)
 
 
 class _Progress:
@@ -123,16 +126,18 @@ class _Progress:
             total, left = total + taken * mean, left - taken
         return total / (WINDOW - left) if left < WINDOW else 0.0
 
-    def period(self, moves: int, seconds: float, worker_seconds: list[float], worker_moves: list[int]) -> None:
+    def period(self, moves: int, seconds: float, worker_seconds: list[float], worker_moves: list[int],
+               sync: tuple[float, int]) -> None:
         """Writes the period's line and CSV row: it played `moves` in `seconds`, each worker its moves in its
-        seconds."""
+        seconds, and the driver combined and sent the weights in `sync` (seconds, bytes in and out)."""
         speed = moves / seconds if seconds > 0 else 0.0
         per_worker = [m / s for m, s in zip(worker_moves, worker_seconds) if s > 0]
         each = sum(per_worker) / len(per_worker) if per_worker else 0.0
         elapsed = time.monotonic() - self.started
         limit = f"/{self.games_limit}" if self.games_limit is not None else ""
         print(f"games {self.games}{limit}  {each:,.0f} moves/s per worker, {speed:,.0f} in all  "
-              f"mean score (last {min(self.games, WINDOW)}) {self.mean_score():.1f}  {elapsed:.0f} s",
+              f"mean score (last {min(self.games, WINDOW)}) {self.mean_score():.1f}  sync {sync[0]:.2f} s, "
+              f"{sync[1] / 1e6:.1f} MB  {elapsed:.0f} s",
               file=self.stream, flush=True)
         if self.csv is not None:
             self.csv.write(f"{self.games},{self.moves},{elapsed:.3f},{speed:.1f},{self.mean_score():.2f}\n")
@@ -151,25 +156,33 @@ def _shares(games: Optional[int], done: int, workers: int, period_games: int) ->
     return [min(period_games, left // workers + (1 if index < left % workers else 0)) for index in range(workers)]
 
 
-def _combine(combined: npt.NDArray[np.float32], deltas: list[tuple[npt.NDArray[Any], npt.NDArray[np.float32]]],
-             rule: str) -> None:
-    """Adds the workers' `deltas` (each the distinct indices it moved and their changes) to `combined` by `rule`."""
-    if rule == "sum" or len(deltas) == 1:
+class _Combiner:
+    """Combines the workers' deltas into the combined weights by a rule, in scratch columns as long as the network
+    (how many workers moved each weight, and for `mean` the sum of their changes), so that a period costs a pass over
+    the deltas rather than a sort of them; the scratch is zero again after each period."""
+
+    def __init__(self, size: int, rule: str) -> None:
+        self.rule = rule
+        self.count = np.zeros(size, np.uint8)  # workers are at most 255 a weight: counts saturate at 2 for sum
+        self.total = np.zeros(size, np.float64) if rule == "mean" else None
+
+    def combine(self, combined: npt.NDArray[np.float32],
+                deltas: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]]) -> npt.NDArray[np.int64]:
+        """Adds `deltas` (each the distinct indices a worker moved and their changes) to `combined` by the rule, and
+        returns the indices any of them moved, in increasing order: where `combined` changed, and all a worker
+        needs to hold it."""
         for indices, changes in deltas:
-            combined[indices] += changes  # a delta's indices are distinct
-        return
-    indices = np.concatenate([delta[0] for delta in deltas])
-    changes = np.concatenate([delta[1] for delta in deltas]).astype(np.float64)
-    moved, slot = np.unique(indices, return_inverse=True)
-    mean = np.bincount(slot, weights=changes, minlength=len(moved)) / np.bincount(slot, minlength=len(moved))
-    combined[moved] += mean.astype(np.float32)
-
-
-def _save(driver: Learner, combined: npt.NDArray[np.float32], out: str | os.PathLike[str]) -> None:
-    """Saves the combined weights to `out` (atomically) through the driver's learner, which holds the run's
-    settings."""
-    driver.set_weights(combined)
-    driver.save(out)
+            if self.total is None or len(deltas) == 1:
+                combined[indices] += changes  # a delta's indices are distinct
+            else:
+                self.total[indices] += changes
+            self.count[indices] = np.minimum(self.count[indices], 254) + 1
+        moved = np.flatnonzero(self.count)
+        if self.total is not None and len(deltas) > 1:
+            combined[moved] += (self.total[moved] / self.count[moved]).astype(np.float32)
+            self.total[moved] = 0
+        self.count[moved] = 0
+        return moved
 
 
 def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[float] = None,
@@ -186,8 +199,9 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
     file the period rows are appended to. `train_options` are `gym2048.Learner`'s (each worker's seed is `seed +
     its index`, seed 1 by default; the afterstate table of small boards is off: `table_share` 0). `on_period` is
     called after each period with its `period`, `games`, `moves` and the `actors` (to test a worker's death).
-    Returns the run's `games`, `moves`, `seconds`, `periods`, `restarts` and last `mean_score`. Interrupted
-    (KeyboardInterrupt), it saves the combined weights first."""
+    Returns the run's `games`, `moves`, `seconds`, `periods`, `restarts`, last `mean_score`, and the driver's
+    `sync_seconds` and `sync_bytes` (combining, and the deltas in and the combined weights out, all periods).
+    Interrupted (KeyboardInterrupt), it saves the combined weights first."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if games is None and seconds is None:
@@ -219,18 +233,20 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False, **cpus)
     progress = _Progress(games, metrics, stream)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-    periods = restarts = idle = 0
+    combiner = _Combiner(len(combined), combine)
+    periods = restarts = idle = sync_bytes = 0
+    sync_seconds = 0.0
     actors: list[Any] = []
     try:
         have = ray.cluster_resources().get("CPU", 0)
         if have < workers:
             # Ray would wait for the CPUs forever: say so instead.
             raise RuntimeError(f"{workers} workers need {workers} CPUs (one each), the Ray cluster has {have:g}")
-        weights_ref = ray.put(combined)
         blob = ray.put(resumed)
+        start_ref = ray.put(combined)
 
         def make(index: int) -> Any:
-            return actor_class.remote({**options, "seed": seed + index}, blob, weights_ref)
+            return actor_class.remote({**options, "seed": seed + index}, blob, start_ref)
 
         actors.extend(make(index) for index in range(workers))
         deadline = None if seconds is None else progress.started + seconds
@@ -244,14 +260,16 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             calls = {index: actors[index].train.remote(share, 0 if deadline is None else left)
                      for index, share in enumerate(shares) if share > 0}
             if not saved:
-                # The last period's weights, saved while the workers train from them.
-                _save(driver, combined, out)
+                # The last period's weights (the driver's learner holds them), saved while the workers train from them.
+                driver.save(out)
                 saved = True
             moves, worker_seconds, worker_moves, deltas, played = 0, [], [], [], []
             for index, call in calls.items():
                 try:
                     report, indices, changes, games_played = ray.get(call)
                 except ray.exceptions.RayActorError:
+                    # The new actor starts from the combined weights, whole.
+                    start_ref = ray.put(combined)
                     actors[index], restarts = make(index), restarts + 1
                     continue
                 deltas.append((indices, changes))
@@ -265,20 +283,30 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 if idle == _IDLE_PERIODS:
                     raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
                 continue
-            _combine(combined, deltas, combine)
+            sync_start = time.monotonic()
+            moved = combiner.combine(combined, deltas)
+            update = (moved, combined[moved])
+            driver.assign(*update)
             # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
             # file says how many games made it, and the tile its last games suggest downgrading from.
             for number, games_played in enumerate(played):
                 driver.record(games_played, seconds=time.monotonic() - period_start if number == 0 else 0)
             idle, periods, saved = 0, periods + 1, False
-            weights_ref = ray.put(combined)
+            update_ref = ray.put(update)
             for actor in actors:
-                actor.set_weights.remote(weights_ref)  # not awaited: a worker that died fails its next period
-            progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves)
+                actor.assign.remote(update_ref)  # not awaited: a worker that died fails its next period
+            # Bytes: each delta in (an int64 index and a float32 change a weight), the update out to every worker.
+            period_bytes = sum(12 * len(indices) for indices, _ in deltas) + 12 * len(moved) * len(actors)
+            period_sync = time.monotonic() - sync_start
+            sync_seconds, sync_bytes = sync_seconds + period_sync, sync_bytes + period_bytes
+            progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves,
+                            (period_sync, period_bytes))
             if on_period is not None:
                 on_period({"period": periods, "games": progress.games, "moves": progress.moves, "actors": actors})
     except KeyboardInterrupt:
-        _save(driver, combined, out)
+        # The combined weights may be ahead of the driver's learner (interrupted between the two): whole.
+        driver.set_weights(combined)
+        driver.save(out)
         raise
     finally:
         progress.close()
@@ -286,9 +314,10 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run
         if started_ray:
             ray.shutdown()
-    _save(driver, combined, out)
+    driver.save(out)
     return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
-            "periods": periods, "restarts": restarts, "mean_score": progress.mean_score()}
+            "periods": periods, "restarts": restarts, "mean_score": progress.mean_score(),
+            "sync_seconds": sync_seconds, "sync_bytes": sync_bytes}
 
 
 class _Parser(argparse.ArgumentParser):

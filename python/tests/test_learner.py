@@ -117,6 +117,32 @@ def test_a_delta_carries_one_learners_training_to_another() -> None:
         server.apply_delta([-1], [1.0])
 
 
+def test_assign_sets_weights_exactly_and_is_not_sent_back() -> None:
+    """A driver's combined weights, where a worker's moved: the worker holds them bit for bit afterwards, as a
+    whole `set_weights` would leave it, and its next delta is only its own training."""
+    settings: dict[str, Any] = {"rows": 3, "table_share": 0, "patterns": "0,1,2,3;3,4,5,6"}
+    worker, other = Learner(seed=4, **settings), Learner(seed=5, **settings)
+    start = worker.weights()
+    other.set_weights(start)
+    worker.train(games=30)
+    other.train(games=30)
+    indices, _ = worker.delta()
+    combined = other.weights()
+    worker.assign(indices, combined[indices])
+    # Where the worker did not move a weight it holds the start, which the other may have moved: set those too.
+    moved_by_other = np.flatnonzero(combined != start)
+    worker.assign(moved_by_other, combined[moved_by_other])
+    assert np.array_equal(worker.weights().view(np.uint32), combined.view(np.uint32))
+    assert len(worker.delta()[0]) == 0
+    worker.train(games=5)
+    moved, changes = worker.delta()
+    np.testing.assert_allclose(worker.weights()[moved] - changes, combined[moved], rtol=1e-6)  # measured from them
+    with pytest.raises(ValueError, match="indices and values must be one-dimensional and as long"):
+        worker.assign([0, 1], [1.0])
+    with pytest.raises(ValueError, match="indices\\[1\\] must be 0 to"):
+        worker.assign([0, worker.info["weights"]], [1.0, 2.0])
+
+
 def test_a_games_report_makes_another_learners_games_its_own(tmp_path: Path) -> None:
     """A driver that combines deltas records its workers' games: the file it saves says how many games made it and
     the tile their last games suggest downgrading from, as the worker's own file does."""

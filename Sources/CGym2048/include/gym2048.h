@@ -66,7 +66,7 @@ extern "C" {
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
    which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
    g2048_action_alphabet, g2048_games_verify, g2048_games_record) and learners (g2048_learner_*). */
-#define G2048_ABI_VERSION 11
+#define G2048_ABI_VERSION 12
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -288,10 +288,12 @@ g2048_status g2048_learner_set_weights(int64_t learner, const float *weights, in
    learner's last export (its last weights, set_weights, delta or apply_delta call; none before the first is
    refused) as their indices and changes (now minus then), and sets *count to how many moved; when that is more than
    `capacity` it writes nothing and the export stays (call again with room for *count). g2048_learner_apply_delta
-   adds `count` changes at `indices`, and to the export too: a delta from others is not sent back. A learner keeps
-   a copy of its weights from its first export on. */
+   adds `count` changes at `indices`, and to the export too: a delta from others is not sent back;
+   g2048_learner_assign sets the weights at `indices` to `values`, and the export too (a driver's combined weights,
+   exactly, where any learner's moved). A learner keeps a copy of its weights from its first export on. */
 g2048_status g2048_learner_delta(int64_t learner, int64_t *indices, float *changes, int64_t capacity, int64_t *count);
 g2048_status g2048_learner_apply_delta(int64_t learner, const int64_t *indices, const float *changes, int64_t count);
+g2048_status g2048_learner_assign(int64_t learner, const int64_t *indices, const float *values, int64_t count);
 /* The games behind the deltas, for a driver that combines several learners: g2048_learner_games sets *report to the
    games trained since the last report, {"games": G, "moves": M, "seconds": S, "last": [[score, max_tile, moves],
    ...]} (the last 1 000 of them one by one, in the order they ended), and starts the next report.
