@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
+
+from script_module import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "Scripts" / "check-docs.py"
 
 
 def checker() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_docs", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "check_docs")
 
 
 def test_a_section_that_starts_mid_sentence_is_caught(tmp_path: Path) -> None:

@@ -1,0 +1,16 @@
+"""A repository script (not a package module) loaded as a module, for tests of its functions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script at `path`, executed as a module called `name` (its `main` is not run)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
