@@ -19,7 +19,8 @@ Inputs, each measured on one machine (docs/LEARNER.md, "Training on many machine
 Each machine runs one worker a core. A period is the workers' training (`period-games` games each) plus the sync:
 the driver's work (combining the deltas and putting the update into the object store), scaled from the two-worker
 measurement by the entries it handles, and the bytes through its link (`--link-gbps`): the other machines'
-deltas in, and the update out once to each other machine, whose workers read one copy from its object store. The weights any worker moved are the union of the deltas,
+deltas in, and the update out once to each other machine, whose workers read one copy from its object store
+(sparse, 12 bytes a weight moved, or whole, 4 bytes a weight, once more than a third of the network moved). The weights any worker moved are the union of the deltas,
 counted as independent draws from the network's weights (`--weights`, 67 108 864 for 4×4's default).
 """
 
@@ -126,7 +127,9 @@ def main() -> int:
         work = arguments.sync_seconds * handled / (2 * entries + union(entries, 2))
         # Its link carries every delta in and the update out once to each other machine (a machine's workers read
         # one copy from its object store).
-        link_bytes = 12 * (workers - arguments.cores) * entries + 12 * (machines - 1) * union(entries, workers)
+        moved = union(entries, workers)
+        update = 4 * arguments.weights if moved > arguments.weights / 3 else 12 * moved  # whole past a third
+        link_bytes = 12 * (workers - arguments.cores) * entries + (machines - 1) * update
         sync = work + link_bytes * 8 / (arguments.link_gbps * 1e9)
         share = sync / (train_seconds + sync)
         speed = workers * arguments.moves_per_second * (1 - share)

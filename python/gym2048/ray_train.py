@@ -56,6 +56,9 @@ _INTERRUPTED = 130
 COMBINE_RULES = ("mean", "sum")
 #: Periods in a row in which every worker died, after which the run stops.
 _IDLE_PERIODS = 3
+#: The share of the network's weights moved in a period above which the update goes whole (4 bytes a weight)
+#: rather than sparse (12: an index and a value).
+WHOLE_SHARE = 1 / 3
 
 
 def _ray() -> Any:
@@ -90,9 +93,12 @@ class _Worker:
         indices, changes = self.learner.delta()
         return report, indices, changes, self.learner.games()
 
-    def assign(self, update: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> None:
-        """The combined weights where any worker's moved."""
-        self.learner.assign(*update)
+    def assign(self, update: npt.NDArray[np.float32] | tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> None:
+        """The combined weights: whole, or where any worker's moved."""
+        if isinstance(update, tuple):
+            self.learner.assign(*update)
+        else:
+            self.learner.set_weights(update)
 
 
 class _Progress:
@@ -285,8 +291,10 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 continue
             sync_start = time.monotonic()
             moved = combiner.combine(combined, deltas)
-            update = (moved, combined[moved])
-            driver.assign(*update)
+            driver.assign(moved, combined[moved])
+            # Most of the network moved: the whole of it is smaller than its indices and values.
+            whole = len(moved) > WHOLE_SHARE * len(combined)
+            update: Any = combined if whole else (moved, combined[moved])
             # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
             # file says how many games made it, and the tile its last games suggest downgrading from.
             for number, games_played in enumerate(played):
@@ -296,7 +304,8 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             for actor in actors:
                 actor.assign.remote(update_ref)  # not awaited: a worker that died fails its next period
             # Bytes: each delta in (an int64 index and a float32 change a weight), the update out to every worker.
-            period_bytes = sum(12 * len(indices) for indices, _ in deltas) + 12 * len(moved) * len(actors)
+            period_bytes = sum(12 * len(indices) for indices, _ in deltas) + (
+                4 * len(combined) if whole else 12 * len(moved)) * len(actors)
             period_sync = time.monotonic() - sync_start
             sync_seconds, sync_bytes = sync_seconds + period_sync, sync_bytes + period_bytes
             progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves,

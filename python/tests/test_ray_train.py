@@ -88,6 +88,20 @@ def test_the_workers_deltas_are_combined_every_period(rule: str, local_ray: None
 
 
 @needs_ray
+def test_the_update_sent_whole_or_sparse_leaves_the_same_weights(local_ray: None, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past a share of the network moved the workers get the combined weights whole, not their moved part: the
+    same weights either way, bit for bit."""
+    import gym2048.ray_train as module
+    files = {}
+    for share in (1.0, 0.0):  # never whole, always whole
+        monkeypatch.setattr(module, "WHOLE_SHARE", share)
+        files[share] = tmp_path / f"w{share}.bin"
+        ray_train(workers=2, games=600, period_games=100, out=files[share], seed=5, **SMALL)
+    assert np.array_equal(weights(files[1.0]).view(np.uint32), weights(files[0.0]).view(np.uint32))
+
+
+@needs_ray
 def test_a_killed_worker_is_replaced_and_the_run_plays_all_its_games(local_ray: None, tmp_path: Path) -> None:
     ray: Any = importlib.import_module("ray")  # partly typed: available_resources is not
 
