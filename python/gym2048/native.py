@@ -23,7 +23,7 @@ from .handles import HandleOwner
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_NAME = "libgym2048.so"
 #: The C ABI this module is written against (gym2048.h's G2048_ABI_VERSION).
-ABI_VERSION = 12
+ABI_VERSION = 13
 _OK = 0
 #: The info fields kept in one column of one entry per environment: the column's name in g2048_info_buffers and
 #: its dtype. (action_mask is the (num_envs, 4) column legal_actions; afterstate and spawn have their own shapes.)
@@ -103,7 +103,7 @@ def library() -> ctypes.CDLL:
                 "g2048_learner_save": ([i64, text], i32), "g2048_learner_info": ([i64, out_text], i32),
                 "g2048_learner_weights": ([i64, p, i64], i32), "g2048_learner_set_weights": ([i64, p, i64], i32),
                 "g2048_learner_delta": ([i64, p, p, i64, ctypes.POINTER(i64)], i32),
-                "g2048_learner_apply_delta": ([i64, p, p, i64], i32), "g2048_learner_assign": ([i64, p, p, i64], i32),
+                "g2048_learner_apply_delta": ([i64, p, p, i64], i32), "g2048_learner_assign": ([i64, p, p, i64], i32), "g2048_learner_settings": ([], text),
                 "g2048_learner_games": ([i64, out_text], i32),
                 "g2048_learner_record": ([i64, text, ctypes.c_double], i32),
             }

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import logging
 import math
 import os
@@ -43,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .learner import Learner
+from .native import library
 
 #: How Ray is installed with the package.
 INSTALL = "pip install 'gym2048[ray]'"
@@ -336,11 +338,23 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(_USAGE_ERROR)
 
 
-#: The flags of `g2048 train` that set each worker's learner: (flag, type, value name).
-_TRAIN_FLAGS = (("--rows", int, "N"), ("--cols", int, "N"), ("--network", str, "NAME"), ("--patterns", str, "CELLS"),
-                ("--stages", str, "TILES"), ("--alpha", float, "RATE"), ("--optimistic", float, "VALUE"),
-                ("--learning", str, "METHOD"), ("--tc-alpha", float, "RATE"), ("--tc-from", float, "FRACTION"),
-                ("--update", str, "SCHEDULE"), ("--lanes", int, "N"), ("--seed", int, "SEED"))
+#: The learner's settings that are no flag of a run on Ray: `--resume` is the run's own (every worker starts from
+#: the driver's file), and the afterstate table is not combined (`table_share` 0).
+NOT_FLAGS = ("resume", "table_share", "table_learning")
+
+
+def _learner_flags() -> list[tuple[str, dict[str, Any]]]:
+    """`g2048 train`'s flags that set each worker's learner, from the learner's own list of its settings
+    (`g2048_learner_settings`): the flag, and its `add_argument` keywords (the engine checks the values)."""
+    flags = []
+    for setting in json.loads(library().g2048_learner_settings()):
+        if setting["name"] in NOT_FLAGS:
+            continue
+        kind = setting["kind"]
+        keywords: dict[str, Any] = {"type": {"integer": int, "number": float}.get(kind, str),
+                                    "metavar": "|".join(setting["choices"]) if kind == "choice" else setting["name"].upper()}
+        flags.append(("--" + setting["name"].replace("_", "-"), keywords))
+    return flags
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -363,8 +377,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="how the workers' changes combine: mean (each weight by the mean change of the workers "
                              "that moved it) or sum (default: %(default)s)")
     parser.add_argument("--metrics", metavar="FILE", help="append a CSV row every period")
-    for flag, kind, name in _TRAIN_FLAGS:
-        parser.add_argument(flag, type=kind, metavar=name, help=f"as `g2048 train {flag}`")
+    for flag, keywords in _learner_flags():
+        parser.add_argument(flag, help=f"as `g2048 train {flag}`", **keywords)
     return parser
 
 

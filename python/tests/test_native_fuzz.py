@@ -107,7 +107,7 @@ def test_two_threads_with_two_handles_match_one_at_a_time() -> None:
     for thread in threads:
         thread.join()
     assert together == alone
-    assert native.library().g2048_abi_version() == native.ABI_VERSION == 12
+    assert native.library().g2048_abi_version() == native.ABI_VERSION == 13
 
 
 def test_forks_at_random_moments_and_threads_that_exit_after_errors() -> None:

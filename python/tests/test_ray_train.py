@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import logging
 import os
 import signal
@@ -19,7 +20,8 @@ import numpy as np
 import pytest
 
 from gym2048 import Learner, find_binary
-from gym2048.ray_train import CSV_HEADER, INSTALL, main, ray_train
+from gym2048.native import library
+from gym2048.ray_train import CSV_HEADER, INSTALL, NOT_FLAGS, _parser, main, ray_train
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=f"ray is not installed ({INSTALL})")
 # Four 4-tuples: a small network (a quarter of a million weights), so that a period takes milliseconds.
@@ -167,6 +169,10 @@ def test_ctrl_c_saves_the_weights_and_exits_130(tmp_path: Path) -> None:
     (["--games", "10", "--period-games", "0"], "period_games must be at least 1"),
     (["--games", "ten"], "invalid int value"),
     (["--games", "10", "--combine", "median"], "invalid choice: 'median'"),
+    # The learner's settings are the engine's to check, in its words.
+    (["--games", "10", "--lanes", "65"], "lanes must be an integer from 1 to 64, got 65"),
+    (["--games", "10", "--learning", "sarsa"], 'learning must be one of "td", "tc", "otd+tc", got "sarsa"'),
+    (["--games", "10", "--lanes", "two"], "argument --lanes: invalid int value: 'two'"),
 ])
 def test_bad_arguments_are_usage_errors(arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
@@ -176,6 +182,17 @@ def test_bad_arguments_are_usage_errors(arguments: list[str], message: str, caps
         status = int(exit.code or 0)
     assert status == 64
     assert message in capsys.readouterr().err
+
+
+def test_the_flags_of_the_learner_are_its_own_settings_but_those_a_run_on_ray_sets_itself() -> None:
+    settings = json.loads(library().g2048_learner_settings())
+    flags = {action.dest for action in _parser()._actions}
+    learner = {setting["name"] for setting in settings}
+    # `--resume` is the run's own flag (its help says so), the table's settings none.
+    assert learner - flags == {"table_share", "table_learning"} and set(NOT_FLAGS) <= learner
+    assert {"rows", "tc_alpha", "seed", "lanes", "resume"} <= flags
+    usage = _parser().format_help()
+    assert "--tc-alpha TC_ALPHA" in usage and "--learning td|tc|otd+tc" in usage
 
 
 def test_bad_arguments_are_refused_before_ray_starts() -> None:

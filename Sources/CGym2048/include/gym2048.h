@@ -66,7 +66,7 @@ extern "C" {
    g2048_reset_columns, g2048_step_columns); g2048_info_buffers lost Memorize's pairs_matched and mismatches,
    which its columns now carry; version 10, games records and evaluation protocols (g2048_protocols,
    g2048_action_alphabet, g2048_games_verify, g2048_games_record) and learners (g2048_learner_*). */
-#define G2048_ABI_VERSION 12
+#define G2048_ABI_VERSION 13
 
 /* Action indices, the same everywhere in Gym2048. */
 enum { G2048_UP = 0, G2048_RIGHT = 1, G2048_DOWN = 2, G2048_LEFT = 3 };
@@ -266,7 +266,9 @@ g2048_status g2048_exact_result(int64_t evaluation, const char *player, const ch
    patterns, stages, alpha, optimistic, learning, tc_alpha, tc_from, table_share, table_learning, update, lanes,
    seed, resume (a weights file to continue); each left out takes the command's default, and they are checked as
    the command checks its flags (G2048_INVALID_ARGUMENT, in its words). A learner handle is no other kind's; calls
-   on one learner take turns. */
+   on one learner take turns. g2048_learner_settings lists those settings as JSON, each {"name", "kind"} with
+   "integer" or "number" and its "min" and "max", "choice" and its "choices", or "text" (static storage). */
+const char *g2048_learner_settings(void);
 g2048_status g2048_learner_make(const char *options, int64_t *learner);
 g2048_status g2048_learner_destroy(int64_t learner);
 /* Trains for `games` more games (0: no limit) or until `seconds` (0: no limit; one of the two must be set) on
