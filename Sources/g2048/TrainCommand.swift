@@ -97,53 +97,51 @@ struct TrainCommand: Command {
     static let rows = CommandOption.boardSize(RulesOption.rows).shown("4, or the --resume file's")
     static let cols = CommandOption.boardSize(RulesOption.cols).shown("--rows")
     static let alpha = CommandOption.number(
-        LearnerSetting.alpha.name, "rate", help: "Learning rate (above 0, at most 1), split over the active features.", in: TrainingRequest.learningRates
+        LearnerSetting.alpha, "rate", help: "Learning rate (above 0, at most 1), split over the active features."
     ).shown("\(TrainCommand.smallBoardText): 0.3, else 0.1; or the --resume file's")
     static let optimistic = CommandOption.number(
-        LearnerSetting.optimistic.name, "value", help: "Initial value of every board (OTD); 0 for plain TD(0).", in: TrainingRequest.optimisms
+        LearnerSetting.optimistic, "value", help: "Initial value of every board (OTD); 0 for plain TD(0)."
     ).shown(TrainCommand.defaultOptimismText)
     static let network = CommandOption.text(
-        LearnerSetting.network.name, "name", help: "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below)."
+        LearnerSetting.network, "name", help: "A named 4x4 network: \(TuplePattern.networkNames.joined(separator: ", ")) (see below)."
     ).shown("4x6 on 4x4")
-    static let patterns = CommandOption.text(LearnerSetting.patterns.name, "cells", help: "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.")
+    static let patterns = CommandOption.text(LearnerSetting.patterns, "cells", help: "Tuples as cell lists, e.g. '0,1,2,3;4,5,6,7'.")
         .shown("the size's default network")
     static let stages = CommandOption.text(
-        LearnerSetting.stages.name, "tiles", help: "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4)."
+        LearnerSetting.stages, "tiles", help: "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4)."
     ).shown("one stage")
     static let learning = CommandOption.choice(
-        LearnerSetting.learning.name, "method", help: "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", of: LearningMethod.self
+        LearnerSetting.learning, "method", help: "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", of: LearningMethod.self
     ).shown("\(TrainCommand.smallBoardText): otd+tc, else td; or the --resume file's")
     static let coherenceAlpha = CommandOption.number(
-        LearnerSetting.coherenceAlpha.name, "rate", help: "TC's meta learning rate (above 0, at most 1), split over the active features.",
-        in: TrainingRequest.learningRates
+        LearnerSetting.coherenceAlpha, "rate", help: "TC's meta learning rate (above 0, at most 1), split over the active features."
     ).shown("1.0, or the --resume file's")
     static let coherenceFrom = CommandOption.number(
-        LearnerSetting.coherenceFrom.name, "fraction", help: "otd+tc: the fraction of the run after which TC takes over.", in: TrainingRequest.fractions
+        LearnerSetting.coherenceFrom, "fraction", help: "otd+tc: the fraction of the run after which TC takes over."
     ).shown("0.5, or the --resume file's")
     static let tableShare = CommandOption.number(
-        LearnerSetting.tableShare.name, "fraction",
-        help: "Boards of up to \(AfterstateTable.maxCells) cells: the fraction of the run that learns the afterstate table, after the network.",
-        in: TrainingRequest.fractions
+        LearnerSetting.tableShare, "fraction",
+        help: "Boards of up to \(AfterstateTable.maxCells) cells: the fraction of the run that learns the afterstate table, after the network."
     ).shown("0.8 on boards of up to \(AfterstateTable.maxCells) cells (2x4, 3x3 and smaller), else 0; 1 for a --resume file with a table")
     static let tableLearning = CommandOption.choice(
-        LearnerSetting.tableLearning.name, "method",
+        LearnerSetting.tableLearning, "method",
         help: "How the afterstate table learns: "
             + TableLearning.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: " or ") + ".",
         of: TableLearning.self
     ).shown("sweep, or games when the table's part of --seconds is shorter than a sweep of the board takes")
     static let update = CommandOption.choice(
-        LearnerSetting.update.name, "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
+        LearnerSetting.update, "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
     static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: TrainingRequest.threadCounts).defaulting(
         to: 1)
     static let lanes = CommandOption.integer(
-        LearnerSetting.lanes.name, help: "Games each thread plays at once, interleaved move by move.", in: TrainingRequest.laneCounts
+        LearnerSetting.lanes, help: "Games each thread plays at once, interleaved move by move."
     )
     .shown("2 on 4x4, 1 on other sizes")
     static let seed = CommandOption.seed(help: "Seed of the games.").defaulting(to: 1, shown: "1, or the --resume file's")
     static let checkpointEvery = CommandOption.integer("checkpoint_every", help: "Save the weights every n games.", in: 1...Int.max)
     static let resume = CommandOption.text(
-        LearnerSetting.resume.name, "file", help: "Continue training a weights file: its size, patterns, counters; written back to it.")
+        LearnerSetting.resume, "file", help: "Continue training a weights file: its size, patterns, counters; written back to it.")
     static let metrics = CommandOption.text("metrics", "file", help: "Write the learning curve as CSV.")
     static let plot = CommandOption.text("plot", "file", help: "Draw the learning curve as SVG.")
     static let solution = CommandOption.text(
