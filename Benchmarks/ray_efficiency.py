@@ -33,6 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from gym2048.ray_train import COMBINE_RULES, ray_train  # noqa: E402
+from ray_model import moves_to_reach  # noqa: E402  (this folder's, on the path as the script's own)
 
 G2048 = os.path.join(ROOT, ".build", "release", "g2048")
 
@@ -114,13 +115,8 @@ def means(csv: str) -> list[tuple[int, float]]:
 
 def worth(curve: list[tuple[int, float]], score: float) -> float:
     """The games after which `curve` first reached `score` (interpolated between its rows; its last games if never)."""
-    previous = (0, 0.0)
-    for games, mean in curve:
-        if mean >= score:
-            span = mean - previous[1]
-            return previous[0] + (games - previous[0]) * ((score - previous[1]) / span if span > 0 else 1.0)
-        previous = (games, mean)
-    return float(curve[-1][0])
+    games, beyond = moves_to_reach([(float(games), mean) for games, mean in curve], score)
+    return float(curve[-1][0]) if beyond else games
 
 
 if __name__ == "__main__":

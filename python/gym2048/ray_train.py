@@ -169,9 +169,9 @@ class _Combiner:
     (how many workers moved each weight, and for `mean` the sum of their changes), so that a period costs a pass over
     the deltas rather than a sort of them; the scratch is zero again after each period."""
 
-    def __init__(self, size: int, rule: str) -> None:
-        self.rule = rule
-        self.count = np.zeros(size, np.uint8)  # workers are at most 255 a weight: counts saturate at 2 for sum
+    def __init__(self, size: int, rule: str, workers: int) -> None:
+        # A period has at most one delta a worker: the smallest integer type that counts them all.
+        self.count = np.zeros(size, np.min_scalar_type(workers))
         self.total = np.zeros(size, np.float64) if rule == "mean" else None
 
     def combine(self, combined: npt.NDArray[np.float32],
@@ -184,7 +184,7 @@ class _Combiner:
                 combined[indices] += changes  # a delta's indices are distinct
             else:
                 self.total[indices] += changes
-            self.count[indices] = np.minimum(self.count[indices], 254) + 1
+            self.count[indices] += 1
         moved = np.flatnonzero(self.count)
         if self.total is not None and len(deltas) > 1:
             combined[moved] += (self.total[moved] / self.count[moved]).astype(np.float32)
@@ -241,7 +241,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False, **cpus)
     progress = _Progress(games, metrics, stream)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-    combiner = _Combiner(len(combined), combine)
+    combiner = _Combiner(len(combined), combine, workers)
     periods = restarts = idle = sync_bytes = 0
     sync_seconds = 0.0
     actors: list[Any] = []
@@ -293,10 +293,11 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 continue
             sync_start = time.monotonic()
             moved = combiner.combine(combined, deltas)
-            driver.assign(moved, combined[moved])
+            values = combined[moved]
+            driver.assign(moved, values)
             # Most of the network moved: the whole of it is smaller than its indices and values.
             whole = len(moved) > WHOLE_SHARE * len(combined)
-            update: Any = combined if whole else (moved, combined[moved])
+            update: Any = combined if whole else (moved, values)
             # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
             # file says how many games made it, and the tile its last games suggest downgrading from.
             for number, games_played in enumerate(played):
