@@ -8,7 +8,7 @@ import Game2048Network
 ///     static let games = CommandOption.integer("games", help: "Games to play.", in: 1...10_000_000).defaulting(to: 1000)
 ///     games = try arguments[Self.games]                  // an Int: 1000 when --games is not given
 ///
-/// The kinds (``integer(_:_:help:in:)``, ``number(_:_:help:in:)``, ``choice(_:_:help:of:)``, …) read to an
+/// The kinds (``integer(_:_:help:in:)``, ``number(_:_:help:in:)``, ``choice(_:_:help:of:)-(String,_,_,_)``, …) read to an
 /// optional, `nil` when the flag is absent; ``defaulting(to:shown:)`` gives the option its default and
 /// the `(default: …)` of its help line; ``shown(_:)`` words a default that depends on other options.
 /// swift-argument-parser's `@Option(help:) var games = 1000` is the model: the name, the type, the
