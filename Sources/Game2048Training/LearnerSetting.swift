@@ -75,6 +75,10 @@ extension LearnerSetting {
     public static let tableLearning = choice("table_learning", of: TableLearning.self)
     /// `--update`.
     public static let update = choice("update", of: TDLearner.Schedule.self)
+    /// `--restart`.
+    public static let restart = LearnerSetting("restart", .number(TrainingRequest.restartChances))
+    /// `--restart-from`.
+    public static let restartFrom = integers("restart_from", TrainingRequest.restartTiles)
     /// `--lanes`.
     public static let lanes = integers("lanes", TrainingRequest.laneCounts)
     /// `--seed`.
@@ -85,6 +89,6 @@ extension LearnerSetting {
     /// Every setting a learner takes: those of `g2048 train` that are no output file, limit or report.
     public static let all = [
         rows, cols, network, patterns, stages, alpha, optimistic, learning, coherenceAlpha, coherenceFrom, tableShare,
-        tableLearning, update, lanes, seed, resume,
+        tableLearning, update, restart, restartFrom, lanes, seed, resume,
     ]
 }

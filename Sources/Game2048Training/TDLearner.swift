@@ -65,6 +65,19 @@ public final class TDLearner: @unchecked Sendable {
     public let accumulators: CoherenceAccumulators?
     /// Whether games started from now on learn by TC.
     let coherenceOn: Atomic<Bool>
+    /// The chance that a game which ended is played again from its restart point, the board on which it first held
+    /// its largest tile (``trainGames(lanes:using:mayStart:finished:)``; 0: every game from the starting tiles).
+    ///
+    /// A game's late boards are its rarest: every game passes through the early ones, few reach a 16 384 tile, and
+    /// they are where a network that plays well early still loses its games. Playing the stretch after a game's
+    /// largest tile again, with new spawns, trains on those boards as often as the chance asks, as Matsuzaki's
+    /// restarts (2017) and Jaśkowski's carousel shaping (2018) do with their own choices of starting boards.
+    public let restartChance: Double
+    /// The smallest tile a restart point holds: a game restarts from the board on which it first held its largest
+    /// tile only when that tile is this one or larger (4, any tile a merge makes, by default).
+    public let restartTile: Int
+    /// ``restartChance`` as a threshold of `bernoulli(threshold:)`.
+    @usableFromInline let restartThreshold: UInt64
 
     /// When the TD updates of a game are applied.
     public enum Schedule: String, Sendable, CaseIterable {
@@ -109,10 +122,18 @@ public final class TDLearner: @unchecked Sendable {
     ///   - method: how errors change the weights.
     ///   - coherenceAlpha: TC's meta learning rate β.
     ///   - coherenceStarted: for `LearningMethod.otdThenTC`, whether the switch to TC happened already (a resumed run).
+    ///   - restartChance: ``restartChance``.
+    ///   - restartTile: ``restartTile``.
+    /// - Precondition: `restartChance` is in `TrainingRequest.restartChances`, `restartTile` a power of two in
+    ///   `TrainingRequest.restartTiles`.
     public init(
         network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
-        method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false
+        method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false, restartChance: Double = 0,
+        restartTile: Int = 4
     ) {
+        precondition(TrainingRequest.restartChances.contains(restartChance), "restartChance is \(restartChance)")
+        precondition(
+            TrainingRequest.restartTiles.contains(restartTile) && restartTile & (restartTile - 1) == 0, "restartTile is \(restartTile)")
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules
@@ -127,6 +148,9 @@ public final class TDLearner: @unchecked Sendable {
         episode = rules.episodeRules
         rowTable = Bitboard.MoveTable()
         winReward = rules.winTile.map(Int64.init) ?? Int64.max
+        self.restartChance = restartChance
+        self.restartTile = restartTile
+        restartThreshold = bernoulliThreshold(probability: restartChance)
     }
 
     /// Whether `board` holds the rules' win tile; checked only when a move or a spawn could have made it.
@@ -226,11 +250,14 @@ public final class TDLearner: @unchecked Sendable {
                     var next = lane
                     repeat { next = next + 1 == games.count ? 0 : next + 1 } while !playing[next] && next != lane
                     if next != lane && !games[next].isOver { games[next].prepare(self) }
-                    if !games[lane].isOver { games[lane].step(self, valueFunction, using: &rng) }
+                    if !games[lane].isOver { games[lane].stepNotingRestartPoint(self, valueFunction, using: &rng) }
                     guard games[lane].isOver else { continue }
                     finished(games[lane].finish(self))
                     if mayStart() {
-                        games[lane] = TrainingGame(self, valueFunction, slots: laneSlots(lane), using: &rng)
+                        // A draw only where a restart may follow: without restarts the games are those of before.
+                        let point = games[lane].restartPoint
+                        let restart = point != nil && rng.bernoulli(threshold: restartThreshold)
+                        games[lane] = TrainingGame(self, valueFunction, slots: laneSlots(lane), restartingFrom: restart ? point : nil, using: &rng)
                     } else {
                         playing[lane] = false
                         remaining -= 1

@@ -42,14 +42,38 @@ struct TrainingGame<V: ValueFunction> {
     @usableFromInline var isOver = false
     /// A value read was infinite or NaN (see `GameResult.diverged`).
     @usableFromInline var diverged = false
+    /// The smallest reward of a move that may make a restart point (a tile larger than any on the board, and at
+    /// least the learner's ``TDLearner/restartTile``): that tile's value; `Int64.max` when the learner restarts no
+    /// game, so that a move pays one comparison for restarts.
+    @usableFromInline var newLargestReward = Int64.max
+    /// Where a game that restarts from this one starts (``TDLearner/restartChance``): the afterstate on which this
+    /// game first held its largest tile, and the score there; `nil` before any merge made a largest tile.
+    @usableFromInline var restartPoint: (afterstate: B, score: Int64)? = nil
+    /// Whether the game began at another game's restart point.
+    @usableFromInline let restarted: Bool
 
-    /// A new game with the rules' initial tiles.
+    /// A new game with the rules' initial tiles, or from `point` (another game's ``restartPoint``) and a spawn.
     @inlinable
-    init(_ learner: TDLearner, _ valueFunction: V, slots: UnsafeMutablePointer<Int32>, using rng: inout Xoshiro256StarStar) {
+    init(
+        _ learner: TDLearner, _ valueFunction: V, slots: UnsafeMutablePointer<Int32>, restartingFrom point: (afterstate: B, score: Int64)? = nil,
+        using rng: inout Xoshiro256StarStar
+    ) {
         self.valueFunction = valueFunction
         self.slots = slots
-        board = B.empty(of: learner.rules)
-        learner.episode.placeStartingTiles(on: &board, using: &rng)
+        if let point {
+            board = point.afterstate
+            score = point.score
+            _ = learner.episode.spawn(on: &board, using: &rng)
+        } else {
+            board = B.empty(of: learner.rules)
+            learner.episode.placeStartingTiles(on: &board, using: &rng)
+        }
+        restarted = point != nil
+        if learner.restartThreshold > 0 {
+            // The starting tiles are no merge: a fresh game's point comes with its first new largest tile.
+            restartPoint = point
+            newLargestReward = Int64(max(Board.value(ofExponent: board.maxExponent + 1), learner.restartTile))
+        }
         backward = learner.schedule == .backward
         accumulators = learner.learnsByCoherence ? learner.accumulators : nil
         learningStep = accumulators == nil ? learner.step : learner.coherenceStep
@@ -157,6 +181,28 @@ struct TrainingGame<V: ValueFunction> {
         }
     }
 
+    /// ``step(_:_:using:)``, then the restart point: the move's afterstate, if it made a tile larger than any before
+    /// it and the game goes on (a game that a move ends, by the win tile or a cut, restarts from no board it ended on).
+    ///
+    /// Outside the move: inside, the check made ``step(_:_:using:)`` too large for the greedy choice to be inlined
+    /// into it (20 instructions a move more, for one comparison).
+    @inlinable @inline(__always)
+    mutating func stepNotingRestartPoint(_ learner: TDLearner, _ valueFunction: V, using rng: inout Xoshiro256StarStar) {
+        let scoreBefore = score
+        step(learner, valueFunction, using: &rng)
+        // Only a merge makes a tile larger than the board's largest, and it scores at least that tile's value.
+        if score &- scoreBefore >= newLargestReward && !isOver { noteLargestTile(previous.unsafelyUnwrapped) }
+    }
+
+    /// Records `afterstate` as the restart point when it holds a tile larger than any before it.
+    @inlinable @inline(never)
+    mutating func noteLargestTile(_ afterstate: B) {
+        let exponent = afterstate.maxExponent
+        guard Int64(Board.value(ofExponent: exponent)) >= newLargestReward else { return }
+        restartPoint = (afterstate, score)
+        newLargestReward = Int64(Board.value(ofExponent: exponent + 1))
+    }
+
     /// The indices ``slots`` must have room for (at least one, for a kind that stores none).
     @inlinable
     static var slotCapacity: Int { max(1, 5 &* V.storedFeatureCount) }
@@ -210,6 +256,7 @@ struct TrainingGame<V: ValueFunction> {
         }
         var result = GameResult(score: score, maxTile: Board.value(ofExponent: board.maxExponent), moves: moves)
         result.diverged = diverged
+        result.restarted = restarted
         return result
     }
 }

@@ -89,6 +89,9 @@ package struct TrainingMetrics: Sendable {
     package mutating func record(_ result: GameResult, elapsedSeconds: Double) -> MetricsRow? {
         games += 1
         moves += result.moves
+        // A restarted game is a stretch of another, scored from where it restarted: it trains, but its score and
+        // tiles are not a game's from the start, and would flatter the curve.
+        if result.restarted { return nil }
         pendingGames += 1
         pendingScore += result.score
         for (index, tile) in MetricsRow.tiles.enumerated() where result.maxTile >= tile {

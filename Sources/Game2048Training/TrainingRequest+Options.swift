@@ -10,6 +10,11 @@ extension TrainingRequest {
     public static let optimisms: ClosedRange<Double> = 0...1e9
     /// The shares of a run: `tc_from`, `table_share`.
     public static let fractions: ClosedRange<Double> = 0...1
+    /// `restart`: the chance that a game which ended starts again where it first held its largest tile. Below 1, so
+    /// that new games keep coming.
+    public static let restartChances: ClosedRange<Double> = 0...0.99
+    /// `restart_from`: the smallest tile a restart point holds, a power of two (any tile a merge makes: 4 and up).
+    public static let restartTiles = Rules.winTileRange
     /// Self-play threads.
     public static let threadCounts: ClosedRange<Int> = 1...256
     /// Games a thread plays at once.

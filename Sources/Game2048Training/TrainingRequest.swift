@@ -47,6 +47,10 @@ public struct TrainingRequest: Sendable {
     public var schedule: TDLearner.Schedule = .forward
     /// Self-play threads over the shared weights.
     public var threads = 1
+    /// The chance that a game which ended starts again from its restart point (``TDLearner/restartChance``).
+    public var restart = 0.0
+    /// The smallest tile a restart point holds, if set (``TDLearner/restartTile``).
+    public var restartFrom: Int?
     /// Games each thread plays at once, if set (else ``TrainingSetup/lanes`` decides by the board).
     public var lanes: Int?
     /// The seed of the games.

@@ -85,6 +85,8 @@ struct LearnerOptions {
         request.tableShare = try number(LearnerSetting.tableShare)
         request.tableLearning = try choice(LearnerSetting.tableLearning, of: TableLearning.self)
         request.schedule = try choice(LearnerSetting.update, of: TDLearner.Schedule.self) ?? .forward
+        request.restart = try number(LearnerSetting.restart) ?? 0
+        request.restartFrom = try integer(LearnerSetting.restartFrom)
         request.lanes = try integer(LearnerSetting.lanes)
         if let seed: UInt64 = try integer(LearnerSetting.seed) { (request.seed, request.seedGiven) = (seed, true) }
         try settings { [request] () throws(TrainingError) in

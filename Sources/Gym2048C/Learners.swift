@@ -41,14 +41,15 @@ struct LearnerState: Sendable {
             throw .argument(error.message)
         }
         let start = SystemClock.monotonicSeconds(), secondsBefore = self.seconds
-        let state = Mutex((metrics: metrics, score: Int64(0), moves: 0, games: 0, report: unreported))
+        let state = Mutex((metrics: metrics, score: Int64(0), moves: 0, games: 0, scored: 0, report: unreported))
         let hooks = TrainingRun.Hooks(
             metadata: { counted },
             game: { result, _ in
                 let elapsed = secondsBefore + SystemClock.monotonicSeconds() - start
                 state.withLock { state in
                     _ = state.metrics.record(result, elapsedSeconds: elapsed)
-                    (state.score, state.moves, state.games) = (state.score + result.score, state.moves + result.moves, state.games + 1)
+                    (state.moves, state.games) = (state.moves + result.moves, state.games + 1)
+                    if !result.restarted { (state.score, state.scored) = (state.score + result.score, state.scored + 1) }
                     state.report.add(result)
                 }
             })
@@ -63,7 +64,7 @@ struct LearnerState: Sendable {
         }
         return .object([
             ("games", .integer(Int128(played.games))), ("moves", .integer(Int128(played.moves))), ("seconds", .double(elapsed)),
-            ("mean_score", played.games == 0 ? .null : .double(Double(played.score) / Double(played.games))),
+            ("mean_score", played.scored == 0 ? .null : .double(Double(played.score) / Double(played.scored))),
             ("total_games", .integer(Int128(played.metrics.games))),
         ])
     }
@@ -82,6 +83,8 @@ struct GamesReport: Sendable {
 
     mutating func add(_ result: GameResult) {
         (games, moves) = (games + 1, moves + result.moves)
+        // A restarted game counts, but is no game from the start for the window (`TrainingMetrics.record`).
+        if result.restarted { return }
         if last.count == Self.kept { last.removeFirst() }
         last.append(result)
     }

@@ -81,8 +81,8 @@ struct TrainCommand: Command {
         options: [
             Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
             Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
-            Self.coherenceFrom.spec, Self.tableShare.spec, Self.tableLearning.spec, Self.update.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec,
-            Self.checkpointEvery.spec,
+            Self.coherenceFrom.spec, Self.tableShare.spec, Self.tableLearning.spec, Self.update.spec, Self.restart.spec,
+            Self.restartFrom.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
         ] + RulesFlags.flags.map(\.spec))
 
@@ -132,6 +132,13 @@ struct TrainCommand: Command {
     static let update = CommandOption.choice(
         LearnerSetting.update, "schedule", help: "forward (after each move) or backward (after each game, last move first).", of: TDLearner.Schedule.self
     ).defaulting(to: .forward)
+    static let restart = CommandOption.number(
+        LearnerSetting.restart, "chance",
+        help: "The chance that a game which ended plays again from the board on which it first held its largest tile."
+    ).shown("0: every game from the starting tiles")
+    static let restartFrom = CommandOption.integer(
+        LearnerSetting.restartFrom, "tile", help: "--restart: only from boards that hold this tile or a larger one (a power of two)."
+    ).shown("4: any tile a merge makes")
     static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: TrainingRequest.threadCounts).defaulting(
         to: 1)
     static let lanes = CommandOption.integer(
@@ -202,6 +209,8 @@ struct TrainCommand: Command {
         }
         request.threads = try arguments[Self.threads]
         request.lanes = try arguments[Self.lanes]
+        request.restart = try arguments[Self.restart] ?? 0
+        request.restartFrom = try arguments[Self.restartFrom]
         request.schedule = try arguments[Self.update]
         request.seed = try arguments[Self.seed]
         request.seedGiven = arguments.contains(Self.seed)

@@ -91,8 +91,13 @@ extension TrainingReport {
             request.resume.map { "resuming \($0) (\(base.games) games, \(base.moves) moves so far): \(setup.rules.sizeLabel), \(shape)" }
             ?? "training \(setup.rules.sizeLabel): \(shape), optimistic \(formatFixed(request.optimism, digits: 0))"
         let (threads, lanes, share) = (request.threads, setup.lanes, formatFixed(100 * setup.schedule.tableShare, digits: 0))
+        let restarts =
+            setup.learner.restartChance == 0
+            ? ""
+            : ", \(formatFixed(setup.learner.restartChance * 100, digits: 0)) % of ended games restarted from their largest tile "
+                + "(from \(setup.learner.restartTile))"
         return start
-            + ", \(method), \(request.schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), "
+            + ", \(method)\(restarts), \(request.schedule.rawValue) updates, \(threads) thread\(threads == 1 ? "" : "s") × \(lanes) lane\(lanes == 1 ? "" : "s"), "
             + "seed \(base.seed); saving to \(request.out)"
             + (network.afterstates == nil
                 ? ""

@@ -24,6 +24,10 @@ struct TrainEvalCommandTests {
         // Lanes default by board when the run starts: 2 where moves prefetch (4x4), 1 elsewhere.
         #expect(command.lanes == nil)
         #expect(try Self.train(["--lanes", "3"]).lanes == 3)
+        #expect(command.restart == 0 && command.restartFrom == nil)
+        // The documented largest chance and tile.
+        let restarting = try Self.train(["--restart", "0.99", "--restart-from", "1125899906842624"])
+        #expect(restarting.restart == 0.99 && restarting.restartFrom == 1 << 50)
         let short = try Self.train(["--games", "10", "--rows", "3"])
         #expect(short.seconds == nil && short.games == 10 && short.rules.cols == 3)
     }
@@ -55,6 +59,9 @@ struct TrainEvalCommandTests {
         (["--tc-alpha", "0"], "--tc-alpha must be a number from 1e-09 to 1.0, got 0"),
         (["--tc-alpha", "10"], "--tc-alpha must be a number from 1e-09 to 1.0, got 10"),
         (["--lanes", "0"], "--lanes must be an integer from 1 to 64, got 0"),
+        (["--restart", "1"], "--restart must be a number from 0.0 to 0.99, got 1"),
+        (["--restart-from", "2"], "--restart-from must be an integer from 4 to 1125899906842624, got 2"),
+        (["--restart-from", "2251799813685248"], "--restart-from must be an integer from 4 to 1125899906842624, got 2251799813685248"),
         (["--lanes", "65"], "--lanes must be an integer from 1 to 64, got 65"),
         (["--table-share", "2"], "--table-share must be a number from 0.0 to 1.0, got 2"),
         (["--table-learning", "dp"], "--table-learning must be one of sweep, games, got 'dp'"),
@@ -110,6 +117,22 @@ struct TrainEvalCommandTests {
     func optimismDependsOnTheBoardSize(rows: Int, cols: Int, optimism: Double) throws {
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)"]).optimism == optimism)
         #expect(try Self.train(["--rows", "\(rows)", "--cols", "\(cols)", "--optimistic", "5"]).optimism == 5)
+    }
+
+    /// A restart tile is a tile: refused before the first game; a run that restarts says so when it starts, and
+    /// writes weights that play.
+    @Test func restartsAreAnnouncedAndTheirTileChecked() throws {
+        let folder = TemporaryDirectory()
+        let weights = folder.file("w.bin")
+        let refused = try G2048Tests.run(["train", "--rows", "3", "--games", "10", "--restart-from", "96", "--out", weights])
+        #expect(refused.status != 0 && refused.stderr.contains("--restart-from must be a power of two, got 96"), "\(refused.stderr)")
+        let run = try G2048Tests.run([
+            "train", "--rows", "3", "--patterns", G2048Tests.smallPatterns, "--table-share", "0", "--games", "300", "--restart", "0.5",
+            "--restart-from", "64", "--out", weights,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains(", 50 % of ended games restarted from their largest tile (from 64), "), "\(run.stderr)")
+        #expect(try G2048Tests.run(["eval", "--weights", weights, "--games", "3"]).status == 0)
     }
 
     /// Unless asked for, a sweep is not begun when the run's clock leaves the table less time than a sweep of

@@ -34,9 +34,8 @@ _OK = 0
 
 class Learner(EngineHandle):
     """A network trained in this process by `g2048 train`'s learner. The keywords are the command's settings
-    (`rows`, `cols`, `network`, `patterns`, `stages`, `alpha`, `optimistic`, `learning`, `tc_alpha`, `tc_from`,
-    `table_share`, `table_learning`, `update`, `lanes`, `seed`, `resume`), checked as the command checks its flags:
-    a bad one is a ValueError naming it. Calls take turns; a learner is not copied (make another)."""
+    named as its flags with underscores (`tc_alpha` is `--tc-alpha`; `g2048_learner_settings` lists them), checked as
+    the command checks its flags: a bad one is a ValueError naming it. Calls take turns; a learner is not copied (make another)."""
 
     _what = "this learner"
     _destroy = "g2048_learner_destroy"

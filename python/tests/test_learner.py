@@ -29,10 +29,13 @@ def train_cli(flags: list[str], out: Path) -> None:
 
 
 # 4x4: TD on the packed board, two lanes; 3x3: OTD, switching to TC half way, on one lane, without a table.
-SIZES = [({"rows": 4}, ["--rows", "4"], 150), ({"rows": 3, "table_share": 0}, ["--rows", "3", "--table-share", "0"], 400)]
+# 3x3 with restarts: half the games that reached a 64 play again from where they first held their largest tile.
+SIZES = [({"rows": 4}, ["--rows", "4"], 150), ({"rows": 3, "table_share": 0}, ["--rows", "3", "--table-share", "0"], 400),
+         ({"rows": 3, "table_share": 0, "restart": 0.5, "restart_from": 64},
+          ["--rows", "3", "--table-share", "0", "--restart", "0.5", "--restart-from", "64"], 400)]
 
 
-@pytest.mark.parametrize("options,flags,games", SIZES, ids=["4x4", "3x3"])
+@pytest.mark.parametrize("options,flags,games", SIZES, ids=["4x4", "3x3", "3x3-restarts"])
 def test_a_learner_saves_the_weights_g2048_train_writes(options: dict[str, Any], flags: list[str], games: int,
                                                         tmp_path: Path) -> None:
     learner = Learner(seed=1, **options)
@@ -81,6 +84,8 @@ def test_weights_round_trip(tmp_path: Path) -> None:
     ({"alpha": 2}, "alpha must be a number from 1e-09 to 1.0, got 2"),
     ({"rows": 3, "network": "8x6"}, "--network 8x6 is a network for 4x4 boards"),
     ({"epochs": 3}, "unknown option 'epochs'"),
+    ({"restart": 1}, "restart must be a number from 0.0 to 0.99, got 1"),
+    ({"restart_from": 96}, "--restart-from must be a power of two, got 96"),
     ({"table_learning": "sweep", "rows": 4}, "--table-learning sweep: this 4x4 run learns no afterstate table"),
 ])
 def test_a_bad_option_is_a_value_error_naming_it(options: dict[str, Any], words: str) -> None:
