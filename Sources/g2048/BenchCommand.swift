@@ -53,12 +53,7 @@ struct BenchCommand: Command {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let steps = try arguments[Self.steps] {
-            if arguments.contains(Self.seconds) { throw UsageError("give --steps or --seconds, not both: a measurement runs for one") }
-            budget = .steps(steps)
-        } else {
-            budget = .seconds(try arguments[Self.seconds])
-        }
+        budget = try BenchBudget(arguments)
         seed = try arguments[Self.seed]
         json = try arguments[Self.json]
         let envs = try arguments[Self.envs]
@@ -291,6 +286,16 @@ extension StringProtocol {
 enum BenchBudget: Equatable, CustomStringConvertible {
     case seconds(Double)
     case steps(Int)
+
+    /// The budget `--steps` or `--seconds` asks for (``BenchCommand/steps``, ``BenchCommand/seconds``: every bench's).
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        if let steps = try arguments[BenchCommand.steps] {
+            if arguments.contains(BenchCommand.seconds) { throw UsageError("give --steps or --seconds, not both: a measurement runs for one") }
+            self = .steps(steps)
+        } else {
+            self = .seconds(try arguments[BenchCommand.seconds])
+        }
+    }
 
     /// Whether a measurement that has taken `steps` steps goes on.
     func continues(steps: Int, clock: Stopwatch) -> Bool {

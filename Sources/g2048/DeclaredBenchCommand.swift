@@ -10,11 +10,17 @@ struct DeclaredBenchCommand: GameCommand {
 
     static func spec(for game: GameDeclaration, registry: GameRegistry) -> CommandSpec {
         // The game's flags between --game and the measurement's own.
-        let flags = [GameFlag.spec(registry)] + game.options.map { GameFlags.flag($0).spec } + [envs.spec, seconds.spec, seed.spec, json.spec]
+        let flags =
+            [GameFlag.spec(registry)] + game.options.map { GameFlags.flag($0).spec }
+            + [envs.spec, BenchCommand.seconds.spec, BenchCommand.steps.spec, BenchCommand.seed.spec, json.spec]
         let discussion = """
             Every step of the vector steps each environment (with next_step autoreset) and writes every
             result column, as the protocol and the C ABI do. Build with -c release:
             swift run -c release g2048 bench --game \(game.name)
+
+            --steps N steps until at least N steps (whole steps of every environment), the same work on
+            every run, for counting instructions at two step counts. The JSON record carries the CPU model
+            and cache sizes beside the figures.
             """
         return CommandSpec(
             name: name, abstract: "Measure \(game.name)'s environment steps per second with a random legal-action agent.",
@@ -22,14 +28,12 @@ struct DeclaredBenchCommand: GameCommand {
     }
 
     static let envs = CommandOption.integer("envs", help: "Environments in the vector.", in: 1...1_000_000).defaulting(to: 64)
-    static let seconds = CommandOption.number("seconds", "s", help: "Wall-clock seconds of the measurement.", in: 0.01...3600).defaulting(to: 2)
-    static let seed = CommandOption.seed(help: "Seed of the environments and the agent.").defaulting(to: 1)
     static let json = CommandOption.flag("json", help: "Print one JSON object instead of a line.")
 
     let game: GameDeclaration
     let instance: any GameInstance
     let envs: Int
-    let seconds: Double
+    let budget: BenchBudget
     let seed: UInt64
     let json: Bool
 
@@ -37,8 +41,8 @@ struct DeclaredBenchCommand: GameCommand {
         self.game = game
         envs = try arguments[Self.envs]
         instance = try GameFlags.make(game, try GameFlags.values(of: game.options, in: arguments), count: envs, autoresetMode: .nextStep)
-        seconds = try arguments[Self.seconds]
-        seed = try arguments[Self.seed]
+        budget = try BenchBudget(arguments)
+        seed = try arguments[BenchCommand.seed]
         json = try arguments[Self.json]
     }
 
@@ -51,26 +55,28 @@ struct DeclaredBenchCommand: GameCommand {
         results.read(game)
         var actions = [Int64](repeating: 0, count: envs)
         var steps = 0
-        let start = SystemClock.monotonicSeconds()
-        var elapsed = 0.0
-        while elapsed < seconds {
+        let clock = Stopwatch()
+        repeat {
             for index in 0..<envs { actions[index] = Int64(player.choose(results, index: index, using: &choices)) }
             try actions.withUnsafeBufferPointer { actions throws(GameRefusal) in try game.step(actions: actions) }
             results.read(game)
             steps += envs
-            elapsed = SystemClock.monotonicSeconds() - start
-        }
-        let rate = Double(steps) / elapsed
+        } while budget.continues(steps: steps, clock: clock)
+        let (elapsed, cpu) = (clock.wall, clock.cpu)
+        let (rate, cpuRate) = (Double(steps) / elapsed, Double(steps) / max(cpu, 1e-9))
         if json {
+            let machine = (try? JSONValue.parse(Array(BenchRecord.machineJSON.utf8))) ?? .null
             Console.output(
                 JSONValue.object([
                     ("game", .string(self.game.name)), ("envs", .integer(Int128(envs))), ("seconds", .double(elapsed)),
-                    ("steps", .integer(Int128(steps))), ("steps_per_second", .double(rate)),
+                    ("cpu_seconds", .double(cpu)), ("steps", .integer(Int128(steps))), ("steps_per_second", .double(rate)),
+                    ("steps_per_cpu_second", .double(cpuRate)), ("machine", machine),
                 ]).serialized)
         } else {
             let vector = "\(envs) environment\(envs == 1 ? "" : "s")"
             Console.output(
-                "\(self.game.name), \(vector): \(formatFixed(rate, digits: 0)) steps/s (\(steps) steps in \(formatFixed(elapsed, digits: 2)) s)")
+                "\(self.game.name), \(vector): \(formatFixed(rate, digits: 0)) steps/s, \(formatFixed(cpuRate, digits: 0)) per CPU second "
+                    + "(\(steps) steps in \(formatFixed(elapsed, digits: 2)) s)")
         }
         return ExitCode.success
     }

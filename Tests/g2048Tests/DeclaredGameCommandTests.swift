@@ -87,6 +87,12 @@ struct DeclaredGameCommandTests {
         let result = try Self.run(["bench", "--game", "guess", "--seconds", "0.01", "--envs", "2", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("{\"game\":\"guess\",\"envs\":2,"))
+        #expect(result.stdout.contains("\"steps_per_cpu_second\":") && result.stdout.contains("\"machine\":{\"cpu\":"))
+        // A fixed amount of work: whole steps of every environment, at least --steps of them.
+        let fixed = try Self.run(["bench", "--game", "guess", "--steps", "7", "--envs", "3", "--json"])
+        #expect(fixed.status == 0 && fixed.stdout.contains("\"steps\":9,"), "\(fixed.stdout)")
+        let both = try Self.run(["bench", "--game", "guess", "--steps", "7", "--seconds", "1"])
+        #expect(both.status == 64 && both.stderr.contains("give --steps or --seconds, not both"), "\(both.stderr)")
     }
 
     @Test(arguments: [
