@@ -6,7 +6,7 @@ import GymServer
 
 /// The options of `g2048_learner_make`: `g2048 train`'s settings, named as its flags with underscores, read into
 /// the request the command makes; `TrainingRequest` and `TrainingSetup` then decide and refuse as they do for it.
-struct LearnerOptions {
+struct LearnerOptions: LearnerSettingValues {
     /// The names of the settings a learner takes.
     static let names = LearnerSetting.all.map(\.name)
 
@@ -28,7 +28,7 @@ struct LearnerOptions {
         CallError(.invalidOption(setting.name, reason: "must be \(expectation), got \(value.serialized)"))
     }
 
-    func integer<Integer: FixedWidthInteger>(_ setting: LearnerSetting, as _: Integer.Type = Integer.self) throws(CallError) -> Integer? {
+    func integer<Integer: FixedWidthInteger>(_ setting: LearnerSetting, as _: Integer.Type) throws(CallError) -> Integer? {
         guard case .integer(let range) = setting.kind else { preconditionFailure("\(setting.name) is no integer") }
         guard let value = value(setting) else { return nil }
         guard let integer = value.integer, range.contains(integer) else {
@@ -52,8 +52,7 @@ struct LearnerOptions {
         return text
     }
 
-    func choice<Choice: RawRepresentable & CaseIterable>(_ setting: LearnerSetting, of kind: Choice.Type) throws(CallError) -> Choice?
-    where Choice.RawValue == String {
+    func choice<Choice: CaseIterable & RawRepresentable<String> & Sendable>(_ setting: LearnerSetting, of kind: Choice.Type) throws(CallError) -> Choice? {
         guard let value = value(setting) else { return nil }
         guard let choice = value.string.flatMap(Choice.init(rawValue:)) else {
             throw refuse(setting, "one of " + Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "), got: value)
@@ -63,45 +62,15 @@ struct LearnerOptions {
 
     /// The request `g2048 train` makes of the same settings; its decisions refused in its words.
     func request() throws(CallError) -> TrainingRequest {
-        let (rows, cols): (Int?, Int?) = (try integer(LearnerSetting.rows), try integer(LearnerSetting.cols))
-        // As the command's flags: either sets both.
-        let size = (rows ?? cols).map { (rows: rows ?? $0, cols: cols ?? $0) }
-        let resume = try text(LearnerSetting.resume)
-        let rules: Rules
-        do { rules = try Rules(rows: size?.rows ?? 4, cols: size?.cols ?? 4) } catch {
-            throw CallError(.invalidOption((error.field == .cols ? LearnerSetting.cols : LearnerSetting.rows).name, reason: error.rule))
-        }
-        let alpha = try number(LearnerSetting.alpha), optimism = try number(LearnerSetting.optimistic)
-        let stagesText = try text(LearnerSetting.stages), network = try text(LearnerSetting.network)
-        let patterns = try text(LearnerSetting.patterns)
-        let learning = try choice(LearnerSetting.learning, of: LearningMethod.self)
-        var request = try settings { () throws(TrainingError) in
-            try TrainingRequest(rules: rules, out: resume ?? "", learning: learning, alpha: alpha, optimism: optimism)
-        }
-        request.size = size
-        request.resume = resume
-        request.coherenceAlpha = try number(LearnerSetting.coherenceAlpha)
-        request.coherenceFrom = try number(LearnerSetting.coherenceFrom)
-        request.tableShare = try number(LearnerSetting.tableShare)
-        request.tableLearning = try choice(LearnerSetting.tableLearning, of: TableLearning.self)
-        request.schedule = try choice(LearnerSetting.update, of: TDLearner.Schedule.self) ?? .forward
-        request.restart = try number(LearnerSetting.restart) ?? 0
-        request.restartFrom = try integer(LearnerSetting.restartFrom)
-        request.lanes = try integer(LearnerSetting.lanes)
-        if let seed: UInt64 = try integer(LearnerSetting.seed) { (request.seed, request.seedGiven) = (seed, true) }
-        try settings { [request] () throws(TrainingError) in
-            // A resumed file's board and rules are its own: checked when it is read.
-            if resume == nil { try request.checkTableShare(rules: rules) }
-        }
-        if let stagesText {
-            request.stages = try settings { () throws(TrainingError) in try TrainingRequest.stages(parsing: stagesText, rows: rules.rows, cols: rules.cols) }
-        }
-        do { try request.choosePatterns(named: network, cells: patterns, optimismGiven: optimism != nil) } catch { throw .argument(error.message) }
-        return request
+        try TrainingRequest(
+            self,
+            rules: { size throws(CallError) in
+                do throws(RulesError) { return try Rules(rows: size?.rows ?? 4, cols: size?.cols ?? 4) } catch {
+                    throw CallError(.invalidOption((error.field == .cols ? LearnerSetting.cols : LearnerSetting.rows).name, reason: error.rule))
+                }
+            },
+            out: { _, resume in resume ?? "" })
     }
 
-    /// `body`'s result, its refusal an invalid argument in the command's words.
-    func settings<Value>(_ body: () throws(TrainingError) -> Value) throws(CallError) -> Value {
-        do { return try body() } catch { throw .argument(error.message) }
-    }
+    func refusal(_ error: TrainingError) -> CallError { .argument(error.message) }
 }

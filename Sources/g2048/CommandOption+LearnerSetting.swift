@@ -38,3 +38,24 @@ extension CommandOption {
         return choice(setting.name, valueName, help: help, of: kind)
     }
 }
+
+/// `g2048 train`'s flags as the values of a learner's settings: each read through a flag made from its declaration,
+/// as the command's own flags are (so they parse and refuse alike), for ``TrainingRequest/init(_:rules:out:)``.
+extension ParsedArguments: LearnerSettingValues {
+    func integer<Integer: FixedWidthInteger>(_ setting: LearnerSetting, as _: Integer.Type) throws(UsageError) -> Integer? {
+        guard case .integer(let range) = setting.kind else { preconditionFailure("\(setting.name) is no integer") }
+        if range.upperBound <= Int128(Int.max) { return try self[CommandOption.integer(setting, help: "")].map { Integer($0) } }
+        precondition(range == 0...Int128(UInt64.max), "\(setting.name): integers beyond Int are UInt64's")
+        return try self[CommandOption.unsigned(setting.name, "n", help: "")].map { Integer($0) }
+    }
+
+    func number(_ setting: LearnerSetting) throws(UsageError) -> Double? { try self[CommandOption.number(setting, "x", help: "")] }
+
+    func text(_ setting: LearnerSetting) throws(UsageError) -> String? { try self[CommandOption.text(setting, "text", help: "")] }
+
+    func choice<Choice: CaseIterable & RawRepresentable<String> & Sendable>(_ setting: LearnerSetting, of kind: Choice.Type) throws(UsageError)
+        -> Choice?
+    { try self[CommandOption.choice(setting, "name", help: "", of: kind)] }
+
+    func refusal(_ error: TrainingError) -> UsageError { UsageError(error.message) }
+}

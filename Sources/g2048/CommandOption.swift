@@ -109,10 +109,14 @@ extension CommandOption where Value == Double? {
 
 extension CommandOption where Value == UInt64? {
     /// A seed: any unsigned 64-bit integer.
-    static func seed(help: String) -> CommandOption<UInt64?> {
-        CommandOption<UInt64?>(spec: OptionSpec.option("seed", "seed", help).accepting(integers: 0...Int128(UInt64.max)), absent: nil) {
+    static func seed(help: String) -> CommandOption<UInt64?> { unsigned("seed", "seed", help: help) }
+
+    /// An option taking any unsigned 64-bit integer (a seed).
+    static func unsigned(_ key: String, _ valueName: String, help: String) -> CommandOption<UInt64?> {
+        let flag = flag(ofKey: key)
+        return CommandOption<UInt64?>(spec: OptionSpec.option(flag, valueName, help).accepting(integers: 0...Int128(UInt64.max)), absent: nil) {
             text throws(UsageError) in
-            guard let value = UInt64(text) else { throw UsageError("--seed must be an integer from 0 to \(UInt64.max), got '\(text)'") }
+            guard let value = UInt64(text) else { throw UsageError("--\(flag) must be an integer from 0 to \(UInt64.max), got '\(text)'") }
             return value
         }
     }

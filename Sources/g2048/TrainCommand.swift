@@ -182,46 +182,28 @@ struct TrainCommand: Command {
     subscript<Value>(dynamicMember keyPath: KeyPath<TrainingRequest, Value>) -> Value { request[keyPath: keyPath] }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let resume = try arguments[Self.resume]
-        let size = try arguments.boardSize(rows: Self.rows, cols: Self.cols)
-        var rules: Rules
-        do { rules = try Rules(rows: size?.rows ?? 4, cols: size?.cols ?? 4) } catch { throw UsageError(error) }
-        let rulesGiven: [RulesOption]
-        (rules, rulesGiven) = try RulesFlags.rules(arguments, base: rules)
         // A resumed run writes back to its file: that is where its counters continue.
         let out = try arguments[Self.out]
-        outFlag = out == nil && resume != nil ? "resume" : "out"
+        var rulesGiven: [RulesOption] = []
+        request = try TrainingRequest(
+            arguments,
+            rules: { size throws(UsageError) in
+                var rules: Rules
+                do throws(RulesError) { rules = try Rules(rows: size?.rows ?? 4, cols: size?.cols ?? 4) } catch { throw UsageError(error) }
+                (rules, rulesGiven) = try RulesFlags.rules(arguments, base: rules)
+                return rules
+            },
+            out: { rules, resume in out ?? resume ?? "weights-\(rules.sizeLabel).bin" })
+        outFlag = out == nil && request.resume != nil ? "resume" : "out"
         let games = try arguments[Self.games]
-        let seconds = try arguments[Self.seconds] ?? (games == nil ? 600 : nil)
-        let alpha = try arguments[Self.alpha], learning = try arguments[Self.learning], optimism = try arguments[Self.optimistic]
-        let coherenceAlpha = try arguments[Self.coherenceAlpha], coherenceFrom = try arguments[Self.coherenceFrom]
-        request = try Self.usage { () throws(TrainingError) in
-            try TrainingRequest(rules: rules, out: out ?? resume ?? "weights-\(rules.sizeLabel).bin", learning: learning, alpha: alpha, optimism: optimism)
-        }
-        (request.rulesGiven, request.size, request.resume, request.games, request.seconds) = (rulesGiven, size, resume, games, seconds)
-        (request.coherenceAlpha, request.coherenceFrom) = (coherenceAlpha, coherenceFrom)
-        request.tableShare = try arguments[Self.tableShare]
-        request.tableLearning = try arguments[Self.tableLearning]
-        // A resumed file's board and rules are its own: checked when it is read.
-        if resume == nil { try Self.usage { [request] () throws(TrainingError) in try request.checkTableShare(rules: rules) } }
-        if let spec = try arguments[Self.stages] {
-            request.stages = try Self.usage { () throws(TrainingError) in try TrainingRequest.stages(parsing: spec, rows: rules.rows, cols: rules.cols) }
-        }
+        (request.rulesGiven, request.games, request.seconds) = (rulesGiven, games, try arguments[Self.seconds] ?? (games == nil ? 600 : nil))
         request.threads = try arguments[Self.threads]
-        request.lanes = try arguments[Self.lanes]
-        request.restart = try arguments[Self.restart] ?? 0
-        request.restartFrom = try arguments[Self.restartFrom]
-        request.schedule = try arguments[Self.update]
-        request.seed = try arguments[Self.seed]
-        request.seedGiven = arguments.contains(Self.seed)
         request.checkpointEvery = try arguments[Self.checkpointEvery]
+        request.solution = try arguments[Self.solution]
         metricsPath = try arguments[Self.metrics]
         plotPath = try arguments[Self.plot]
-        request.solution = try arguments[Self.solution]
         metricsEvery = try arguments[Self.metricsEvery]
         force = try arguments[Self.force]
-        let (network, patterns) = (try arguments[Self.network], try arguments[Self.patterns])
-        do { try request.choosePatterns(named: network, cells: patterns, optimismGiven: optimism != nil) } catch { throw UsageError(error.message) }
     }
 
     /// The files this run writes, for the output policy (see ``OutputFiles``).
@@ -289,11 +271,6 @@ struct TrainCommand: Command {
             "stopped by \(InterruptWatch.name(signal)): the weights are in \(out)"
                 + (saved.isEmpty ? "" : ", " + saved.joined(separator: ", ")) + "; continue with 'g2048 train --resume \(out)'")
         return 128 + signal
-    }
-
-    /// Runs `body`, whose `TrainingError` is a usage error: only settings are checked while the flags are read.
-    static func usage<Value>(_ body: () throws(TrainingError) -> Value) throws(UsageError) -> Value {
-        do { return try body() } catch { throw UsageError(error.message) }
     }
 
     /// Runs `body`, reporting its `TrainingError` as the command's own: settings that contradict each other or the
