@@ -37,6 +37,10 @@ struct LearnerHandleTests {
         (#"{"rows": 3, "network": "8x6"}"#, "invalid params: --network 8x6 is a network for 4x4 boards, not 3x3; give other boards --patterns"),
         (#"{"learning": "tc", "alpha": 0.1}"#, "invalid params: --alpha is TD's learning rate; --learning tc uses --tc-alpha"),
         (#"{"stages": "3"}"#, "invalid params: --stages takes tiles, powers of two from 4 to 32768 on a 4x4 board, separated by commas; got '3' in '3'"),
+        (#"{"restart": 1}"#, "invalid params: restart must be a number from 0.0 to 0.99, got 1"),
+        (#"{"restart_from": 96}"#, "invalid params: --restart-from must be a power of two, got 96"),
+        (#"{"restart_from": 2251799813685248}"#, "invalid params: restart_from must be an integer from 4 to 1125899906842624, got 2251799813685248"),
+        (#"{"restart_from": "8192"}"#, #"invalid params: restart_from must be an integer from 4 to 1125899906842624, got "8192""#),
         (#"{"epochs": 3}"#, "invalid params: unknown option 'epochs'; options are " + LearnerOptions.names.joined(separator: ", ")),
         (
             #"{"resume": "/nonexistent/w.bin", "optimistic": 1}"#,
@@ -47,6 +51,13 @@ struct LearnerHandleTests {
         let made = Self.make(options)
         #expect(made.status == G2048_INVALID_ARGUMENT)
         #expect(made.message == message)
+    }
+
+    /// The documented largest restart chance and tile are taken.
+    @Test func theLargestRestartSettingsAreTaken() {
+        let made = Self.make(#"{"rows": 3, "restart": 0.99, "restart_from": 1125899906842624}"#)
+        #expect(made.status == G2048_OK, "\(made.message)")
+        #expect(g2048_learner_destroy(made.handle) == G2048_OK)
     }
 
     @Test func aDestroyedOrInventedHandleIsRefused() throws {
