@@ -129,11 +129,10 @@ public final class TDLearner: @unchecked Sendable {
     public init(
         network: NTupleNetwork, rules: Rules, alpha: Float = 0.1, schedule: Schedule = .forward,
         method: LearningMethod = .td, coherenceAlpha: Float = 1, coherenceStarted: Bool = false, restartChance: Double = 0,
-        restartTile: Int = 4
+        restartTile: Int = TrainingRequest.restartTiles.lowerBound
     ) {
         precondition(TrainingRequest.restartChances.contains(restartChance), "restartChance is \(restartChance)")
-        precondition(
-            TrainingRequest.restartTiles.contains(restartTile) && restartTile & (restartTile - 1) == 0, "restartTile is \(restartTile)")
+        precondition(TrainingRequest.isRestartTile(restartTile), "restartTile is \(restartTile)")
         precondition(network.rows == rules.rows && network.cols == rules.cols, "the network is for another board size")
         self.network = network
         self.rules = rules

@@ -78,14 +78,14 @@ public struct TrainingSetup: Sendable {
                 TDLearner.memoryBytes(weights: network.weights.count, method: base.learning), for: "the learner of \(resume)",
                 threads: request.threads + 1)
         }
-        if let tile = request.restartFrom, tile & (tile - 1) != 0 {
+        if let tile = request.restartFrom, !TrainingRequest.isRestartTile(tile) {
             throw TrainingError.settings("--restart-from must be a power of two, got \(tile)")
         }
         lanes = request.lanes ?? (network.readsBitboards ? 2 : 1)
         learner = TDLearner(
             network: network, rules: rules, alpha: Float(base.alpha), schedule: request.schedule, method: base.learning,
             coherenceAlpha: Float(base.coherenceAlpha), coherenceStarted: base.coherenceStarted, restartChance: request.restart,
-            restartTile: request.restartFrom ?? 4)
+            restartTile: request.restartFrom ?? TrainingRequest.restartTiles.lowerBound)
         schedule = Self.schedule(request, base: base, network: network, rules: rules)
         (tableLearning, gamesInsteadOfSweep) = try Self.tableLearning(request, schedule: schedule, network: network, rules: rules)
     }

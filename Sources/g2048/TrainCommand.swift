@@ -138,7 +138,7 @@ struct TrainCommand: Command {
     ).shown("0: every game from the starting tiles")
     static let restartFrom = CommandOption.integer(
         LearnerSetting.restartFrom, "tile", help: "--restart: only from boards that hold this tile or a larger one (a power of two)."
-    ).shown("4: any tile a merge makes")
+    ).shown("\(TrainingRequest.restartTiles.lowerBound): any tile a merge makes")
     static let threads = CommandOption.integer("threads", help: "Self-play threads over the shared weights.", in: TrainingRequest.threadCounts).defaulting(
         to: 1)
     static let lanes = CommandOption.integer(

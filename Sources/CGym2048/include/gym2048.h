@@ -265,9 +265,9 @@ g2048_status g2048_exact_result(int64_t evaluation, const char *player, const ch
    `options` is a JSON object of `g2048 train`'s settings, named as its flags with underscores (tc_alpha is
    --tc-alpha), as g2048_learner_settings lists them, resume being a weights file to continue; each left out
    takes the command's default, and they are checked as the command checks its flags (G2048_INVALID_ARGUMENT, in
-   its words). A learner handle is no other kind's; calls
-   on one learner take turns. g2048_learner_settings lists those settings as JSON, each {"name", "kind"} with
-   "integer" or "number" and its "min" and "max", "choice" and its "choices", or "text" (static storage). */
+   its words). A learner handle is no other kind's; calls on one learner take turns. g2048_learner_settings lists
+   those settings as JSON, each {"name", "kind"} with "integer" or "number" and its "min" and "max", "choice" and
+   its "choices", or "text" (static storage). */
 const char *g2048_learner_settings(void);
 g2048_status g2048_learner_make(const char *options, int64_t *learner);
 g2048_status g2048_learner_destroy(int64_t learner);
