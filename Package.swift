@@ -12,6 +12,7 @@
 //                 ├─▶ GymGames ─────────▶ Game2048, Memorize
 //                 └───────────────────────▶ Game2048, GymSystem
 //     Game2048 ──▶ GymCore ◀── Memorize
+//              └─▶ CPackedLanes
 //
 // The learner is four modules, each depending only on those below it (and on Game2048, GymJSON, GymSystem):
 //
@@ -34,10 +35,11 @@
 //
 // GymCore is the contract every game shares: the seeded generators, option values and their
 // declarations (`GameOption`, `OptionConstraint`), the autoreset modes. `Game2048` depends on nothing
-// but GymCore (and re-exports it); `Memorize`, the second game (a card-matching memory game),
-// likewise: neither game depends on the other.
+// but GymCore (and re-exports it) and CPackedLanes; `Memorize`, the second game (a card-matching memory
+// game), on GymCore alone: neither game depends on the other.
 // CPrefetch is one C header: the cache prefetch the learner's weight reads ask for, which Swift
-// cannot spell.
+// cannot spell. CPackedLanes is the vector step's 4×4 board work eight lanes at a time in AVX-512,
+// which Swift's baseline x86-64 target cannot spell either; Game2048 calls it where the processor has it.
 //
 // Products are what a user depends on: the rules (Game2048, Memorize, GymCore), the server and the learner's
 // four modules as libraries, GymJSON because JSONValue is part of the server's API, and the CLI.
@@ -63,7 +65,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "GymCore"),
-        .target(name: "Game2048", dependencies: ["GymCore"]),
+        .target(name: "Game2048", dependencies: ["GymCore", "CPackedLanes"]),
+        // The 4×4 vector step's board work in AVX-512, chosen at run time where the processor has it.
+        .target(name: "CPackedLanes"),
         .target(name: "Memorize", dependencies: ["GymCore"]),
         // The list of games every door makes by name.
         .target(name: "GymGames", dependencies: ["Game2048", "Memorize"]),
@@ -102,7 +106,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A game that exists only in the tests, served by every door from its declaration.
         .target(name: "TestGames", dependencies: ["GymCore"], path: "Tests/TestGames"),
-        .testTarget(name: "Game2048Tests", dependencies: ["Game2048", "GymCore"]),
+        .testTarget(name: "Game2048Tests", dependencies: ["Game2048", "GymCore", "CPackedLanes"]),
         .testTarget(name: "MemorizeTests", dependencies: ["Memorize", "GymCore"]),
         .testTarget(name: "GymJSONTests", dependencies: ["GymJSON"]),
         .testTarget(name: "GymSystemTests", dependencies: ["GymSystem", "TestSupport"]),

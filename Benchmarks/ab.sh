@@ -12,7 +12,9 @@
 #                 amounts: their difference over the work between is the cost of one step (or move), free of
 #                 start-up and of whatever else the machine is doing (a 10 % change is 10 % here, where timings on
 #                 a shared machine swing by 15 %). The learner's data cache misses (D1, last level) per move come
-#                 from cachegrind's cache simulation of the machine's caches.
+#                 from cachegrind's cache simulation of the machine's caches. Valgrind has no AVX-512: under it
+#                 the vector's 4x4 lanes take the Swift stages, so its count is theirs, while its time is the
+#                 kernel's where the processor has one (a branch-free kernel: its instructions are its length).
 # The learner part also runs Benchmarks/learner-ab.sh: both builds trained at once, one a core, and the weights of
 # the same seeds compared byte for byte. A base without `bench --steps` (before it existed) is timed but not counted.
 # Needs valgrind (apt-get install valgrind) and, for the Python part, the repository's .venv (Tests/run-all.sh); each
@@ -29,7 +31,7 @@ while [[ $# -gt 0 ]]; do
         --only)
             [[ "${2-}" =~ ^(engine|python|learner)$ ]] || { echo "error: --only takes engine, python or learner, got '${2-}'" >&2; exit 64; }
             only="$2"; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$1' (expected --base, --rounds, --seconds or --only)" >&2; exit 64 ;;
     esac
 done
@@ -46,8 +48,8 @@ work="$(mktemp -d)"
 cleanup() { git worktree remove --force "$work/base-src" >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-# Each build's g2048 and libgym2048.so in $work/NAME; the library also without its debug information, which
-# Valgrind 3.19 cannot read.
+# Each build's g2048 and libgym2048.so in $work/NAME; both also without their debug information (clang's DWARF 5,
+# which Valgrind 3.19 cannot read), for the counts.
 build() {
     local name="$1" source="$2"
     (cd "$source" && swift build -c release --product g2048 >&2 && swift build -c release --product gym2048 >&2)
@@ -55,6 +57,7 @@ build() {
     local bin; bin="$(cd "$source" && swift build -c release --show-bin-path)"
     cp "$bin/g2048" "$bin/libgym2048.so" "$work/$name/"
     strip --strip-debug -o "$work/$name/libgym2048-nodebug.so" "$work/$name/libgym2048.so"
+    strip --strip-debug -o "$work/$name/g2048-nodebug" "$work/$name/g2048"
 }
 echo "== building HEAD ($(git rev-parse --short HEAD)) and $base ($(git rev-parse --short "$base"))" >&2
 build after .
@@ -117,7 +120,7 @@ if part engine; then
         counts=()
         for build in before after; do
             if "$work/$build/g2048" bench --help 2>/dev/null | grep -q -- "--only"; then
-                counts+=("$(per_unit 1048576 3145728 "$work/$build/g2048" bench --rows 4 --envs 1024 --only "$kind" --steps WORK)")
+                counts+=("$(per_unit 1048576 3145728 "$work/$build/g2048-nodebug" bench --rows 4 --envs 1024 --only "$kind" --steps WORK)")
             else
                 counts+=("-")
             fi
@@ -172,7 +175,7 @@ if part learner; then
     train_moves() { awk -F, 'NR > 1 { m = $2 } END { print m }' "$1"; }
     declare -A per
     for build in before after; do
-        b="$work/$build/g2048"
+        b="$work/$build/g2048-nodebug"
         for games in 200 600; do
             valgrind --tool=cachegrind --cache-sim=yes "${caches_flags[@]}" --cachegrind-out-file="$work/train.$games" \
                 "$b" train --rows 4 --threads 1 --seed 1 --games "$games" --metrics-every 100 --force \

@@ -3,43 +3,32 @@
 // where the boards live (a packed `UInt64` column on 4×4, a `Board` column otherwise) and what
 // each step writes.
 //
-// On 4×4 a block of lanes goes through the move in stages (row lookups, then the moves, then
-// the spawns, then the rest), each a short loop over the block. One lane's whole step is a chain
-// of a few hundred instructions, longer than the core's reorder window, so lane after lane would
-// run one chain at a time; a stage's loop body is short enough that several lanes' chains are
-// in flight at once. Lanes are independent, so the order of the stages across lanes changes
-// nothing in the results.
+// On 4×4 a block of lanes first goes through the board work of its step (the move, the spawn
+// and the new board's legal moves) together, into columns of their own; then each lane's
+// episode takes its result. Eight lanes at a time in AVX-512 registers where the processor has
+// them (CPackedLanes), else in stages (row lookups, then the moves, then the spawns), each a
+// short loop over the block: one lane's whole move is a chain of a few hundred instructions,
+// longer than the core's reorder window, and a stage's loop body is short enough that several
+// lanes' chains are in flight at once. Lanes are independent, so the order of the work across
+// lanes changes nothing in the results (VectorLanes+PackedMoves.swift).
 
 extension VectorEnvironment {
     /// Steps every lane with its action (checked: `0…3`, and the checks of ``check(_:)`` passed).
     mutating func run(_ actions: UnsafePointer<UInt8>, into out: VectorStepBuffers) {
         clearFinals(out)
-        let episodes = lanes.episodes, packed = lanes.packed, generators = lanes.generators
+        let episodes = lanes.episodes, packed = lanes.packed
         let packs = rules.rows == 4 && rules.cols == 4
-        let table = Bitboard.rowTable
         let limits = self.limits
         let recordsSteps = out.info.recordsStepColumns
-        withUnsafeTemporaryAllocation(of: PackedMove.self, capacity: VectorEnvironment.block) { moves in
+        let cells = rules.cellCount
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: PackedMoves.words) { scratch in
+            let moves = PackedMoves(scratch.baseAddress.unsafelyUnwrapped)
             var start = 0
             while start < count {
                 let end = min(start + VectorEnvironment.block, count)
                 if packs {
-                    // The row lookups: independent loads, dozens in flight.
-                    for index in start..<end {
-                        let direction = Direction(unchecked: actions[index])
-                        moves[index &- start].rows = Bitboard(rawValue: packed[index]).rowLookup(direction, table: table, manyBoards: true)
-                    }
-                    for index in start..<end {
-                        let direction = Direction(unchecked: actions[index])
-                        moves[index &- start].outcome = Bitboard(rawValue: packed[index]).moved(
-                            direction, rows: moves[index &- start].rows, manyBoards: true)
-                    }
-                    // The spawns, of exactly the lanes that take the packed legal move below.
-                    for index in start..<end where episodes[index].takesPackedMove && moves[index &- start].outcome.changed {
-                        var next = moves[index &- start].outcome.afterstate
-                        moves[index &- start].spawn = next.spawnRandomTile(fourThreshold: limits.fourThreshold, using: &generators[index])
-                        moves[index &- start].next = next
-                    }
+                    lanes.movePacked(
+                        start..<end, actions: actions, fourThreshold: limits.fourThreshold, together: movesLanesTogether, into: moves)
                 }
                 for index in start..<end {
                     guard episodes[index].phase == .running else {
@@ -47,26 +36,28 @@ extension VectorEnvironment {
                         restart(index, seed: nil, board: nil, into: out, reportsFlags: true)
                         continue
                     }
-                    if packs && episodes[index].takesPackedMove {
-                        let move = moves.baseAddress.unsafelyUnwrapped + (index &- start)
-                        guard move.pointee.outcome.changed else {
+                    let lane = index &- start
+                    if packs && moves.takes[lane] != 0 {
+                        let facts = PackedMoves.Facts(rawValue: moves.facts[lane])
+                        guard facts.changed else {
                             // Uniformly random agents make many: kept on the packed board.
                             let board = Bitboard(rawValue: packed[index])
                             let (reward, terminated, truncated) = episodes[index].refuse(limits: limits)
                             report(
                                 index, observation: board, afterstate: board, spawn: nil, invalid: true, reward: reward,
-                                terminated: terminated, truncated: truncated, into: out, recordsSteps: recordsSteps)
+                                terminated: terminated, truncated: truncated, cells: cells, into: out, recordsSteps: recordsSteps)
                             continue
                         }
-                        let next = move.pointee.next, outcome = move.pointee.outcome, spawn = move.pointee.spawn
+                        let next = Bitboard(rawValue: moves.next[lane]), afterstate = Bitboard(rawValue: moves.after[lane])
+                        let reward = Int64(truncatingIfNeeded: moves.rewards[lane]), spawn = facts.spawn
                         let (terminated, truncated) = episodes[index].advance(
-                            to: next, legalMoves: next.legalMoves(manyBoards: true), reward: outcome.reward, highestMerge: outcome.highestMerge,
+                            to: next, legalMoves: facts.legalMoves, reward: reward, highestMerge: facts.highestMerge,
                             spawn: spawn, limits: limits)
                         // A 32 768 tile: the next merge may need a fifth bit.
                         if episodes[index].highest < 15 { packed[index] = next.rawValue } else { lanes.boards[index] = Board(next) }
                         report(
-                            index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false,
-                            reward: outcome.reward, terminated: terminated, truncated: truncated, into: out,
+                            index, observation: next, afterstate: afterstate, spawn: spawn, invalid: false,
+                            reward: reward, terminated: terminated, truncated: truncated, cells: cells, into: out,
                             recordsSteps: recordsSteps)
                     } else if !stepGeneric(index, Direction(unchecked: actions[index]), into: out) {
                         refuse(index, into: out)
@@ -80,8 +71,8 @@ extension VectorEnvironment {
         }
     }
 
-    /// The lanes that go through a stage of the packed move together.
-    static let block = 64
+    /// The lanes that go through the board work together.
+    static let block = PackedMoves.block
 
     /// A legal move of a lane on the generic board, reported; false (nothing changed) when the move is illegal.
     mutating func stepGeneric(_ index: Int, _ direction: Direction, into out: VectorStepBuffers) -> Bool {
@@ -95,7 +86,7 @@ extension VectorEnvironment {
         lanes.boards[index] = next
         report(
             index, observation: next, afterstate: outcome.afterstate, spawn: spawn, invalid: false, reward: outcome.reward,
-            terminated: terminated, truncated: truncated, into: out, recordsSteps: out.info.recordsStepColumns)
+            terminated: terminated, truncated: truncated, cells: rules.cellCount, into: out, recordsSteps: out.info.recordsStepColumns)
         return true
     }
 
@@ -107,7 +98,7 @@ extension VectorEnvironment {
         let (reward, terminated, truncated) = lanes.episodes[index].refuse(limits: limits)
         report(
             index, observation: current, afterstate: current, spawn: nil, invalid: true, reward: reward,
-            terminated: terminated, truncated: truncated, into: out, recordsSteps: out.info.recordsStepColumns)
+            terminated: terminated, truncated: truncated, cells: rules.cellCount, into: out, recordsSteps: out.info.recordsStepColumns)
     }
 
     /// Writes what lane `index`'s step made: its observation and info, or under same-step autoreset
@@ -115,9 +106,8 @@ extension VectorEnvironment {
     @inline(__always)
     mutating func report(
         _ index: Int, observation: some ExponentStoring, afterstate: some ExponentStoring, spawn: Spawn?, invalid: Bool,
-        reward: Int64, terminated: Bool, truncated: Bool, into out: VectorStepBuffers, recordsSteps: Bool
+        reward: Int64, terminated: Bool, truncated: Bool, cells: Int, into out: VectorStepBuffers, recordsSteps: Bool
     ) {
-        let cells = rules.cellCount
         out.rewards[index] = reward
         out.terminations[index] = terminated
         out.truncations[index] = truncated
@@ -222,15 +212,6 @@ extension VectorEnvironment {
 
     /// Before a reset or a step: no lane has a final result yet (only same-step autoreset makes them).
     func clearFinals(_ out: VectorStepBuffers) { out.clearFinals(count: count, cells: rules.cellCount) }
-}
-
-/// One packed lane's move in a block, stage by stage: its row lookups, the move, and (when the
-/// move is legal) the board after the spawn and the spawn.
-struct PackedMove {
-    var rows: RowLookup
-    var outcome: MoveOutcome<Bitboard>
-    var next: Bitboard
-    var spawn: Spawn?
 }
 
 extension Episode {

@@ -42,6 +42,9 @@ public struct VectorEnvironment: Sendable {
     let limits: EpisodeRules
     var lanes: VectorLanes
     var results: VectorResults
+    /// Whether 4×4 lanes move eight at a time in AVX-512 registers (where the processor has them) rather than in
+    /// Swift's stages: the same results either way (the tests compare them).
+    var movesLanesTogether = PackedMoves.kernelAvailable
 
     /// Creates `count` environments. Call ``reset(seed:)`` before the first step.
     ///

@@ -39,9 +39,16 @@ struct VectorEnvironmentDifferentialTests {
         try checkEveryColumn(mode: mode, caseIndex: caseIndex, count: 2 * VectorEnvironment.block + 11, steps: 150)
     }
 
-    func checkEveryColumn(mode: AutoresetMode, caseIndex: Int, count: Int, steps: Int) throws {
+    /// The Swift stages of the 4×4 board work, where the processor would take the AVX-512 kernel by default.
+    @Test(arguments: [AutoresetMode.nextStep, .sameStep], [0, 1, 5])
+    func lanesMovedInStagesEqualSingleEnvironments(mode: AutoresetMode, caseIndex: Int) throws {
+        try checkEveryColumn(mode: mode, caseIndex: caseIndex, count: VectorEnvironment.block + 11, steps: 150, together: false)
+    }
+
+    func checkEveryColumn(mode: AutoresetMode, caseIndex: Int, count: Int, steps: Int, together: Bool? = nil) throws {
         let (rules, board) = Self.cases[caseIndex]
         var envs = VectorEnvironment(rules: rules, count: count, autoresetMode: mode)
+        if let together { envs.movesLanesTogether = together }
         let seeds = VectorEnvironment.seeds(from: 99, count: count)
         var singles = seeds.map { _ in Environment(rules: rules) }
         if let board {
