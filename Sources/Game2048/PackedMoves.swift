@@ -64,3 +64,10 @@ struct PackedMoves {
         }
     }
 }
+
+extension VectorEnvironment {
+    /// The instructions a 4×4 vector's lanes move, spawn and find their legal moves on in this process: `avx512` (eight
+    /// lanes a register) where the processor has AVX-512 F, DQ, BW and VL, else `scalar`. The results are the same;
+    /// the speed is not, so benchmarks record it.
+    public static var laneInstructions: String { PackedMoves.kernelAvailable ? "avx512" : "scalar" }
+}

@@ -29,6 +29,10 @@ public struct Rules: Hashable, Sendable {
     /// The win tiles there may be: powers of two in this range (4 to 2^50).
     public static var winTileRange: ClosedRange<Int> { 4...(1 << Int(maxExponent)) }
 
+    /// Whether `tile` may be a win tile: a power of two in ``winTileRange`` (any tile a merge can make).
+    @inlinable
+    public static func isWinTile(_ tile: Int) -> Bool { winTileRange.contains(tile) && tile.nonzeroBitCount == 1 }
+
     /// The largest exponent a board given to the library may hold (tile 2^50,
     /// about 10^15), and the largest win tile.
     ///
@@ -77,7 +81,7 @@ public struct Rules: Hashable, Sendable {
             throw .initialTiles(initialTiles, cells: rows * cols)
         }
         if let winTile {
-            guard Rules.winTileRange.contains(winTile), winTile.nonzeroBitCount == 1 else {
+            guard Rules.isWinTile(winTile) else {
                 throw .winTile(winTile)
             }
         }

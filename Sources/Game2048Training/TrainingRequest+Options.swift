@@ -15,8 +15,8 @@ extension TrainingRequest {
     public static let restartChances: ClosedRange<Double> = 0...0.99
     /// `restart_from`: the smallest tile a restart point holds, a power of two (any tile a merge makes: 4 and up).
     public static let restartTiles = Rules.winTileRange
-    /// Whether `tile` is a restart tile: a power of two in ``restartTiles``.
-    public static func isRestartTile(_ tile: Int) -> Bool { restartTiles.contains(tile) && tile.nonzeroBitCount == 1 }
+    /// Whether `tile` is a restart tile: a power of two in ``restartTiles``, as a win tile is.
+    public static func isRestartTile(_ tile: Int) -> Bool { Rules.isWinTile(tile) }
     /// Self-play threads.
     public static let threadCounts: ClosedRange<Int> = 1...256
     /// Games a thread plays at once.

@@ -91,7 +91,7 @@ struct BenchCommand: Command {
             records.append(record)
         }
         if json {
-            Console.output("[" + records.map(\.json).joined(separator: ", ") + "]")
+            Console.output(JSONValue.array(records.map(\.json)).serialized)
         } else {
             Console.output(BenchRecord.table(records, header: BenchRecord.machineSummary(budget: budget)))
         }
@@ -115,20 +115,25 @@ struct BenchRecord: Equatable {
     var episodesPerSecond: Double { Double(episodes) / wallSeconds }
     var meanEpisodeLength: Double { episodes == 0 ? Double(steps) : Double(steps) / Double(episodes) }
 
-    /// The record in the JSON shape the README documents.
-    var json: String {
-        "{\"board\": \"\(board)\", \"envs\": \(envs), \"steps_per_second\": \(Int(stepsPerSecond.rounded())), "
-            + "\"steps_per_cpu_second\": \(Int(stepsPerCPUSecond.rounded())), "
-            + "\"episodes_per_second\": \(Int(episodesPerSecond.rounded())), "
-            + "\"mean_episode_length\": \((meanEpisodeLength * 10).rounded() / 10), \"steps\": \(steps), "
-            + "\"cpu_seconds\": \(cpuSeconds), \"checksum\": \(checksum), \"machine\": \(Self.machineJSON)}"
+    /// The record in the JSON shape docs/CLI.md documents.
+    var json: JSONValue {
+        .object([
+            ("board", .string(board)), ("envs", .integer(Int128(envs))), ("steps_per_second", .integer(Int128(stepsPerSecond.rounded()))),
+            ("steps_per_cpu_second", .integer(Int128(stepsPerCPUSecond.rounded()))),
+            ("episodes_per_second", .integer(Int128(episodesPerSecond.rounded()))),
+            ("mean_episode_length", .double((meanEpisodeLength * 10).rounded() / 10)), ("steps", .integer(Int128(steps))),
+            ("cpu_seconds", .double(cpuSeconds)), ("checksum", .integer(Int128(checksum))),
+            // And the instructions a 4×4 vector's lanes move on here: `avx512` or `scalar`.
+            ("machine", .object(Self.machine + [("vector_lanes", .string(VectorEnvironment.laneInstructions))])),
+        ])
     }
 
-    /// The CPU model, its count and the first CPU's caches, as JSON: where a figure was measured.
-    static var machineJSON: String {
-        let caches = SystemInfo.caches.map { "\"\($0.name)\": \($0.bytes)" }.joined(separator: ", ")
-        return "{\"cpu\": \(JSONValue.string(SystemInfo.processorModel ?? "unknown").serialized), \"cpus\": \(SystemInfo.processorCount), "
-            + "\"cache_bytes\": {\(caches)}}"
+    /// Where a figure was measured, for every game's bench: the CPU model, its count and the first CPU's caches.
+    static var machine: [(String, JSONValue)] {
+        [
+            ("cpu", .string(SystemInfo.processorModel ?? "unknown")), ("cpus", .integer(Int128(SystemInfo.processorCount))),
+            ("cache_bytes", .object(SystemInfo.caches.map { ($0.name, .integer(Int128($0.bytes))) })),
+        ]
     }
 
     /// One environment stepped through `Environment.step`, the public API.
@@ -258,7 +263,8 @@ struct BenchRecord: Equatable {
         #endif
         let cpu = SystemInfo.processorModel ?? "unknown CPU"
         let caches = SystemInfo.caches.map { "\($0.name) \(byteSize($0.bytes))" }.joined(separator: ", ")
-        return "g2048 bench: \(build) build, \(cpu)\(caches.isEmpty ? "" : " (\(caches))"), \(SystemInfo.processorCount) CPUs, \(budget) per measurement"
+        return "g2048 bench: \(build) build, \(cpu)\(caches.isEmpty ? "" : " (\(caches))"), \(SystemInfo.processorCount) CPUs, "
+            + "4x4 vector lanes in \(VectorEnvironment.laneInstructions == "avx512" ? "AVX-512" : "scalar code"), \(budget) per measurement"
     }
 }
 

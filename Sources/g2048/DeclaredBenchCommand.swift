@@ -65,12 +65,11 @@ struct DeclaredBenchCommand: GameCommand {
         let (elapsed, cpu) = (clock.wall, clock.cpu)
         let (rate, cpuRate) = (Double(steps) / elapsed, Double(steps) / max(cpu, 1e-9))
         if json {
-            let machine = (try? JSONValue.parse(Array(BenchRecord.machineJSON.utf8))) ?? .null
             Console.output(
                 JSONValue.object([
                     ("game", .string(self.game.name)), ("envs", .integer(Int128(envs))), ("seconds", .double(elapsed)),
                     ("cpu_seconds", .double(cpu)), ("steps", .integer(Int128(steps))), ("steps_per_second", .double(rate)),
-                    ("steps_per_cpu_second", .double(cpuRate)), ("machine", machine),
+                    ("steps_per_cpu_second", .double(cpuRate)), ("machine", .object(BenchRecord.machine)),
                 ]).serialized)
         } else {
             let vector = "\(envs) environment\(envs == 1 ? "" : "s")"

@@ -1,5 +1,6 @@
 import Foundation
 import Game2048
+import GymJSON
 import GymSystem
 import Testing
 @testable import g2048
@@ -37,16 +38,20 @@ struct BenchCommandTests {
         #expect(throws: UsageError(message)) { try BenchCommand(parseArguments(arguments, spec: BenchCommand.spec)) }
     }
 
-    @Test func recordsFormatAsTheDocumentedJSON() {
+    @Test func recordsFormatAsTheDocumentedJSON() throws {
         let record = BenchRecord(board: "4x4", envs: 1, steps: 1_000, episodes: 10, wallSeconds: 0.5, cpuSeconds: 0.25, checksum: 42)
+        let text = record.json.serialized
         #expect(
-            record.json.hasPrefix(
-                #"{"board": "4x4", "envs": 1, "steps_per_second": 2000, "steps_per_cpu_second": 4000, "episodes_per_second": 20, "mean_episode_length": 100.0, "steps": 1000, "cpu_seconds": 0.25, "checksum": 42, "machine": {"cpu": "#
+            text.hasPrefix(
+                #"{"board":"4x4","envs":1,"steps_per_second":2000,"steps_per_cpu_second":4000,"episodes_per_second":20,"mean_episode_length":100.0,"steps":1000,"cpu_seconds":0.25,"checksum":42,"machine":{"cpu":"#
             ))
-        // The machine: its model and the first CPU's caches, as Linux describes them.
-        #expect(record.json.contains(#""cpus": \#(SystemInfo.processorCount), "cache_bytes": {"#))
+        // The machine: its model, the first CPU's caches as Linux describes them, and the vector lanes' instructions.
+        let machine = try #require(try JSONValue.parse(Array(text.utf8)).object?.first { $0.0 == "machine" }?.1.object)
+        #expect(machine.map(\.0) == ["cpu", "cpus", "cache_bytes", "vector_lanes"])
+        #expect(machine[1].1 == .integer(Int128(SystemInfo.processorCount)))
+        #expect(machine[3].1 == .string(VectorEnvironment.laneInstructions) && ["avx512", "scalar"].contains(VectorEnvironment.laneInstructions))
         if FileManager.default.fileExists(atPath: "/sys/devices/system/cpu/cpu0/cache/index0/size") {
-            #expect(record.json.contains(#""L1d": "#) && SystemInfo.caches.allSatisfy { $0.bytes >= 1024 })
+            #expect(text.contains(#""L1d":"#) && SystemInfo.caches.allSatisfy { $0.bytes >= 1024 })
         }
     }
 
