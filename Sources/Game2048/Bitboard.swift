@@ -1,3 +1,5 @@
+public import CPackedLanes
+
 /// A 4×4 board packed into a `UInt64`, four bits a cell: the fast path.
 ///
 ///     let board = try Board(rows: 4, cols: 4, values: [2, 2, 0, 0,  0, 0, 0, 0,  0, 0, 0, 0,  0, 0, 0, 4])
@@ -237,20 +239,36 @@ public struct Bitboard: Hashable, Sendable {
 
     /// Places a random tile by the spawn rule, drawing exactly as ``Board/spawnRandomTile(fourThreshold:using:)`` does.
     ///
+    /// Where the processor has BMI2 and POPCNT the cell is found by them (`g2048_spawn_cell`, a call: Swift's
+    /// baseline target cannot spell them), else by ``cellOfEmpty(_:prefix:)``: the same cell either way.
+    ///
     /// - Complexity: O(1), branch-free apart from the draws.
     @inlinable @inline(__always)
     @discardableResult
     public mutating func spawnRandomTile(fourThreshold: UInt64, using rng: inout some RandomNumberGenerator) -> Spawn? {
         let empty = ~occupiedBits & 0x1111_1111_1111_1111
         guard empty != 0 else { return nil }
+        let exponent: UInt64 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
+        let draw = rng.next()
+        var cell = Bitboard.spawnsWithBMI2 ? Int(truncatingIfNeeded: g2048_spawn_cell(empty, draw)) : 16
+        if cell == 16 { cell = Bitboard.cellOfEmpty(empty, draw: draw, using: &rng) }
+        rawValue |= exponent &<< UInt64(4 &* cell)
+        return Spawn(cell: cell, exponent: UInt8(exponent))
+    }
+
+    /// Whether ``spawnRandomTile(fourThreshold:using:)`` finds its cell by BMI2 and POPCNT (asked once).
+    @usableFromInline
+    static let spawnsWithBMI2 = g2048_spawn_cell_available() != 0
+
+    /// The empty cell that a spawn's cell draw `draw` picks (drawing again from `rng` if the unbiased draw needs it),
+    /// for `empty` with the low bit of each empty cell's nibble set (at least one).
+    @inlinable @inline(__always)
+    static func cellOfEmpty(_ empty: UInt64, draw: UInt64, using rng: inout some RandomNumberGenerator) -> Int {
         // Multiplying by 0x1111… makes nibble j the number of empty cells among
         // cells 0…j: one multiply gives the count and every prefix count.
         let prefix = empty &* 0x1111_1111_1111_1111
         let count = empty == 0x1111_1111_1111_1111 ? 16 : Int(prefix >> 60)
-        let exponent: UInt64 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
-        let cell = Bitboard.cellOfEmpty(rng.uniform(below: count), prefix: prefix)
-        rawValue |= exponent &<< UInt64(4 &* cell)
-        return Spawn(cell: cell, exponent: UInt8(exponent))
+        return Bitboard.cellOfEmpty(rng.uniform(below: count, firstDraw: draw), prefix: prefix)
     }
 
     /// The cell of the `k`-th empty cell (from 0), given the prefix counts of empty cells.

@@ -16,9 +16,19 @@ extension RandomNumberGenerator {
     /// - Complexity: O(1) expected.
     @inlinable @inline(__always)
     public mutating func uniform(below bound: Int) -> Int {
+        uniform(below: bound, firstDraw: next())
+    }
+
+    /// ``uniform(below:)`` whose first `next()` was `first`: what a caller that took the draw itself (to find
+    /// the result its own faster way when no second draw is due, that is, when the low word of `first · bound`
+    /// is at least `bound`) calls to finish it exactly.
+    ///
+    /// - Precondition: `bound > 0`.
+    @inlinable @inline(__always)
+    public mutating func uniform(below bound: Int, firstDraw first: UInt64) -> Int {
         precondition(bound > 0, "uniform(below:) needs a positive bound, got \(bound)")
         let n = UInt64(truncatingIfNeeded: bound)
-        var product = next().multipliedFullWidth(by: n)
+        var product = first.multipliedFullWidth(by: n)
         if product.low < n {
             let floor = (0 &- n) % n
             while product.low < floor {
