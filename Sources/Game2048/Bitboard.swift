@@ -250,15 +250,11 @@ public struct Bitboard: Hashable, Sendable {
         guard empty != 0 else { return nil }
         let exponent: UInt64 = rng.bernoulli(threshold: fourThreshold) ? 2 : 1
         let draw = rng.next()
-        var cell = Bitboard.spawnsWithBMI2 ? Int(truncatingIfNeeded: g2048_spawn_cell(empty, draw)) : 16
+        var cell = g2048_spawn_cell_available() != 0 ? Int(truncatingIfNeeded: g2048_spawn_cell(empty, draw)) : 16
         if cell == 16 { cell = Bitboard.cellOfEmpty(empty, draw: draw, using: &rng) }
         rawValue |= exponent &<< UInt64(4 &* cell)
         return Spawn(cell: cell, exponent: UInt8(exponent))
     }
-
-    /// Whether ``spawnRandomTile(fourThreshold:using:)`` finds its cell by BMI2 and POPCNT (asked once).
-    @usableFromInline
-    static let spawnsWithBMI2 = g2048_spawn_cell_available() != 0
 
     /// The empty cell that a spawn's cell draw `draw` picks (drawing again from `rng` if the unbiased draw needs it),
     /// for `empty` with the low bit of each empty cell's nibble set (at least one).

@@ -222,10 +222,18 @@ static inline uint32_t g2048_packed_lanes_step(
 // operations to find the cell.
 #define CELL_TARGET __attribute__((target("bmi2,popcnt")))
 
-/// 1 when this processor has BMI2 and POPCNT (`g2048_spawn_cell` runs), else 0.
+/// 1 when this processor has BMI2 and POPCNT (`g2048_spawn_cell` runs), else 0. Asked on every spawn: the answer is
+/// kept (relaxed atomics, so that threads asking first at once agree without a race), and a spawn pays a load and a
+/// test where a Swift global would pay a call to `swift_once`.
 static inline int g2048_spawn_cell_available(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    static int known = -1;
+    int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (__builtin_expect(value < 0, 0)) {
+        __builtin_cpu_init();
+        value = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+        __atomic_store_n(&known, value, __ATOMIC_RELAXED);
+    }
+    return value;
 }
 
 /// The cell a spawn takes, picked as `Bitboard.spawnRandomTile` picks it: `empty` has bit 4c set for each empty cell c
