@@ -207,8 +207,9 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
     file the period rows are appended to. `train_options` are `gym2048.Learner`'s (each worker's seed is `seed +
     its index`, seed 1 by default; the afterstate table of small boards is off: `table_share` 0). `on_period` is
     called after each period with its `period`, `games`, `moves` and the `actors` (to test a worker's death).
-    Returns the run's `games`, `moves`, `seconds`, `periods`, `restarts`, last `mean_score`, and the driver's
-    `sync_seconds` and `sync_bytes` (combining, and the deltas in and the combined weights out, all periods).
+    Returns the run's `games`, `moves`, `seconds`, `periods`, `worker_restarts` (actors started again after a
+    death; not the learner's `restart` of games), last `mean_score`, and the driver's `sync_seconds` and
+    `sync_bytes` (combining, and the deltas in and the combined weights out, all periods).
     Interrupted (KeyboardInterrupt), it saves the combined weights first."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
@@ -242,7 +243,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
     progress = _Progress(games, metrics, stream)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
     combiner = _Combiner(len(combined), combine, workers)
-    periods = restarts = idle = sync_bytes = 0
+    periods = worker_restarts = idle = sync_bytes = 0
     sync_seconds = 0.0
     actors: list[Any] = []
     try:
@@ -278,7 +279,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
                 except ray.exceptions.RayActorError:
                     # The new actor starts from the combined weights, whole.
                     start_ref = ray.put(combined)
-                    actors[index], restarts = make(index), restarts + 1
+                    actors[index], worker_restarts = make(index), worker_restarts + 1
                     continue
                 deltas.append((indices, changes))
                 played.append(games_played)
@@ -328,7 +329,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             ray.shutdown()
     driver.save(out)
     return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
-            "periods": periods, "restarts": restarts, "mean_score": progress.mean_score(),
+            "periods": periods, "worker_restarts": worker_restarts, "mean_score": progress.mean_score(),
             "sync_seconds": sync_seconds, "sync_bytes": sync_bytes}
 
 

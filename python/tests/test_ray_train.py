@@ -54,7 +54,7 @@ def test_the_workers_deltas_are_combined_every_period(rule: str, local_ray: None
     out, csv = tmp_path / "w.bin", tmp_path / "curve.csv"
     report = ray_train(workers=2, games=400, period_games=100, out=out, metrics=str(csv), seed=7, combine=rule,
                        **SMALL)
-    assert report["games"] == 400 and report["periods"] == 2 and report["restarts"] == 0
+    assert report["games"] == 400 and report["periods"] == 2 and report["worker_restarts"] == 0
     # The weights file counts the workers' games and moves as its own.
     assert Learner(resume=str(out)).info["games"] == 400
     rows = csv.read_text().splitlines()
@@ -113,7 +113,7 @@ def test_a_killed_worker_is_replaced_and_the_run_plays_all_its_games(local_ray: 
 
     out = tmp_path / "w.bin"
     report = ray_train(workers=2, games=600, period_games=100, out=out, on_period=kill_one, seed=1, **SMALL)
-    assert report["games"] == 600 and report["restarts"] == 1 and report["periods"] >= 3
+    assert report["games"] == 600 and report["worker_restarts"] == 1 and report["periods"] >= 3
     evaluate(out)
     # The run's actors are gone with it: a Ray that outlives the run has its CPUs back.
     deadline = time.monotonic() + 5
