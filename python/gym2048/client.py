@@ -88,8 +88,9 @@ def error_from(error: Mapping[str, Any]) -> G2048Error:
 
 
 def _finite(name: str, value: Any) -> None:
-    """Refuse NaN and the infinities anywhere in `value`: JSON has no spelling for them, so they never reach the
-    engine (the same message from either backend)."""
+    """Refuse what JSON cannot spell anywhere in `value`, naming where it is: NaN and the infinities, and values that
+    are no JSON at all (a complex number, bytes, a set, an object), so that they never reach the engine and never
+    fail as a serializer's error that names nothing (the same message from either backend)."""
     if isinstance(value, float):
         if not math.isfinite(value):
             raise G2048ParamsError(INVALID_PARAMS, f"invalid params: {name} must be a finite number, got {value} "
@@ -102,6 +103,9 @@ def _finite(name: str, value: Any) -> None:
             _finite(f"{name}[{index}]", item)
     elif hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
         _finite(name, value.tolist())
+    elif value is not None and not isinstance(value, (bool, int, str)):
+        raise G2048ParamsError(INVALID_PARAMS, f"invalid params: {name} must be a number, text, true or false, null, "
+                                               f"a list or an object, got {type(value).__name__} {value!r:.40}")
 
 
 def to_json(params: Mapping[str, Any]) -> str:

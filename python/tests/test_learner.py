@@ -87,6 +87,7 @@ def test_weights_round_trip(tmp_path: Path) -> None:
     ({"restart": 1}, "restart must be a number from 0.0 to 0.99, got 1"),
     ({"restart_from": 96}, "--restart-from must be a power of two, got 96"),
     ({"table_learning": "sweep", "rows": 4}, "--table-learning sweep: this 4x4 run learns no afterstate table"),
+    ({"learning": 1j}, "learning must be a number, text, true or false, null, a list or an object, got complex 1j"),
 ])
 def test_a_bad_option_is_a_value_error_naming_it(options: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(".", r"\.")):
@@ -209,3 +210,55 @@ def test_seconds_limit_a_call_and_a_forked_child_is_refused() -> None:
             os._exit(0 if "after a fork, make a new one in the child" in str(error) else 2)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+FUZZ_SEED = int(os.environ.get("G2048_FUZZ_SEED", "7"))
+
+
+def test_random_settings_are_taken_or_refused_by_name() -> None:
+    """Seeded draws over the declared settings (`g2048_learner_settings`): values in range, at the edges, just out of
+    range, of the wrong type, and junk text. Out of range or mistyped, a learner is refused with a ValueError or
+    TypeError naming a drawn setting; otherwise it is made and trains, or is refused naming one (settings that
+    disagree, such as a network for another board). Boards stay at 2x2 to 3x3 so that every learner is small."""
+    import json
+    import random
+    declared = [s for s in json.loads(library().g2048_learner_settings()) if s["name"] not in ("rows", "cols", "resume")]
+    rng = random.Random(FUZZ_SEED)
+    made = refused = 0
+    for draw in range(80):
+        options: dict[str, Any] = {"rows": rng.choice([2, 3]), "cols": rng.choice([2, 3]), "table_share": 0}
+        wrong: set[str] = set()
+        for setting in rng.sample(declared, rng.randint(1, 4)):
+            name, kind = setting["name"], setting["kind"]
+            pick = rng.randrange(6)
+            if kind in ("integer", "number") and pick < 3:
+                low, high = setting["min"], setting["max"]
+                value: Any = [low, high, rng.uniform(low, high) if kind == "number" else rng.randint(low, high)][pick]
+            elif kind in ("integer", "number") and pick == 3:
+                value = rng.choice([setting["min"] - 1, setting["max"] + 1, 2**70, -(2**70)])
+                wrong.add(name)
+            elif kind == "choice" and pick < 3:
+                value = rng.choice(setting["choices"])
+            elif pick == 4:
+                value = rng.choice([[1], {"a": 1}, 1j])
+                wrong.add(name)
+            else:
+                value = rng.choice(["", "x", "4x6", "0,1,2", "16,8", "\u00e9\u0000", "9" * 40, "-1"])
+                if kind in ("integer", "number"):
+                    wrong.add(name)
+            options[name] = value
+        named = [name for name in options] + ["--" + name.replace("_", "-") for name in options]
+        try:
+            learner = Learner(**options)
+        except (ValueError, TypeError) as error:
+            refused += 1
+            assert any(word in str(error) for word in named), f"draw {draw}: {options!r}: {error}"
+            continue
+        assert not wrong, f"draw {draw}: {options!r} was taken though {sorted(wrong)} are out of range or mistyped"
+        made += 1
+        # A table share spends part of the games' budget on the afterstate table (all of it at 1).
+        report = learner.train(games=2)
+        expected = {2} if options["table_share"] == 0 else {0, 1, 2}
+        assert report["games"] in expected and report["total_games"] == report["games"], f"draw {draw}: {options!r}: {report}"
+        learner.close()
+    assert made >= 5 and refused >= 20, (made, refused)
