@@ -240,7 +240,7 @@ public struct Bitboard: Hashable, Sendable {
     /// Places a random tile by the spawn rule, drawing exactly as ``Board/spawnRandomTile(fourThreshold:using:)`` does.
     ///
     /// Where the processor has BMI2 and POPCNT the cell is found by them (`g2048_spawn_cell`, a call: Swift's
-    /// baseline target cannot spell them), else by ``cellOfEmpty(_:prefix:)``: the same cell either way.
+    /// baseline target cannot spell them), else by a bytewise comparison of prefix counts: the same cell either way.
     ///
     /// - Complexity: O(1), branch-free apart from the draws.
     @inlinable @inline(__always)

@@ -4,13 +4,9 @@
 // each step writes.
 //
 // On 4×4 a block of lanes first goes through the board work of its step (the move, the spawn
-// and the new board's legal moves) together, into columns of their own; then each lane's
-// episode takes its result. Eight lanes at a time in AVX-512 registers where the processor has
-// them (CPackedLanes), else in stages (row lookups, then the moves, then the spawns), each a
-// short loop over the block: one lane's whole move is a chain of a few hundred instructions,
-// longer than the core's reorder window, and a stage's loop body is short enough that several
-// lanes' chains are in flight at once. Lanes are independent, so the order of the work across
-// lanes changes nothing in the results (VectorLanes+PackedMoves.swift).
+// and the new board's legal moves) together, into columns of their own: eight lanes to an
+// AVX-512 register where the processor has them, else Swift's stages (VectorLanes+PackedMoves.swift).
+// Then each lane's episode takes its result.
 
 extension VectorEnvironment {
     /// Steps every lane with its action (checked: `0…3`, and the checks of ``check(_:)`` passed).
