@@ -30,8 +30,9 @@ echo "== swift build (the modules the symbol graphs are read from)"
 swift build
 bin=$(swift build --show-bin-path)
 modules=$bin/Modules
-# The C target's module map, which SwiftPM generates: the learner's modules import CPrefetch.
-c_modules=(-Xcc "-fmodule-map-file=$bin/CPrefetch.build/module.modulemap")
+# The C targets' module maps, which SwiftPM generates: the learner's modules import CPrefetch, and Game2048 (so
+# every module above it) CPackedLanes.
+c_modules=(-Xcc "-fmodule-map-file=$bin/CPrefetch.build/module.modulemap" -Xcc "-fmodule-map-file=$bin/CPackedLanes.build/module.modulemap")
 
 # convert MODULE LEVEL OUTPUT: extracts MODULE's symbols of LEVEL and up, and converts them with its catalogue.
 convert() {
