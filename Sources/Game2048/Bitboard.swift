@@ -242,7 +242,7 @@ public struct Bitboard: Hashable, Sendable {
     /// Where the processor has BMI2 and POPCNT the cell is found by them (`g2048_spawn_cell`, a call: Swift's
     /// baseline target cannot spell them), else by a bytewise comparison of prefix counts: the same cell either way.
     ///
-    /// - Complexity: O(1), branch-free apart from the draws.
+    /// - Complexity: O(1); its branches (the path, a redraw) go one way nearly always.
     @inlinable @inline(__always)
     @discardableResult
     public mutating func spawnRandomTile(fourThreshold: UInt64, using rng: inout some RandomNumberGenerator) -> Spawn? {

@@ -66,8 +66,23 @@ struct PackedMoves {
 }
 
 extension VectorEnvironment {
-    /// The instructions a 4×4 vector's lanes move, spawn and find their legal moves on in this process: `avx512` (eight
-    /// lanes a register) where the processor has AVX-512 F, DQ, BW and VL, else `scalar`. The results are the same;
-    /// the speed is not, so benchmarks record it.
-    public static var laneInstructions: String { PackedMoves.kernelAvailable ? "avx512" : "scalar" }
+    /// The instructions a 4×4 vector's lanes move, spawn and find their legal moves on.
+    public enum LaneInstructions: String, Sendable {
+        /// Eight lanes a register, where the processor has AVX-512 F, DQ, BW and VL.
+        case avx512
+        /// One lane at a time, in Swift's stages.
+        case scalar
+
+        /// How a person reads it: "AVX-512" or "scalar code".
+        public var name: String {
+            switch self {
+            case .avx512: "AVX-512"
+            case .scalar: "scalar code"
+            }
+        }
+    }
+
+    /// The instructions a 4×4 vector's lanes take in this process. The results are the same either way; the speed is
+    /// not, so benchmarks record it.
+    public static var laneInstructions: LaneInstructions { PackedMoves.kernelAvailable ? .avx512 : .scalar }
 }

@@ -124,7 +124,7 @@ struct BenchRecord: Equatable {
             ("mean_episode_length", .double((meanEpisodeLength * 10).rounded() / 10)), ("steps", .integer(Int128(steps))),
             ("cpu_seconds", .double(cpuSeconds)), ("checksum", .integer(Int128(checksum))),
             // And the instructions a 4×4 vector's lanes move on here: `avx512` or `scalar`.
-            ("machine", .object(Self.machine + [("vector_lanes", .string(VectorEnvironment.laneInstructions))])),
+            ("machine", .object(Self.machine + [("vector_lanes", .string(VectorEnvironment.laneInstructions.rawValue))])),
         ])
     }
 
@@ -264,7 +264,7 @@ struct BenchRecord: Equatable {
         let cpu = SystemInfo.processorModel ?? "unknown CPU"
         let caches = SystemInfo.caches.map { "\($0.name) \(byteSize($0.bytes))" }.joined(separator: ", ")
         return "g2048 bench: \(build) build, \(cpu)\(caches.isEmpty ? "" : " (\(caches))"), \(SystemInfo.processorCount) CPUs, "
-            + "4x4 vector lanes in \(VectorEnvironment.laneInstructions == "avx512" ? "AVX-512" : "scalar code"), \(budget) per measurement"
+            + "4x4 vector lanes in \(VectorEnvironment.laneInstructions.name), \(budget) per measurement"
     }
 }
 
