@@ -13,8 +13,14 @@ cd "$(dirname "$0")/.."
 # but the Swift driver leaves an empty TemporaryDirectory.* in $TMPDIR each time SwiftPM runs it
 # (swiftlang/swift-driver#1720, #2049); this keeps them out of /tmp.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-run-all.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+# The room left on the disks of the clone and of the scratch folder: printed first, and again when the run fails,
+# since a full disk fails it far from its cause (a wheel, a weights file, a build that cannot be written).
+room() { df -Ph "$PWD" "$scratch" | awk 'NR > 1 { print "  " $6 ": " $4 " free of " $2 }' | sort -u; }
+trap 'status=$?; if [ "$status" -ne 0 ]; then echo "room on the disks as the run stopped:" >&2; room >&2; fi
+rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
+echo "== room on the disks"
+room
 
 echo "== swift test"
 # In a folder of its own, so that whatever a test leaves behind is seen: that fails the run. (SwiftPM keeps its
