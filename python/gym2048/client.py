@@ -87,7 +87,7 @@ def error_from(error: Mapping[str, Any]) -> G2048Error:
     return G2048Error(code, message)
 
 
-def _finite(name: str, value: Any) -> None:
+def _check_json(name: str, value: Any) -> None:
     """Refuse what JSON cannot spell anywhere in `value`, naming where it is: NaN and the infinities, and values that
     are no JSON at all (a complex number, bytes, a set, an object), so that they never reach the engine and never
     fail as a serializer's error that names nothing (the same message from either backend)."""
@@ -97,12 +97,12 @@ def _finite(name: str, value: Any) -> None:
                                                    "(JSON, and so the engine, has no NaN or infinity)")
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            _finite(f"{name}.{key}" if name else str(key), item)
+            _check_json(f"{name}.{key}" if name else str(key), item)
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
-            _finite(f"{name}[{index}]", item)
+            _check_json(f"{name}[{index}]", item)
     elif hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        _finite(name, value.tolist())
+        _check_json(name, value.tolist())
     elif value is not None and not isinstance(value, (bool, int, str)):
         raise G2048ParamsError(INVALID_PARAMS, f"invalid params: {name} must be a number, text, true or false, null, "
                                                f"a list or an object, got {type(value).__name__} {value!r:.40}")
@@ -111,7 +111,7 @@ def _finite(name: str, value: Any) -> None:
 def to_json(params: Mapping[str, Any]) -> str:
     """Request parameters or `make` options as the JSON text both backends send to the engine: numpy scalars and
     arrays become plain numbers and lists, and NaN or an infinity is a G2048ParamsError naming where it is."""
-    _finite("", params)
+    _check_json("", params)
     return json.dumps(params, separators=(",", ":"), default=_json_default, allow_nan=False)
 
 
@@ -388,9 +388,8 @@ class G2048(HandleOwner):
         request_id = self._take_id()
         request: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params:
+            _check_json("", params)
             request["params"] = params
-        if params:
-            _finite("", params)
         return self._result(json.dumps(request, separators=(",", ":"), default=_json_default, allow_nan=False),
                             request_id)
 
@@ -518,10 +517,9 @@ def _shown(raw: bytes) -> str:
 
 
 def _json_default(value: Any) -> Any:
-    """numpy scalars and arrays in parameters become plain JSON numbers and lists."""
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not a valid parameter value")
+    """numpy scalars and arrays in parameters become plain JSON numbers and lists (`_check_json` has refused
+    every other value JSON cannot spell before a serializer meets it)."""
+    return value.tolist()
 
 
 def splitmix64(seed: int, count: int) -> list[int]:

@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .client import to_json
 from .native import library
 
 _OK = 0
@@ -105,7 +106,7 @@ def games_record(game: str, config: dict[str, Any], player: str, seeds: Sequence
     moves = np.ascontiguousarray(flat, np.uint8)
     text = ctypes.c_char_p()
     lib = library()
-    if lib.g2048_games_record(game.encode(), json.dumps(config).encode(), None if protocol is None else protocol.encode(),
+    if lib.g2048_games_record(game.encode(), to_json(config).encode(), None if protocol is None else protocol.encode(),
                               player.encode(), len(seeds), seed_array.ctypes.data, lengths.ctypes.data,
                               moves.ctypes.data if moves.size else None, ctypes.byref(text)) != _OK:
         raise _refused()

@@ -25,7 +25,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .client import G2048Error, _finite
+from .client import G2048Error, to_json
 from .handles import EngineHandle
 from .native import _raise_last, library
 
@@ -45,9 +45,9 @@ class Learner(EngineHandle):
         self._handle: Optional[int] = None
         self._claim()
         self._lock = threading.Lock()
-        _finite("", options)
+        text = to_json(options).encode()
         handle = ctypes.c_int64()
-        if library().g2048_learner_make(json.dumps(options).encode(), ctypes.byref(handle)) != _OK:
+        if library().g2048_learner_make(text, ctypes.byref(handle)) != _OK:
             _raise_last()
         self._handle = handle.value
 
@@ -150,7 +150,7 @@ class Learner(EngineHandle):
         """Counts the games of another learner's `games()` report as this learner's own, and adds `seconds` to its
         training time: a save then writes the games, moves and seconds of all, and on 4x4 from an optimistic start
         the tile to downgrade from that the last 1 000 recorded games suggest, as `g2048 train` does."""
-        text = json.dumps(report, allow_nan=False).encode()
+        text = to_json(report).encode()
         with self._lock:
             if library().g2048_learner_record(self._live(), text, float(seconds)) != _OK:
                 _raise_last()

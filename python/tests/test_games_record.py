@@ -103,6 +103,13 @@ def test_the_engine_writes_only_games_that_replay(tmp_path: Any) -> None:
         games_record("chess", {}, "p", [1], [np.array([0])])
     with pytest.raises(RecordRefused, match="\"config.rows\" must be an integer from 2 to 8, got 1"):
         games_record("2048", {"rows": 1}, "p", [1], [np.array([0])])
+    # numpy numbers in the config are the plain numbers; what JSON cannot spell is refused by name.
+    numpy_config = {key: np.int64(value) if isinstance(value, int) and not isinstance(value, bool) else value
+                    for key, value in config.items()}
+    assert games_record("2048", numpy_config, "first legal", [game["seed"] for game in chosen],
+                        actions).splitlines() == [header, *games]
+    with pytest.raises(gym2048.G2048ParamsError, match=r"spawn_four_probability must be a finite number, got nan"):
+        games_record("2048", {**config, "spawn_four_probability": float("nan")}, "p", [1], [np.array([0])])
 
 
 def test_a_protocol_client_records_what_the_library_records() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gym2048 import G2048Error, Learner, TrainedPlayer, find_binary
+from gym2048 import G2048Error, G2048ParamsError, Learner, TrainedPlayer, find_binary
 from gym2048.native import library
 
 
@@ -62,6 +62,20 @@ def test_each_call_is_a_run_resuming_the_last(tmp_path: Path) -> None:
     train_cli(["--rows", "3", "--table-share", "0", "--learning", "td", "--games", "100", "--seed", "2"], theirs)
     train_cli(["--resume", str(theirs), "--table-share", "0", "--games", "250"], theirs)
     assert body(ours) == body(theirs)
+
+
+def test_numpy_option_values_are_the_plain_numbers(tmp_path: Path) -> None:
+    # numpy scalars pass the JSON check as numbers; the options' text must then spell them as numbers too.
+    plain, numpy_ = tmp_path / "plain.bin", tmp_path / "numpy.bin"
+    learner = Learner(rows=3, table_share=0, learning="td", seed=2)
+    learner.train(games=30)
+    learner.save(plain)
+    learner = Learner(rows=np.int64(3), table_share=np.float64(0), learning="td", seed=np.uint64(2))
+    learner.train(games=30)
+    learner.save(numpy_)
+    assert body(plain) == body(numpy_)
+    with pytest.raises(G2048ParamsError, match=r"alpha must be a finite number, got nan"):
+        Learner(rows=3, alpha=np.float32("nan"))
 
 
 def test_weights_round_trip(tmp_path: Path) -> None:
