@@ -55,52 +55,44 @@ extension Evaluation {
         _ valueFunction: V, rules: Rules, seed: UInt64, start: Bitboard?, downgradeLimit: UInt8?, onMove: (() -> Void)?,
         movesPerCall: Int
     ) -> GameResult where V.Position == Bitboard {
-        let network = valueFunction.network
         let table = Bitboard.MoveTable()
         let episode = rules.episodeRules
-        var rng = Xoshiro256StarStar(seed: seed)
-        var board = Bitboard(rawValue: 0)
-        if let start {
-            board = start
-        } else {
-            episode.placeStartingTiles(on: &board, using: &rng)
-        }
-        var highest = board.maxExponent
-        var score: Int64 = 0, moves = 0
-        // The environment's episode ends when no move is legal, the win tile is there, or the step limit is
-        // reached (its EpisodeRules); the first is found by the loop's greedy step.
-        var over = episode.isWon(highest: highest)
-        // From a tile one below the downgrading limit on, a move can make a tile at the limit, whose
-        // afterstate is valued downgraded: the packed search at depth 0 does that (more slowly).
-        let downgradeFrom = min(15, max(1, downgradeLimit ?? 16) - 1)
+        let downgradeFrom = PackedGreedyGame<V>.downgradeFrom(downgradeLimit)
         var downgrading = PackedExpectimax(valueFunction: valueFunction, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
-        while !over && highest < 15 {
-            // `Expectimax.maxNode` at depth 0: the first legal move, then any with a strictly larger value.
-            let choice = valueFunction.greedyMove(on: board, table: table)
-            var (best, bestReward, bestMerge, found) = (choice.afterstate, choice.reward, choice.highestMerge, choice.found)
-            // No legal move: the game is over. (Asked here rather than of `legalMoves` after each spawn, as
-            // the four moves are made here anyway.)
-            guard found else {
-                over = true
-                break
-            }
-            if highest >= downgradeFrom, let action = downgrading.maxNode(board, depth: 0, p: 0, reach: 1).action {
-                let outcome = table.move(board, action)
-                (best, bestReward, bestMerge) = (outcome.afterstate, outcome.reward, outcome.highestMerge)
-            }
-            highest = max(highest, bestMerge)
-            board = best
-            if let spawn = episode.spawn(on: &board, using: &rng) { highest = max(highest, spawn.exponent) }
-            score &+= bestReward
-            moves += 1
-            if moves & (movesPerCall &- 1) == 0 { onMove?() }
-            over = episode.isWon(highest: highest) || episode.isTruncated(steps: moves)
+        var game = PackedGreedyGame<V>(episode: episode, seed: seed, start: start)
+        while game.isPlaying {
+            // The move's four afterstates are valued in registers: one game has no other to overlap with.
+            let choice = valueFunction.greedyMove(on: game.board, table: table)
+            let moved = game.play(choice, table: table, episode: episode, downgrading: &downgrading, downgradeFrom: downgradeFrom)
+            if moved && game.moves & (movesPerCall &- 1) == 0 { onMove?() }
         }
-        guard !over else { return GameResult(score: score, maxTile: Board.value(ofExponent: highest), moves: moves) }
-        return playGenericContinuation(
-            network: network, rules: rules, board: Board(board), rng: rng,
-            highest: highest, score: score, moves: moves, downgradeLimit: downgradeLimit, onMove: onMove,
-            movesPerCall: movesPerCall)
+        return game.finish(
+            network: valueFunction.network, rules: rules, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+    }
+
+    /// Plays game `first` and the next games `take` gives while their player is the same greedy `network` player,
+    /// two at a time on this thread (``PackedGreedyLanes``), calling `finished` with each game's index and
+    /// result; returns the game taken whose player is another, for the caller to play, or `nil`.
+    static func playPackedLanes(
+        network: NTupleNetwork, rules: Rules, downgradeLimit: UInt8?, first: Int, seeds: [UInt64],
+        take: () -> (index: Int, player: any Player)?, finished: (Int, GameResult) -> Void, onMove: (() -> Void)?,
+        movesPerCall: Int
+    ) -> (index: Int, player: any Player)? {
+        var other: (index: Int, player: any Player)? = nil
+        func next() -> (index: Int, seed: UInt64)? {
+            guard other == nil, let (index, player) = take() else { return nil }
+            if let next = packedGreedyNetwork(of: player, rules: rules), next.network === network, next.downgradeLimit == downgradeLimit {
+                return (index, seeds[index])
+            }
+            other = (index, player)
+            return nil
+        }
+        func run<V: ValueFunction>(_ valueFunction: V) where V.Position == Bitboard {
+            var lanes = PackedGreedyLanes(valueFunction, rules: rules, downgradeLimit: downgradeLimit)
+            lanes.run(first: (first, seeds[first]), next: next, finished: finished, onMove: onMove, movesPerCall: movesPerCall)
+        }
+        network.withPackedValue({ run($0) }, { run($0) })
+        return other
     }
 
     /// The rest of a game past the packed board's range: `Environment`'s rules on `Board`.

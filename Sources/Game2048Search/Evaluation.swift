@@ -108,25 +108,16 @@ public enum Evaluation {
         let clock = ContinuousClock()
         let start = clock.now
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, games))) { _ in
-            while true {
+            // The thread's next game and its player, or nil when every game has been taken.
+            func take() -> (index: Int, player: any Player)? {
                 let index = state.withLock { s -> Int? in
                     guard s.next < games else { return nil }
                     defer { s.next += 1 }
                     return s.next
                 }
-                guard let index else { return }
-                var player = makePlayer(index)
-                let result: GameResult
-                do throws(PlayerStall) {
-                    result = try play(rules: rules, seed: seeds[index], player: &player, onMove: onMove, movesPerCall: batch)
-                } catch {
-                    // The first stall in game order is the one reported; no game starts after one.
-                    state.withLock { s in
-                        s.next = games
-                        if s.stall.map({ $0.game > index }) ?? true { s.stall = PlayerStall(player: error.player, game: index, board: error.board) }
-                    }
-                    return
-                }
+                return index.map { ($0, makePlayer($0)) }
+            }
+            func record(_ index: Int, _ result: GameResult) {
                 let done = state.withLock { s -> Int in
                     s.results[index] = result
                     s.done += 1
@@ -137,6 +128,31 @@ public enum Evaluation {
                 let uncounted = onMove == nil ? result.moves : result.moves % batch
                 let moves = counters.moves.wrappingAdd(uncounted, ordering: .relaxed).newValue
                 progress?(EvaluationProgress(games: done, moves: moves))
+            }
+            var taken = take()
+            while let (index, player) = taken {
+                if let (network, downgradeLimit) = packedGreedyNetwork(of: player, rules: rules) {
+                    // This game and the thread's next ones of the same player, two at a time; a game of another
+                    // player ends the run of them and is played here next.
+                    taken = playPackedLanes(
+                        network: network, rules: rules, downgradeLimit: downgradeLimit, first: index, seeds: seeds, take: take,
+                        finished: record, onMove: onMove, movesPerCall: batch)
+                    continue
+                }
+                var player = player
+                let result: GameResult
+                do throws(PlayerStall) {
+                    result = try playThroughEnvironment(rules: rules, seed: seeds[index], player: &player, onMove: onMove, movesPerCall: batch)
+                } catch {
+                    // The first stall in game order is the one reported; no game starts after one.
+                    state.withLock { s in
+                        s.next = games
+                        if s.stall.map({ $0.game > index }) ?? true { s.stall = PlayerStall(player: error.player, game: index, board: error.board) }
+                    }
+                    return
+                }
+                record(index, result)
+                taken = take()
             }
         }
         let elapsed = start.duration(to: clock.now)

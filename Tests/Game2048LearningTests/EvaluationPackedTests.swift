@@ -1,4 +1,5 @@
 import Game2048
+import Synchronization
 import Testing
 @testable import Game2048Network
 @testable import Game2048Search
@@ -62,6 +63,55 @@ struct EvaluationPackedTests {
         let seeds = VectorEnvironment.seeds(from: 4, count: 12)
         var player = SearchPlayer(network: Self.network, depth: 0)
         let reference = try seeds.map { try Evaluation.playThroughEnvironment(rules: Rules(), seed: $0, player: &player) }
+        #expect(report.games == reference)
+    }
+
+    /// A 4×4 network of two 4-tuples, read as packed runs (`PackedRunValue`) rather than the default's code.
+    static let runsNetwork: NTupleNetwork = {
+        let network = NTupleNetwork(rows: 4, cols: 4, patterns: [TuplePattern(cells: [0, 1, 2, 3]), TuplePattern(cells: [4, 5, 9, 8])])
+        precondition(network.reading == .packedRuns)
+        let learner = TDLearner(network: network, rules: Rules(), alpha: 0.1)
+        var rng = Xoshiro256StarStar(seed: 12)
+        for _ in 0..<200 { learner.trainGame(using: &rng) }
+        return network
+    }()
+
+    /// `Evaluation.run` plays a thread's greedy games two at a time (`PackedGreedyLanes`): each is still its
+    /// seed's game, and the progress counts every move. A win tile of 4 ends some games before their first move.
+    @Test(
+        "two games a thread, interleaved: each seed's game, every move counted",
+        arguments: rulesCases + [try! Rules(winTile: 4)], [1, 2, 3])
+    func lanesPlayEachSeedsGame(rules: Rules, threads: Int) throws {
+        for network in [Self.network, Self.runsNetwork] {
+            let seeds = VectorEnvironment.seeds(from: 9, count: 41)
+            let reference = seeds.map { Evaluation.playPacked(network: network, rules: rules, seed: $0) }
+            let counted = Mutex(0)
+            let report = try Evaluation.run(
+                rules: rules, games: 41, seed: 9, threads: threads, makePlayer: { _ in SearchPlayer(network: network, depth: 0) },
+                progressEveryMove: true, progress: { p in counted.withLock { $0 = max($0, p.moves) } })
+            #expect(report.games == reference)
+            #expect(counted.withLock { $0 } == reference.reduce(0) { $0 + $1.moves })
+        }
+    }
+
+    /// Games whose players differ interleave only with games of the same greedy player: another network, another
+    /// downgrading limit or another kind of player ends a run of lanes, and its game is played on its own path.
+    @Test("a run of different players: each game on its own player's path", arguments: [1, 2])
+    func lanesHandOverOtherPlayers(threads: Int) throws {
+        let make: @Sendable (Int) -> any Player = { index in
+            switch index % 7 {
+            case 2: SearchPlayer(network: Self.network, depth: 0, downgradeLimit: 8)
+            case 3: RandomPlayer(seed: UInt64(index))
+            case 5: SearchPlayer(network: Self.runsNetwork, depth: 0)
+            default: SearchPlayer(network: Self.network, depth: 0)
+            }
+        }
+        let seeds = VectorEnvironment.seeds(from: 5, count: 30)
+        let reference = try (0..<30).map { index in
+            var player = make(index)
+            return try Evaluation.playThroughEnvironment(rules: Rules(), seed: seeds[index], player: &player)
+        }
+        let report = try Evaluation.run(rules: Rules(), games: 30, seed: 5, threads: threads, makePlayer: make)
         #expect(report.games == reference)
     }
 
