@@ -35,8 +35,10 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
 from typing import Any, Callable, Optional, Sequence, TextIO
 
@@ -61,6 +63,41 @@ _IDLE_PERIODS = 3
 #: The share of the network's weights moved in a period above which the update goes whole (4 bytes a weight)
 #: rather than sparse (12: an index and a value).
 WHOLE_SHARE = 1 / 3
+
+
+class _Interrupts:
+    """Ctrl-C (SIGINT) during a run as a flag that the driver looks at between Ray's calls, where it raises the
+    KeyboardInterrupt that saves the weights. Left to Python, the KeyboardInterrupt is raised wherever the driver
+    is, inside one of Ray's own calls too, and the calls that stop the actors after the save can then wait on Ray.
+    A second Ctrl-C raises at once. Only on the main thread, the one that signal handlers run on."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._previous: Any = None
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+
+    def restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.hit:
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def check(self) -> None:
+        if self.hit:
+            raise KeyboardInterrupt
+
+    def result(self, ray: Any, call: Any) -> Any:
+        """`ray.get(call)`, looking for a Ctrl-C every quarter of a second while it waits."""
+        while not ray.wait([call], timeout=0.25)[0]:
+            self.check()
+        return ray.get(call)
 
 
 def _ray() -> Any:
@@ -246,7 +283,9 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
     periods = worker_restarts = idle = sync_bytes = 0
     sync_seconds = 0.0
     actors: list[Any] = []
+    interrupts = _Interrupts()
     try:
+        interrupts.install()
         have = ray.cluster_resources().get("CPU", 0)
         if have < workers:
             # Ray would wait for the CPUs forever: say so instead.
@@ -261,6 +300,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         deadline = None if seconds is None else progress.started + seconds
         saved = True
         while games is None or progress.games < games:
+            interrupts.check()
             left = math.inf if deadline is None else deadline - time.monotonic()
             if left <= 0:
                 break
@@ -275,7 +315,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
             moves, worker_seconds, worker_moves, deltas, played = 0, [], [], [], []
             for index, call in calls.items():
                 try:
-                    report, indices, changes, games_played = ray.get(call)
+                    report, indices, changes, games_played = interrupts.result(ray, call)
                 except ray.exceptions.RayActorError:
                     # The new actor starts from the combined weights, whole.
                     start_ref = ray.put(combined)
@@ -322,6 +362,7 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         driver.save(out)
         raise
     finally:
+        interrupts.restore()
         progress.close()
         for actor in actors:
             ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run

@@ -163,6 +163,28 @@ def test_ctrl_c_saves_the_weights_and_exits_130(tmp_path: Path) -> None:
     evaluate(out)
 
 
+@needs_ray
+def test_ctrl_c_in_a_long_period_saves_at_once(tmp_path: Path) -> None:
+    # The driver waits on a period of a million games: the Ctrl-C is taken within a quarter of a second of Ray's
+    # wait, the weights it holds (the starting ones) saved, the actors stopped.
+    out = tmp_path / "w.bin"
+    command = [sys.executable, "-m", "gym2048.ray_train", "--workers", "1", "--games", "1000000", "--period-games",
+               "1000000", "--out", str(out), "--rows", "4", "--patterns", PATTERNS]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(8)
+        assert process.poll() is None, process.communicate()[1]
+        os.killpg(process.pid, signal.SIGINT)
+        start = time.monotonic()
+        _, stderr = process.communicate(timeout=30)
+        waited = time.monotonic() - start
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert "interrupted: the weights are saved" in stderr and waited < 15, (waited, stderr)
+    evaluate(out)
+
+
 @pytest.mark.parametrize("arguments,message", [
     (["--workers", "0", "--games", "10"], "workers must be at least 1, got 0"),
     (["--workers", "2"], "set games or seconds"),
