@@ -55,23 +55,12 @@ extension Evaluation {
         _ valueFunction: V, rules: Rules, seed: UInt64, start: Bitboard?, downgradeLimit: UInt8?, onMove: (() -> Void)?,
         movesPerCall: Int
     ) -> GameResult where V.Position == Bitboard {
-        let table = Bitboard.MoveTable()
-        let episode = rules.episodeRules
-        let downgradeFrom = PackedGreedyGame<V>.downgradeFrom(downgradeLimit)
-        var downgrading = PackedExpectimax(valueFunction: valueFunction, nodeBudget: nil, pruneBelow: 0, downgradeLimit: downgradeLimit)
-        var game = PackedGreedyGame<V>(episode: episode, seed: seed, start: start)
-        while game.isPlaying {
-            // The move's four afterstates are valued in registers: one game has no other to overlap with.
-            let choice = valueFunction.greedyMove(on: game.board, table: table)
-            let moved = game.play(choice, table: table, episode: episode, downgrading: &downgrading, downgradeFrom: downgradeFrom)
-            if moved && game.moves & (movesPerCall &- 1) == 0 { onMove?() }
-        }
-        return game.finish(
-            network: valueFunction.network, rules: rules, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+        var player = PackedGreedyPlayer(valueFunction, rules: rules, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+        return player.play(seed: seed, start: start)
     }
 
     /// Plays game `first` and the next games `take` gives while their player is the same greedy `network` player,
-    /// two at a time on this thread (``PackedGreedyLanes``), calling `finished` with each game's index and
+    /// two at a time on this thread (``PackedGreedyPlayer``), calling `finished` with each game's index and
     /// result; returns the game taken whose player is another, for the caller to play, or `nil`.
     static func playPackedLanes(
         network: NTupleNetwork, rules: Rules, downgradeLimit: UInt8?, first: Int, seeds: [UInt64],
@@ -88,8 +77,8 @@ extension Evaluation {
             return nil
         }
         func run<V: ValueFunction>(_ valueFunction: V) where V.Position == Bitboard {
-            var lanes = PackedGreedyLanes(valueFunction, rules: rules, downgradeLimit: downgradeLimit)
-            lanes.run(first: (first, seeds[first]), next: next, finished: finished, onMove: onMove, movesPerCall: movesPerCall)
+            var player = PackedGreedyPlayer(valueFunction, rules: rules, downgradeLimit: downgradeLimit, onMove: onMove, movesPerCall: movesPerCall)
+            player.run(first: (first, seeds[first]), next: next, finished: finished)
         }
         network.withPackedValue({ run($0) }, { run($0) })
         return other

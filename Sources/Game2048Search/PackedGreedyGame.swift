@@ -1,9 +1,8 @@
 import Game2048
 import Game2048Network
 
-/// A greedy game of a network on the packed 4×4 board, a move at a time: what
-/// `Evaluation.playPacked` plays alone, and what `Evaluation.playPackedLanes` interleaves two of on
-/// one thread, so that one game's weights load while the other moves.
+/// A greedy game of a network on the packed 4×4 board, a move at a time: what ``PackedGreedyPlayer`` plays
+/// alone, or two of interleaved on one thread, so that one game's weights load while the other moves.
 ///
 /// It draws from its generator in the environment's order, so it plays the environment's game for
 /// its seed (the tests compare both seed by seed), and it hands over to the generic rules when a
@@ -18,8 +17,6 @@ struct PackedGreedyGame<V: ValueFunction> where V.Position == Bitboard {
     var moves = 0
     /// Whether the episode has ended on the packed board: no legal move, the win tile, the step limit.
     var over: Bool
-    /// The board's moves with their weights asked for, worked out ahead of the move by the lane loop.
-    var candidates: MoveCandidates<V>? = nil
 
     /// A new game seeded with `seed`, from `start` instead of the rules' starting tiles if given (for tests).
     @inline(__always)

@@ -76,7 +76,7 @@ struct EvaluationPackedTests {
         return network
     }()
 
-    /// `Evaluation.run` plays a thread's greedy games two at a time (`PackedGreedyLanes`): each is still its
+    /// `Evaluation.run` plays a thread's greedy games two at a time (`PackedGreedyPlayer`): each is still its
     /// seed's game, and the progress counts every move. A win tile of 4 ends some games before their first move.
     @Test(
         "two games a thread, interleaved: each seed's game, every move counted",
