@@ -22,6 +22,7 @@ package struct CellTupleValue: ValueFunction {
 
     @inlinable @inline(__always)
     package func forEachFeature(of board: Board, _ body: (Int) -> Void) {
+        let board = network.featureBoard(board)
         for feature in 0..<network.featureCount { body(network.featureIndex(feature, of: board)) }
     }
 

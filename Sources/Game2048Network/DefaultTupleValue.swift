@@ -23,7 +23,7 @@ package struct DefaultTupleValue: ValueFunction {
 
     @inlinable @inline(__always)
     package func storeFeatures(of board: Bitboard, at slot: UnsafeMutablePointer<Int32>) {
-        let f = NTupleNetwork.defaultFeatureIndices(of: board.rawValue)
+        let f = NTupleNetwork.defaultFeatureIndices(of: network.featureBoard(board).rawValue)
         var k = 0
         Self.forEach(f) {
             slot[k] = Int32(truncatingIfNeeded: $0)
@@ -83,14 +83,14 @@ package struct DefaultTupleValue: ValueFunction {
 
     @inlinable @inline(__always)
     package func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
-        Self.forEach(NTupleNetwork.defaultFeatureIndices(of: board.rawValue), body)
+        Self.forEach(NTupleNetwork.defaultFeatureIndices(of: network.featureBoard(board).rawValue), body)
     }
 
     /// The value, unrolled: 32 independent loads the CPU can overlap, summed as a tree.
     @inlinable @inline(__always)
     package func value(of board: Bitboard) -> Float {
         let w = network.weights.base + network.stageOffset(of: board)
-        return Self.sum(w, NTupleNetwork.defaultFeatureIndices(of: board.rawValue))
+        return Self.sum(w, NTupleNetwork.defaultFeatureIndices(of: network.featureBoard(board).rawValue))
     }
 
     /// The 32 weights of `f` summed in ``value(of:)``'s order (so that both give the same Float).
@@ -107,7 +107,9 @@ package struct DefaultTupleValue: ValueFunction {
     /// ``forEachFeature(of:_:)``'s order), but with the 32 indices computed once for both.
     @inlinable @inline(__always)
     package func learn(_ board: Bitboard, toward target: Float, step: Float, accumulators: CoherenceAccumulators?) {
-        learn(board, indices: NTupleNetwork.defaultFeatureIndices(of: board.rawValue), toward: target, step: step, accumulators: accumulators)
+        learn(
+            board, indices: NTupleNetwork.defaultFeatureIndices(of: network.featureBoard(board).rawValue), toward: target, step: step,
+            accumulators: accumulators)
     }
 
     /// `learn` with `board`'s indices given: the value read and the weights written through the same 32.

@@ -49,6 +49,11 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// The stage of every largest exponent 0…15, a nibble each (stages are fewer than 16), so that
     /// ``stage(maxExponent:)`` needs no loop over ``stageThresholds`` for a 4×4 bitboard.
     @usableFromInline let packedStages: UInt64
+    /// How the stages past the first read their boards.
+    public let stageBoards: StageBoards
+    /// The exponent from which a board's features are read downgraded: the first stage threshold when
+    /// ``stageBoards`` is ``StageBoards/downgraded``, else 0 (never).
+    @usableFromInline let featureDowngradeLimit: UInt8
     /// Whether each stage from 1 on has been promoted (copied from the one before), behind a lock.
     let promotedStages: Mutex<[Bool]>
 
@@ -121,7 +126,7 @@ public final class NTupleNetwork: @unchecked Sendable {
     /// The features a network of `patterns` patterns reads on a `rows`×`cols` board: one per pattern and symmetry.
     public static func featureCount(patterns: Int, rows: Int, cols: Int) -> Int { patterns * (rows == cols ? 8 : 4) }
 
-    /// The values per cell a network made with `valueCount` has (see ``init(rows:cols:patterns:valueCount:initialValue:stageThresholds:promoted:afterstates:)``).
+    /// The values per cell a network made with `valueCount` has (see ``init(rows:cols:patterns:valueCount:initialValue:stageThresholds:stageBoards:promoted:afterstates:)``).
     static func valueCount(_ valueCount: Int?, rows: Int, cols: Int) -> Int {
         let values = valueCount ?? TuplePattern.defaults(rows: rows, cols: cols).valueCount
         // Four bits a cell on 4×4; elsewhere a cell's exponent is a byte, and the cap `valueCount - 1` must be one too.
@@ -150,12 +155,14 @@ public final class NTupleNetwork: @unchecked Sendable {
     ///   - initialValue: the starting weight, for optimistic initialization.
     ///   - stageThresholds: tile exponents where a new stage starts, ascending, each
     ///     from 2 to `Rules.maxExponent` (15 on 4×4); empty (the default) for one stage.
+    ///   - stageBoards: how the stages past the first read their boards (``StageBoards``).
     ///   - promoted: for each stage from 1 on, whether it was promoted already (a loaded file's); `nil` for none.
     ///   - afterstates: a table of afterstate values for the network to carry (see ``afterstates``), or `nil`.
-    /// - Precondition: the patterns fit the board; the thresholds are valid; a table is for the board's size.
+    /// - Precondition: the patterns fit the board; the thresholds are valid; downgraded stage boards have stages;
+    ///   a table is for the board's size.
     public init(
         rows: Int, cols: Int, patterns: [TuplePattern]? = nil, valueCount: Int? = nil, initialValue: Float = 0,
-        stageThresholds: [UInt8] = [], promoted: [Bool]? = nil, afterstates: AfterstateTable? = nil
+        stageThresholds: [UInt8] = [], stageBoards: StageBoards = .plain, promoted: [Bool]? = nil, afterstates: AfterstateTable? = nil
     ) {
         precondition(afterstates.map { $0.rows == rows && $0.cols == cols } ?? true, "the afterstate table is for another board size")
         self.afterstates = afterstates
@@ -181,6 +188,9 @@ public final class NTupleNetwork: @unchecked Sendable {
             table | UInt64(stageThresholds.count { UInt8(exponent) >= $0 }) << (4 * UInt64(exponent))
         }
         stageSize = total
+        precondition(stageBoards == .plain || !stageThresholds.isEmpty, "downgraded stage boards need stages")
+        self.stageBoards = stageBoards
+        featureDowngradeLimit = stageBoards == .downgraded ? stageThresholds[0] : 0
         let flags = promoted ?? Array(repeating: false, count: stageThresholds.count)
         precondition(flags.count == stageThresholds.count, "one promoted flag per stage after the first")
         promotedStages = Mutex(flags)
@@ -229,11 +239,13 @@ public final class NTupleNetwork: @unchecked Sendable {
     // MARK: Generic boards
 
     /// The weight indices of every feature of `board`, in (pattern, symmetry) order, within one
-    /// stage's tables (add `stage × stageSize` for a staged network's other stages).
+    /// stage's tables (add `stage × stageSize` for a staged network's other stages); read off the board
+    /// downgraded when its stage reads it so (``StageBoards/downgraded``).
     ///
     /// - Complexity: O(features × tuple length).
     public func featureIndices(of board: Board) -> [Int] {
-        (0..<featureCount).map { featureIndex($0, of: board) }
+        let board = featureBoard(board)
+        return (0..<featureCount).map { featureIndex($0, of: board) }
     }
 
     @inlinable
@@ -309,6 +321,23 @@ public final class NTupleNetwork: @unchecked Sendable {
         var stage = 0
         for threshold in stageThresholds where maxExponent >= threshold { stage += 1 }
         return stage
+    }
+
+    /// The board whose features are read for `board`: itself, or with ``StageBoards/downgraded`` stages and a
+    /// tile at the first threshold or above, its downgraded form (the stage is still `board`'s).
+    ///
+    /// One load and a compare for a network without it; the downgrade itself only on the boards of a later stage.
+    @inlinable @inline(__always)
+    func featureBoard(_ board: Bitboard) -> Bitboard {
+        guard featureDowngradeLimit != 0, TileDowngrade.holds(board.rawValue, atLeast: featureDowngradeLimit) else { return board }
+        return TileDowngrade.downgraded(board, from: featureDowngradeLimit)
+    }
+
+    /// ``featureBoard(_:)-(Bitboard)`` on a generic board.
+    @inlinable @inline(__always)
+    func featureBoard(_ board: Board) -> Board {
+        guard featureDowngradeLimit != 0, board.maxExponent >= featureDowngradeLimit else { return board }
+        return TileDowngrade.downgraded(board, from: featureDowngradeLimit)
     }
 
     /// Where the tables of `board`'s stage start in ``weights``: 0 without stages, and

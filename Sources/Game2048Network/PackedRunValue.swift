@@ -18,7 +18,7 @@ package struct PackedRunValue: ValueFunction {
     /// reads (four values, four prefetches, a learning step) measured slower than a call.
     @inlinable
     package func forEachFeature(of board: Bitboard, _ body: (Int) -> Void) {
-        let o = NTupleNetwork.orientations(of: board.rawValue)
+        let o = NTupleNetwork.orientations(of: network.featureBoard(board).rawValue)
         // The three arrays' storage, read without bounds checks (their sizes are fixed at init: one start
         // per pattern and one more, one run or more per pattern, one offset per pattern).
         network.packedRuns.withUnsafeBufferPointer { runs in

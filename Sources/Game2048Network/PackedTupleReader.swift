@@ -1,4 +1,5 @@
 import CPrefetch
+import Game2048
 
 /// A small board's network read straight off a ``PackedGrid`` key: the tuples' sum ``CellTupleValue`` gives for the
 /// same board, the same Float, without building a `Board` (the afterstate learner reads tens of millions a minute).
@@ -45,6 +46,8 @@ package struct PackedTupleReader {
         // As `NTupleNetwork.stageOffset(of:)`: the largest tile is looked at only when there are stages.
         let stage = network.stageCount == 1 ? 0 : network.stage(maxExponent: PackedGrid.highestExponent(key))
         let w = network.weights.base + stage &* network.stageSize
+        // A key holds a cell at bits 4c…4c+3, as a bitboard does; the cells past the board's are empty.
+        let key = network.featureBoard(Bitboard(rawValue: key)).rawValue
         cellShifts.withUnsafeBufferPointer { shifts in
             for feature in 0..<tableOffsets.count {
                 var index = 0, scale = 1

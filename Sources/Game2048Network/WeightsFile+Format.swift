@@ -12,6 +12,8 @@ struct NetworkLayout: Hashable {
     var stageThresholds: [UInt8] = []
     /// Whether each stage from 1 on is promoted.
     var promoted: [Bool] = []
+    /// How the stages past the first read their boards.
+    var stageBoards: StageBoards = .plain
     /// The afterstates of the network's table (``NTupleNetwork/afterstates``), stored after the weights.
     var afterstateCount = 0
     /// The bytes of an afterstate in the file: its key (`UInt64`) and value (`Float32`).
@@ -33,6 +35,7 @@ struct NetworkLayout: Hashable {
         guard version >= 2 else { return headerLengthRange }
         let least =
             trainingSize + (version >= 3 ? searchSize : 0) + (version >= 4 ? rulesSizeRange.lowerBound : 0) + (version >= 5 ? tableSize : 0)
+            + (version >= 6 ? stageBoardsSize : 0)
         let most = least + 2 * (NTupleNetwork.maxStages - 1) + (version >= 4 ? rulesSizeRange.count - 1 : 0)
         return (headerLengthRange.lowerBound + least)...(headerLengthRange.upperBound + most)
     }
@@ -45,12 +48,14 @@ struct NetworkLayout: Hashable {
     static let tableSize = 8
     /// Version 3's field after version 2's: the search's downgrading tile.
     static let searchSize = 1
+    /// Version 6's field after version 5's: how the stages past the first read their boards (``StageBoards``).
+    static let stageBoardsSize = 1
     /// The most values a cell may have: ``NTupleNetwork`` caps exponents in a byte.
     static let maxValueCount = 256
 
     init(
         rows: Int, cols: Int, valueCount: Int, symmetryCount: Int, patterns: [TuplePattern],
-        stageThresholds: [UInt8] = [], promoted: [Bool] = []
+        stageThresholds: [UInt8] = [], promoted: [Bool] = [], stageBoards: StageBoards = .plain
     ) {
         self.rows = rows
         self.cols = cols
@@ -59,13 +64,14 @@ struct NetworkLayout: Hashable {
         self.patterns = patterns
         self.stageThresholds = stageThresholds
         self.promoted = promoted
+        self.stageBoards = stageBoards
     }
 
     init(_ network: NTupleNetwork) {
         self.init(
             rows: network.rows, cols: network.cols, valueCount: network.valueCount,
             symmetryCount: network.symmetryCount, patterns: network.patterns,
-            stageThresholds: network.stageThresholds, promoted: network.promoted)
+            stageThresholds: network.stageThresholds, promoted: network.promoted, stageBoards: network.stageBoards)
         afterstateCount = network.afterstates?.count ?? 0
     }
 
@@ -75,6 +81,7 @@ struct NetworkLayout: Hashable {
     /// The format version a file of this layout and `metadata` needs: the oldest that can say it all, so
     /// that builds that read only older versions still load what they can use.
     func version(metadata: TrainingMetadata) -> UInt32 {
+        if stageBoards != .plain { return 6 }
         if afterstateCount > 0 { return 5 }
         if !metadata.rulesAreImplied(rows: rows, cols: cols) { return 4 }
         if metadata.downgradeLimit != nil { return 3 }
@@ -86,6 +93,7 @@ struct NetworkLayout: Hashable {
         NetworkLayout.fixedSize + patterns.reduce(0) { $0 + 1 + $1.cells.count } + NetworkLayout.metadataSize
             + (version >= 2 ? NetworkLayout.trainingSize + 2 * stageThresholds.count : 0)
             + (version >= 3 ? NetworkLayout.searchSize : 0) + (version >= 4 ? rulesBytes : 0) + (version >= 5 ? NetworkLayout.tableSize : 0)
+            + (version >= 6 ? NetworkLayout.stageBoardsSize : 0)
     }
 
     /// The bytes of the afterstate table after the weights.
@@ -145,6 +153,7 @@ struct NetworkLayout: Hashable {
         guard promoted.count == stageThresholds.count else {
             return "\(promoted.count) promoted flags for \(stageThresholds.count + 1) stages; one per stage after the first"
         }
+        guard stageBoards == .plain || !stageThresholds.isEmpty else { return "downgraded stage boards in a network of one stage" }
         return nil
     }
 }
@@ -197,6 +206,7 @@ extension WeightsFile {
         if version >= 3 { bytes.append(metadata.downgradeLimit ?? 0) }
         bytes.append(rulesBlock)
         if version >= 5 { bytes.append(UInt64(layout.afterstateCount)) }
+        if version >= 6 { bytes.append(layout.stageBoards.code) }
         assert(bytes.bytes.count == preambleSize + layout.headerLength(version: version, rulesBytes: rulesBlock.count))
         return bytes.bytes
     }
@@ -379,6 +389,14 @@ extension WeightsFile {
                 )
             }
             layout.afterstateCount = Int(count)
+        }
+        if version >= 6 {
+            guard let code = fields.uint8() else { throw short }
+            guard let reading = StageBoards(code: code) else {
+                throw HeaderProblem(reason: "stage boards \(code) are unknown (0 = plain, 1 = downgraded)")
+            }
+            layout.stageBoards = reading
+            if let problem = layout.problem() { throw HeaderProblem(reason: problem) }
         }
         guard fields.remaining == 0 else {
             throw HeaderProblem(reason: "header length \(header.count) does not match its contents (\(header.count - fields.remaining) bytes)")

@@ -27,7 +27,7 @@ public enum WeightsFile {
     public static let magic: [UInt8] = Array("G2048NT\u{1A}".utf8)
 
     /// The newest format version this build writes and reads (it reads every version from 1).
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
 
     /// What a load would refuse in `rules` recorded with `metadata` for `layout`, or `nil`: rules for another board
     /// size, or a spawn probability other than the metadata's.
@@ -238,7 +238,7 @@ public enum WeightsFile {
         }
         let network = NTupleNetwork(
             rows: layout.rows, cols: layout.cols, patterns: reordering == nil ? layout.patterns : defaults.patterns,
-            valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, promoted: layout.promoted,
+            valueCount: layout.valueCount, stageThresholds: layout.stageThresholds, stageBoards: layout.stageBoards, promoted: layout.promoted,
             afterstates: layout.afterstateCount > 0 ? AfterstateTable(rows: layout.rows, cols: layout.cols) : nil)
         guard network.symmetryCount == layout.symmetryCount, network.valueCount == layout.valueCount,
             network.weights.count == layout.weightCount

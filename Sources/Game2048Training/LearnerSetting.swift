@@ -63,6 +63,8 @@ extension LearnerSetting {
     public static let alpha = LearnerSetting("alpha", .number(TrainingRequest.learningRates))
     /// `--optimistic`.
     public static let optimistic = LearnerSetting("optimistic", .number(TrainingRequest.optimisms))
+    /// `--stage-boards`.
+    public static let stageBoards = choice("stage_boards", of: StageBoards.self)
     /// `--learning`.
     public static let learning = choice("learning", of: LearningMethod.self)
     /// `--tc-alpha`.
@@ -88,7 +90,7 @@ extension LearnerSetting {
 
     /// Every setting a learner takes: those of `g2048 train` that are no output file, limit or report.
     public static let all = [
-        rows, cols, network, patterns, stages, alpha, optimistic, learning, coherenceAlpha, coherenceFrom, tableShare,
+        rows, cols, network, patterns, stages, stageBoards, alpha, optimistic, learning, coherenceAlpha, coherenceFrom, tableShare,
         tableLearning, update, restart, restartFrom, lanes, seed, resume,
     ]
 }

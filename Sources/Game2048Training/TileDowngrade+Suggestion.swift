@@ -18,13 +18,16 @@ extension TileDowngrade {
     ///   - initialValue: the weights' optimistic initial value (0 for plain TD(0) and TC).
     ///   - window: the last games of training; fewer than `windowSize` are too few to go by.
     ///   - windowSize: the number of games a full window holds.
+    ///   - ceiling: the exponent the tile must lie below: ``defaultLimit`` (the default already), or a lower
+    ///     one for a network that reads its later stages downgraded (`TrainingSetup.downgradeCeiling`).
     /// - Returns: the exponent of the tile, or `nil` for none: plain TD(0), a window not yet full,
-    ///   neither of its two largest tiles reached by a third of its games, or a tile outside
-    ///   ``limitRange`` or at ``defaultLimit`` and above (the default already).
-    package static func suggestedLimit(initialValue: Double, window: WindowStatistics, windowSize: Int) -> UInt8? {
+    ///   no tile reached by a third of its games, or a tile outside ``limitRange`` or at `ceiling` and above.
+    package static func suggestedLimit(
+        initialValue: Double, window: WindowStatistics, windowSize: Int, below ceiling: UInt8 = defaultLimit
+    ) -> UInt8? {
         guard initialValue > 0, window.games >= windowSize, let tile = window.reachRates.last(where: { 3 * $0.rate >= 1 })?.tile
         else { return nil }
         let exponent = UInt8(TrainingMetrics.exponent(of: tile))
-        return limitRange.contains(exponent) && exponent < defaultLimit ? exponent : nil
+        return limitRange.contains(exponent) && exponent < min(ceiling, defaultLimit) ? exponent : nil
     }
 }

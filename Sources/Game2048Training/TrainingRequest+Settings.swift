@@ -35,6 +35,7 @@ extension TrainingRequest {
         if let text = try given.text(LearnerSetting.stages) {
             stages = try given.refusing { () throws(TrainingError) in try Self.stages(parsing: text, rows: rules.rows, cols: rules.cols) }
         }
+        stageBoards = try given.choice(LearnerSetting.stageBoards, of: StageBoards.self)
         schedule = try given.choice(LearnerSetting.update, of: TDLearner.Schedule.self) ?? .forward
         restart = try given.number(LearnerSetting.restart) ?? 0
         restartFrom = try given.integer(LearnerSetting.restartFrom, as: Int.self)

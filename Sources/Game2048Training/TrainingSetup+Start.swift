@@ -35,6 +35,9 @@ extension TrainingSetup {
     /// A new network for `request`, once its memory and its learner's are known to fit.
     static func newNetwork(_ request: TrainingRequest) throws(TrainingError) -> NTupleNetwork {
         let (rules, patterns, stages) = (request.rules, request.patterns, request.stages)
+        if request.stageBoards == .downgraded && stages == nil {
+            throw .settings("--stage-boards downgraded reads the boards of the stages past the first; it needs --stages")
+        }
         let featureCount = NTupleNetwork.featureCount(
             patterns: patterns?.count ?? TuplePattern.defaults(rows: rules.rows, cols: rules.cols).patterns.count,
             rows: rules.rows, cols: rules.cols)
@@ -46,6 +49,7 @@ extension TrainingSetup {
         return NTupleNetwork(
             rows: rules.rows, cols: rules.cols, patterns: patterns, valueCount: nil,
             initialValue: Float(request.optimism) / Float(featureCount), stageThresholds: stages ?? [],
+            stageBoards: request.stageBoards ?? .plain,
             afterstates: TrainingSchedule.tableShare(asked: request.tableShare, rules: rules) > 0
                 ? AfterstateTable(rows: rules.rows, cols: rules.cols) : nil)
     }
@@ -87,6 +91,11 @@ extension TrainingSetup {
             throw .settings(
                 "--stages \(tilesText(stages)) differs from the stages of --resume \(resume) "
                     + "(\(network.stageThresholds.isEmpty ? "one stage" : tilesText(network.stageThresholds))); leave it out to continue them")
+        }
+        if let reading = request.stageBoards, reading != network.stageBoards {
+            throw .settings(
+                "--stage-boards \(reading.rawValue) differs from --resume \(resume), whose stages read \(network.stageBoards.rawValue) boards; "
+                    + "leave it out to continue them")
         }
         if let learning = request.learning, learning != metadata.learning {
             throw .settings(

@@ -48,6 +48,13 @@ public struct TrainingSetup: Sendable {
     /// networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
     public var suggestsDowngrade: Bool { rules.rows == 4 && rules.cols == 4 }
 
+    /// The tile below which a suggested downgrading tile must lie: a network whose later stages read their boards
+    /// downgraded (``StageBoards/downgraded``) has learned the boards from its first threshold on as they are read,
+    /// and a search that downgraded them first would send them all back to the first stage.
+    public var downgradeCeiling: UInt8 {
+        network.stageBoards == .downgraded ? network.stageThresholds[0] : TileDowngrade.defaultLimit
+    }
+
     /// The size of the weights file the run writes, known before the first game: a sweep fills the table with
     /// every reachable afterstate.
     public var weightsFileBytes: Int {

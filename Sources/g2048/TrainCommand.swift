@@ -35,7 +35,7 @@ struct TrainCommand: Command {
             --resume continues a weights file: its board size, patterns, counters, learning rate and seed come
             from it (--alpha and --seed replace the last two), and it is written back unless --out is given;
             --rows/--cols that differ from the file, --patterns and --optimistic are refused, and so are --stages,
-            --learning and rules flags that differ from the file's.
+            --stage-boards, --learning and rules flags that differ from the file's.
 
             The rules flags (--spawn-four-probability and those after it) set the rules of the training games, which
             end as the environment's episodes do: at the win tile, or cut at the step limit. The weights file records
@@ -44,7 +44,10 @@ struct TrainCommand: Command {
             --stages 16384,32768 splits the network into stages at those tiles (multi-stage networks, Yeh et al.
             2016): each stage has its own tables, read by the boards whose largest tile has reached its threshold,
             and a stage's tables start as a copy of the stage before when a game first enters it (weight promotion,
-            Jaśkowski 2018). --learning tc replaces TD's one rate by each weight's temporal coherence |E|/A, the
+            Jaśkowski 2018). --stage-boards downgraded has the stages past the first read a board as tile-downgrading
+            search values it (see 'g2048 eval --help'), tiles above its largest gap halved until none reaches the
+            first threshold: a stage's tables are still its own, but promoted from the first stage they start from
+            what it knows of the same shapes. --learning tc replaces TD's one rate by each weight's temporal coherence |E|/A, the
             sum of its TD errors over the sum of their sizes, times --tc-alpha (TC learning, Jaśkowski 2018);
             --learning otd+tc learns by optimistic TD first and switches to TC after the --tc-from fraction of
             the run's games (of its seconds without --games), as Guei, Chen & Wu (2022) do; --plot marks the switch.
@@ -80,7 +83,7 @@ struct TrainCommand: Command {
             """,
         options: [
             Self.out.spec, Self.games.spec, Self.seconds.spec, Self.rows.spec, Self.cols.spec, Self.alpha.spec, Self.optimistic.spec,
-            Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.learning.spec, Self.coherenceAlpha.spec,
+            Self.network.spec, Self.patterns.spec, Self.stages.spec, Self.stageBoards.spec, Self.learning.spec, Self.coherenceAlpha.spec,
             Self.coherenceFrom.spec, Self.tableShare.spec, Self.tableLearning.spec, Self.update.spec, Self.restart.spec,
             Self.restartFrom.spec, Self.threads.spec, Self.lanes.spec, Self.seed.spec, Self.checkpointEvery.spec,
             Self.resume.spec, Self.metrics.spec, Self.plot.spec, Self.solution.spec, Self.metricsEvery.spec, Self.force.spec,
@@ -110,6 +113,10 @@ struct TrainCommand: Command {
     static let stages = CommandOption.text(
         LearnerSetting.stages, "tiles", help: "Stage thresholds, ascending tiles, e.g. 16384,32768 (at most 32768 on 4x4)."
     ).shown("one stage")
+    static let stageBoards = CommandOption.choice(
+        LearnerSetting.stageBoards, "reading", help: "How the stages past the first read their boards: plain, or downgraded (see below).",
+        of: StageBoards.self
+    ).shown("plain, or the --resume file's")
     static let learning = CommandOption.choice(
         LearnerSetting.learning, "method", help: "td, tc (temporal coherence) or otd+tc (TD, then TC from --tc-from).", of: LearningMethod.self
     ).shown("\(TrainCommand.smallBoardText): otd+tc, else td; or the --resume file's")
@@ -236,7 +243,7 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch(onSecond: claim.lockRemoval) { setup.learner.stop.request() }
         defer { watch.cancel() }
-        let counted = { @Sendable in report.metadata(base: base, suggestingDowngrade: setup.suggestsDowngrade) }
+        let counted = { @Sendable in report.metadata(base: base, suggestingDowngrade: setup.suggestsDowngrade, below: setup.downgradeCeiling) }
         var sweep: (start: Double, progress: LayeredProgress)? = nil
         let hooks = TrainingRun.Hooks(
             metadata: counted,

@@ -57,10 +57,13 @@ final class TrainingReport: Sendable {
     /// Every learning-curve row so far.
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 
-    /// The metadata to save: `base` with the counters of this run added (`TrainingMetrics.metadata(base:suggestingDowngrade:elapsedSeconds:)`).
-    func metadata(base: TrainingMetadata, suggestingDowngrade: Bool = false) -> TrainingMetadata {
+    /// The metadata to save: `base` with the counters of this run added
+    /// (`TrainingMetrics.metadata(base:suggestingDowngrade:below:elapsedSeconds:)`).
+    func metadata(
+        base: TrainingMetadata, suggestingDowngrade: Bool = false, below ceiling: UInt8 = TileDowngrade.defaultLimit
+    ) -> TrainingMetadata {
         let seconds = secondsBefore + elapsed
-        return state.withLock { $0.metadata(base: base, suggestingDowngrade: suggestingDowngrade, elapsedSeconds: seconds) }
+        return state.withLock { $0.metadata(base: base, suggestingDowngrade: suggestingDowngrade, below: ceiling, elapsedSeconds: seconds) }
     }
 
     /// Reports a CSV write that failed during the run.
@@ -74,7 +77,11 @@ extension TrainingReport {
     /// The line that opens a run: what it trains, how, and where it saves.
     static func announcement(of setup: TrainingSetup) -> String {
         let (network, base, request) = (setup.network, setup.base, setup.request)
-        let stagesText = network.stageCount == 1 ? "" : " in \(network.stageCount) stages from \(TrainingSetup.tilesText(network.stageThresholds))"
+        let stagesText =
+            network.stageCount == 1
+            ? ""
+            : " in \(network.stageCount) stages from \(TrainingSetup.tilesText(network.stageThresholds))"
+                + (network.stageBoards == .downgraded ? " (their boards downgraded)" : "")
         let shape =
             "\(network.patterns.count) patterns × \(network.symmetryCount) symmetries\(stagesText), "
             + "\(network.weights.count) weights (\((network.weights.count * 4) >> 20) MiB)"

@@ -35,6 +35,17 @@ struct TileDowngradeSuggestionTests {
         #expect(TileDowngrade.suggestedLimit(initialValue: 80_000, window: window, windowSize: 1000) == limit)
     }
 
+    /// A network that reads its later stages downgraded from 16384 gets a tile below it only: the boards from there on
+    /// are read as its stages learned them.
+    @Test func aCeilingKeepsTheTileBelowIt() {
+        let reached = Self.window((8192, 0.885), (16384, 0.46))
+        #expect(TileDowngrade.suggestedLimit(initialValue: 80_000, window: reached, windowSize: 1000) == 14)
+        #expect(TileDowngrade.suggestedLimit(initialValue: 80_000, window: reached, windowSize: 1000, below: 14) == nil)
+        #expect(TileDowngrade.suggestedLimit(initialValue: 80_000, window: reached, windowSize: 1000, below: 15) == 14)
+        let early = Self.window((2048, 0.9), (4096, 0.5))
+        #expect(TileDowngrade.suggestedLimit(initialValue: 80_000, window: early, windowSize: 1000, below: 14) == 12)
+    }
+
     /// Weights that started at 0 lost by downgrading early (plain TD(0): 4096 in 71 % and 2048 in 64 % of
     /// the last games, 6 % and 5 % lower), so they get no tile.
     @Test(arguments: [0.0, -1.0])

@@ -37,6 +37,8 @@ struct LearnerHandleTests {
         (#"{"rows": 3, "network": "8x6"}"#, "invalid params: --network 8x6 is a network for 4x4 boards, not 3x3; give other boards --patterns"),
         (#"{"learning": "tc", "alpha": 0.1}"#, "invalid params: --alpha is TD's learning rate; --learning tc uses --tc-alpha"),
         (#"{"stages": "3"}"#, "invalid params: --stages takes tiles, powers of two from 4 to 32768 on a 4x4 board, separated by commas; got '3' in '3'"),
+        (#"{"stage_boards": "halved"}"#, #"invalid params: stage_boards must be one of "plain", "downgraded", got "halved""#),
+        (#"{"stage_boards": "downgraded"}"#, "invalid params: --stage-boards downgraded reads the boards of the stages past the first; it needs --stages"),
         (#"{"restart": 1}"#, "invalid params: restart must be a number from 0.0 to 0.99, got 1"),
         (#"{"restart_from": 96}"#, "invalid params: --restart-from must be a power of two, got 96"),
         (#"{"restart_from": 2251799813685248}"#, "invalid params: restart_from must be an integer from 4 to 1125899906842624, got 2251799813685248"),

@@ -492,6 +492,32 @@ struct TrainEvalCommandTests {
         #expect(played.status == 0, "\(played.stderr)")
     }
 
+    /// `--stage-boards downgraded`: refused without stages; with them, recorded, announced, continued by a resume,
+    /// and played by eval with no downgrading tile recorded from the first threshold up.
+    @Test func downgradedStageBoardsTrainResumeAndEvaluate() throws {
+        let folder = Folder()
+        let weights = folder.path + "/w.bin"
+        let alone = try G2048Tests.run(["train", "--stage-boards", "downgraded", "--games", "10", "--out", weights])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.hasPrefix("error: --stage-boards downgraded reads the boards of the stages past the first; it needs --stages\n"))
+        let unknown = try G2048Tests.run(["train", "--stages", "256", "--stage-boards", "halved", "--games", "10", "--out", weights])
+        #expect(unknown.status == 64 && unknown.stderr.contains("halved"), "\(unknown.stderr)")
+        let trained = try G2048Tests.run([
+            "train", "--stages", "256,512", "--stage-boards", "downgraded", "--games", "1200", "--out", weights,
+        ])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        #expect(trained.stderr.contains("in 3 stages from 256,512 (their boards downgraded)"))
+        let (network, metadata) = try WeightsFile.load(from: weights)
+        #expect(network.stageBoards == .downgraded && network.stageThresholds == [8, 9] && network.promoted.first == true)
+        // Its last games reach 256 in more than a third, which a plain network would record as its tile.
+        #expect(metadata.downgradeLimit == nil, "\(String(describing: metadata.downgradeLimit))")
+        let resumed = try G2048Tests.run(["train", "--resume", weights, "--stage-boards", "downgraded", "--games", "1300"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try WeightsFile.load(from: weights).network.stageBoards == .downgraded)
+        let played = try G2048Tests.run(["eval", "--weights", weights, "--games", "20", "--depth", "1", "--json"])
+        #expect(played.status == 0, "\(played.stderr)")
+    }
+
     /// Each method with stages, end to end: the file records them, a resume continues them, and eval plays.
     @Test(arguments: [(4, "otd+tc"), (3, "tc"), (3, "td")])
     func stagedMethodsTrainResumeAndEvaluate(size: Int, method: String) throws {
@@ -522,6 +548,11 @@ struct TrainEvalCommandTests {
         let conflict = try G2048Tests.run(["train", "--resume", weights, "--stages", "1024", "--games", "400"])
         #expect(conflict.status == 64)
         #expect(conflict.stderr.hasPrefix("error: --stages 1024 differs from the stages of --resume \(weights) (\(stages)); leave it out to continue them\n"))
+        let reading = try G2048Tests.run(["train", "--resume", weights, "--stage-boards", "downgraded", "--games", "400"])
+        #expect(reading.status == 64)
+        #expect(
+            reading.stderr.hasPrefix(
+                "error: --stage-boards downgraded differs from --resume \(weights), whose stages read plain boards; leave it out to continue them\n"))
         let other = method == "td" ? "tc" : "td"
         let otherMethod = try G2048Tests.run(["train", "--resume", weights, "--learning", other, "--games", "400"])
         #expect(otherMethod.status == 64)

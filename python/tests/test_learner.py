@@ -32,10 +32,12 @@ def train_cli(flags: list[str], out: Path) -> None:
 # 3x3 with restarts: half the games that reached a 64 play again from where they first held their largest tile.
 SIZES = [({"rows": 4}, ["--rows", "4"], 150), ({"rows": 3, "table_share": 0}, ["--rows", "3", "--table-share", "0"], 400),
          ({"rows": 3, "table_share": 0, "restart": 0.5, "restart_from": 64},
-          ["--rows", "3", "--table-share", "0", "--restart", "0.5", "--restart-from", "64"], 400)]
+          ["--rows", "3", "--table-share", "0", "--restart", "0.5", "--restart-from", "64"], 400),
+         ({"rows": 3, "table_share": 0, "stages": "64,128", "stage_boards": "downgraded"},
+          ["--rows", "3", "--table-share", "0", "--stages", "64,128", "--stage-boards", "downgraded"], 400)]
 
 
-@pytest.mark.parametrize("options,flags,games", SIZES, ids=["4x4", "3x3", "3x3-restarts"])
+@pytest.mark.parametrize("options,flags,games", SIZES, ids=["4x4", "3x3", "3x3-restarts", "3x3-downgraded-stages"])
 def test_a_learner_saves_the_weights_g2048_train_writes(options: dict[str, Any], flags: list[str], games: int,
                                                         tmp_path: Path) -> None:
     learner = Learner(seed=1, **options)
