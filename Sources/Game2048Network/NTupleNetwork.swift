@@ -21,7 +21,8 @@ import Synchronization
 /// A network may be split into stages at tile thresholds (a multi-stage network,
 /// Yeh et al. 2016; Jaśkowski 2018): with thresholds 16 384 and 32 768 it holds
 /// three full sets of tables, and a board reads the set of its stage, the number
-/// of thresholds its largest tile has reached. See ``promote(toStage:)``.
+/// of thresholds its largest tile has reached. See ``promote(toStage:)``, and ``StageBoards``
+/// for later stages that read their boards downgraded.
 ///
 /// A network is a reference type: its weights are large and shared, by the
 /// learner's threads and by the agents that play with it.

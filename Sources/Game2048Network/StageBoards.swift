@@ -10,8 +10,8 @@
 /// Why: promotion (``NTupleNetwork/promote(toStage:)``) starts a stage as a copy of the one before, but a copy that
 /// reads the real board meets a tile the first stage never held, whose weights are still the initial value, so
 /// the stage starts from nothing the first stage knew. Read downgraded, the copy starts where tile-downgrading
-/// search already plays well (building a second 8 192 beside a 16 384 looks like building a second 4 096 beside an
-/// 8 192, with one cell fewer), and its own games then teach it what differs.
+/// search already plays well, valuing each board as the first stage values the board of the same shape, and the
+/// stage's own games then teach it what differs, the larger scores ahead first.
 public enum StageBoards: String, Sendable, CaseIterable {
     /// Every stage reads the board as it is.
     case plain

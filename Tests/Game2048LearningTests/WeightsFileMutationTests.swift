@@ -49,7 +49,8 @@ struct WeightsFileMutationTests {
 
     /// Valid files to mutate: the tiny 2×2 network, a 2-pattern rectangular one and the default 2×2
     /// network with its cells in another order, which loads reindexed (version 1), a three-stage OTD+TC
-    /// network (version 2), and that network with a downgrading tile (version 3).
+    /// network (version 2), that network with a downgrading tile (version 3), one with an afterstate table (version 5)
+    /// and a staged one whose later stages read downgraded boards (version 6).
     static func baseFiles(in directory: TemporaryDirectory) throws -> [[UInt8]] {
         let shapes: [(rows: Int, cols: Int, patterns: [[Int]]?, valueCount: Int?)] = [
             (2, 2, [[0, 1]], 4),
@@ -80,6 +81,13 @@ struct WeightsFileMutationTests {
         try WeightsFile.save(tabled, metadata: WeightsFileTests.metadata, to: path)
         files.append(try #require(readBytes(path)))
         #expect(files.last?[8] == 5)
+        // A staged network whose later stages read downgraded boards (version 6).
+        let downgraded = NTupleNetwork(
+            rows: 2, cols: 2, patterns: [TuplePattern(cells: [0, 1])], valueCount: 4, stageThresholds: [3], stageBoards: .downgraded)
+        NTupleNetworkTests.randomize(downgraded, seed: 12)
+        try WeightsFile.save(downgraded, metadata: WeightsFileTests.coherentMetadata, to: path)
+        files.append(try #require(readBytes(path)))
+        #expect(files.last?[8] == 6)
         return files
     }
 
