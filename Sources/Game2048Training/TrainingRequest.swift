@@ -33,7 +33,7 @@ public struct TrainingRequest: Sendable {
     public var patterns: [TuplePattern]?
     /// Stage thresholds as tile exponents, if set.
     public var stages: [UInt8]?
-    /// How the stages past the first read their boards, if set (else ``StageBoards/plain``, or the resumed file's).
+    /// How the stages past the first read their boards, if set (else `StageBoards.plain`, or the resumed file's).
     public var stageBoards: StageBoards?
     /// The learning method, if set (else the board's default, or the resumed file's).
     public var learning: LearningMethod?

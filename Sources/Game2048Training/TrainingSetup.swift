@@ -49,7 +49,7 @@ public struct TrainingSetup: Sendable {
     public var suggestsDowngrade: Bool { rules.rows == 4 && rules.cols == 4 }
 
     /// The tile below which a suggested downgrading tile must lie: a network whose later stages read their boards
-    /// downgraded (``StageBoards/downgraded``) has learned the boards from its first threshold on as they are read,
+    /// downgraded (`StageBoards.downgraded`) has learned the boards from its first threshold on as they are read,
     /// and a search that downgraded them first would send them all back to the first stage.
     public var downgradeCeiling: UInt8 {
         network.stageBoards == .downgraded ? network.stageThresholds[0] : TileDowngrade.defaultLimit
