@@ -54,7 +54,7 @@ public final class NTupleNetwork: @unchecked Sendable {
     public let stageBoards: StageBoards
     /// The exponent from which a board's features are read downgraded: the first stage threshold when
     /// ``stageBoards`` is ``StageBoards/downgraded``, else 0 (never).
-    @usableFromInline let featureDowngradeLimit: UInt8
+    @usableFromInline package let featureDowngradeLimit: UInt8
     /// Whether each stage from 1 on has been promoted (copied from the one before), behind a lock.
     let promotedStages: Mutex<[Bool]>
 

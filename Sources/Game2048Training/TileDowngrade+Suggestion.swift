@@ -19,7 +19,7 @@ extension TileDowngrade {
     ///   - window: the last games of training; fewer than `windowSize` are too few to go by.
     ///   - windowSize: the number of games a full window holds.
     ///   - ceiling: the exponent the tile must lie below: ``defaultLimit`` (the default already), or a lower
-    ///     one for a network that reads its later stages downgraded (`TrainingSetup.downgradeCeiling`).
+    ///     one for a network that reads its later stages downgraded (`TrainingSetup.downgradeSuggestionCeiling`).
     /// - Returns: the exponent of the tile, or `nil` for none: plain TD(0), a window not yet full,
     ///   no tile reached by a third of its games, or a tile outside ``limitRange`` or at `ceiling` and above.
     package static func suggestedLimit(

@@ -44,15 +44,13 @@ public struct TrainingSetup: Sendable {
     /// Whether TC's accumulators start again from zero: a resumed file does not store them.
     public var restartsAccumulators: Bool { request.resume != nil && base.learning.needsAccumulators }
 
-    /// Whether the saved metadata suggests the tile from which a search downgrades boards: measured on 4×4
-    /// networks only (see `TileDowngrade.suggestedLimit`), so recorded only there.
-    public var suggestsDowngrade: Bool { rules.rows == 4 && rules.cols == 4 }
-
-    /// The tile below which a suggested downgrading tile must lie: a network whose later stages read their boards
-    /// downgraded (`StageBoards.downgraded`) has learned the boards from its first threshold on as they are read,
-    /// and a search that downgraded them first would send them all back to the first stage.
-    public var downgradeCeiling: UInt8 {
-        network.stageBoards == .downgraded ? network.stageThresholds[0] : TileDowngrade.defaultLimit
+    /// The tile below which the saved metadata suggests the search's downgrading tile, or `nil` where it suggests
+    /// none: the suggestion is measured on 4×4 networks only (see `TileDowngrade.suggestedLimit`). A network whose
+    /// later stages read their boards downgraded (`StageBoards.downgraded`) has learned the boards from that tile on
+    /// as they are read, and a search that downgraded them first would send them all back to the first stage.
+    public var downgradeSuggestionCeiling: UInt8? {
+        guard rules.rows == 4 && rules.cols == 4 else { return nil }
+        return network.featureDowngradeLimit != 0 ? network.featureDowngradeLimit : TileDowngrade.defaultLimit
     }
 
     /// The size of the weights file the run writes, known before the first game: a sweep fills the table with

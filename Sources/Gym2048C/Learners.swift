@@ -28,8 +28,7 @@ struct LearnerState: Sendable {
     /// The metadata a save writes: the setup's with the counters so far.
     var metadata: TrainingMetadata {
         setup.metadata(
-            counted: metrics.metadata(
-                base: setup.base, suggestingDowngrade: setup.suggestsDowngrade, below: setup.downgradeCeiling, elapsedSeconds: seconds))
+            counted: metrics.metadata(base: setup.base, downgradeCeiling: setup.downgradeSuggestionCeiling, elapsedSeconds: seconds))
     }
 
     /// Trains `games` more games (if set), for `seconds` (if set), on `threads` threads; returns the report of them.

@@ -243,7 +243,7 @@ struct TrainCommand: Command {
         // Ctrl-C or SIGTERM: the games in progress stop within a few thousand moves, then everything is saved.
         let watch = InterruptWatch(onSecond: claim.lockRemoval) { setup.learner.stop.request() }
         defer { watch.cancel() }
-        let counted = { @Sendable in report.metadata(base: base, suggestingDowngrade: setup.suggestsDowngrade, below: setup.downgradeCeiling) }
+        let counted = { @Sendable in report.metadata(base: base, downgradeCeiling: setup.downgradeSuggestionCeiling) }
         var sweep: (start: Double, progress: LayeredProgress)? = nil
         let hooks = TrainingRun.Hooks(
             metadata: counted,

@@ -58,12 +58,10 @@ final class TrainingReport: Sendable {
     var allRows: [MetricsRow] { state.withLock { $0.rows } }
 
     /// The metadata to save: `base` with the counters of this run added
-    /// (`TrainingMetrics.metadata(base:suggestingDowngrade:below:elapsedSeconds:)`).
-    func metadata(
-        base: TrainingMetadata, suggestingDowngrade: Bool = false, below ceiling: UInt8 = TileDowngrade.defaultLimit
-    ) -> TrainingMetadata {
+    /// (`TrainingMetrics.metadata(base:downgradeCeiling:elapsedSeconds:)`).
+    func metadata(base: TrainingMetadata, downgradeCeiling: UInt8?) -> TrainingMetadata {
         let seconds = secondsBefore + elapsed
-        return state.withLock { $0.metadata(base: base, suggestingDowngrade: suggestingDowngrade, below: ceiling, elapsedSeconds: seconds) }
+        return state.withLock { $0.metadata(base: base, downgradeCeiling: downgradeCeiling, elapsedSeconds: seconds) }
     }
 
     /// Reports a CSV write that failed during the run.

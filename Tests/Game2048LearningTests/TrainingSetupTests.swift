@@ -110,7 +110,7 @@ struct TrainingSetupTests {
         request.resume = path
         let resumed = try TrainingSetup(request)
         #expect(resumed.rules.rows == 2 && resumed.base.games == 10 && resumed.base.seed == 5 && resumed.base.learning == .tc)
-        #expect(resumed.restartsAccumulators && !resumed.suggestsDowngrade)
+        #expect(resumed.restartsAccumulators && resumed.downgradeSuggestionCeiling == nil)
     }
 
     @Test func aRateGivenToTemporalCoherenceIsRefused() throws {

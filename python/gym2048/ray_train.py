@@ -24,7 +24,8 @@ that it holds the combined weights bit for bit as if they had been sent whole; a
 weights file) while the next period trains. A worker that dies is replaced by a new actor holding the combined weights; its period's games
 are played again. Ctrl-C saves the combined weights and exits with 130.
 
-Exit codes: 0 done, 1 failed (the reason on stderr), 64 a usage error, 130 interrupted (the weights saved).
+Exit codes: 0 done, 1 failed (the reason on stderr), 64 a usage error, 130 interrupted (the weights saved, unless
+the run had not begun: a second Ctrl-C before the learner existed).
 """
 
 from __future__ import annotations
@@ -247,7 +248,9 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
     Returns the run's `games`, `moves`, `seconds`, `periods`, `worker_restarts` (actors started again after a
     death; not the learner's `restart` of games), last `mean_score`, and the driver's `sync_seconds` and
     `sync_bytes` (combining, and the deltas in and the combined weights out, all periods).
-    Interrupted (KeyboardInterrupt), it saves the combined weights first."""
+    A Ctrl-C (SIGINT, on the main thread) is taken between Ray's calls: the combined weights are saved, Ray's actors
+    stopped, and `Interrupted` (a KeyboardInterrupt) raised. A second one stops the call it comes in at once: the
+    same, or, while the learner's tables are still being made, a bare KeyboardInterrupt with nothing saved."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if games is None and seconds is None:
@@ -260,7 +263,31 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         raise ValueError(f"period_games must be at least 1, got {period_games}")
     if combine not in COMBINE_RULES:
         raise ValueError(f"combine must be one of {', '.join(COMBINE_RULES)}, got {combine!r}")
-    ray = _ray()
+    interrupts = _Interrupts()
+    # From here on a Ctrl-C is a flag looked at between calls: Ray's import and start-up and the learner's tables
+    # take seconds, and a KeyboardInterrupt raised inside them would leave no weights saved, or Ray half started.
+    interrupts.install()
+    try:
+        return _run(_ray(), interrupts, workers, games, seconds, out, resume, period_games, combine, address, metrics,
+                    on_period, stream, train_options)
+    finally:
+        interrupts.restore()
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C that `ray_train` took after saving the combined weights to `out`. (A bare KeyboardInterrupt, from
+    a second Ctrl-C before the run's learner existed, saved nothing.)"""
+
+    def __init__(self, out: str | os.PathLike[str]) -> None:
+        super().__init__(os.fspath(out))
+        self.out = os.fspath(out)
+
+
+def _run(ray: Any, interrupts: _Interrupts, workers: int, games: Optional[int], seconds: Optional[float],
+         out: str | os.PathLike[str], resume: Optional[str | os.PathLike[str]], period_games: int, combine: str,
+         address: Optional[str], metrics: Optional[str], on_period: Optional[Callable[[dict[str, Any]], None]],
+         stream: TextIO, train_options: dict[str, Any]) -> dict[str, Any]:
+    """`ray_train`'s run, with `interrupts` installed."""
     options = {"table_share": 0, **train_options}
     seed = int(options.pop("seed", 1))
     # The driver's learner checks the settings before any actor starts, and saves the combined weights.
@@ -271,21 +298,22 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         with open(resume, "rb") as file:
             resumed = file.read()
     started_ray = not ray.is_initialized()
-    if started_ray:
-        # Locally, room for every actor (one CPU each) even on fewer cores. (Without an address, RAY_ADDRESS names
-        # a cluster, whose CPUs are its own.)
-        local = address is None and not os.environ.get("RAY_ADDRESS")
-        cpus = {"num_cpus": max(workers, os.cpu_count() or 1)} if local else {}
-        ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False, **cpus)
     progress = _Progress(games, metrics, stream)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
     combiner = _Combiner(len(combined), combine, workers)
     periods = worker_restarts = idle = sync_bytes = 0
     sync_seconds = 0.0
     actors: list[Any] = []
-    interrupts = _Interrupts()
     try:
-        interrupts.install()
+        interrupts.check()  # taken while the learner's tables were made: Ray need not start
+        if started_ray:
+            # Locally, room for every actor (one CPU each) even on fewer cores. (Without an address, RAY_ADDRESS
+            # names a cluster, whose CPUs are its own.)
+            local = address is None and not os.environ.get("RAY_ADDRESS")
+            cpus = {"num_cpus": max(workers, os.cpu_count() or 1)} if local else {}
+            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
+                     **cpus)
+        interrupts.check()  # taken while Ray started
         have = ray.cluster_resources().get("CPU", 0)
         if have < workers:
             # Ray would wait for the CPUs forever: say so instead.
@@ -360,9 +388,8 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         # The combined weights may be ahead of the driver's learner (interrupted between the two): whole.
         driver.set_weights(combined)
         driver.save(out)
-        raise
+        raise Interrupted(out) from None
     finally:
-        interrupts.restore()
         progress.close()
         for actor in actors:
             ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run
@@ -435,8 +462,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError as error:
         print(f"python -m gym2048.ray_train: error: {error}", file=sys.stderr)
         return _USAGE_ERROR
+    except Interrupted as interrupted:
+        print(f"interrupted: the weights are saved to {interrupted.out}", file=sys.stderr)
+        return _INTERRUPTED
     except KeyboardInterrupt:
-        print(f"interrupted: the weights are saved to {run['out']}", file=sys.stderr)
+        print("interrupted before the run began: nothing is saved", file=sys.stderr)
         return _INTERRUPTED
     except Exception as error:  # noqa: BLE001 - the reason on stderr, not a traceback
         print(f"python -m gym2048.ray_train: {error}", file=sys.stderr)

@@ -21,7 +21,8 @@ import pytest
 
 from gym2048 import Learner, find_binary
 from gym2048.native import library
-from gym2048.ray_train import CSV_HEADER, INSTALL, NOT_FLAGS, _parser, main, ray_train
+import gym2048.ray_train as ray_train_module
+from gym2048.ray_train import CSV_HEADER, INSTALL, NOT_FLAGS, Interrupted, _parser, main, ray_train
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=f"ray is not installed ({INSTALL})")
 # Four 4-tuples: a small network (a quarter of a million weights), so that a period takes milliseconds.
@@ -40,6 +41,20 @@ def local_ray() -> Iterator[None]:
 
 def weights(path: Path) -> Any:
     return Learner(resume=str(path)).weights()
+
+
+def training_workers(session: int) -> list[int]:
+    """The processes of Ray actors (`ray::_Worker…`) in the session `session` leads."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            # The session id is the sixth field of /proc/PID/stat, after the command in parentheses.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session and (entry / "cmdline").read_bytes().startswith(b"ray::_Worker"):
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def evaluate(path: Path) -> None:
@@ -172,8 +187,14 @@ def test_ctrl_c_in_a_long_period_saves_at_once(tmp_path: Path) -> None:
                "1000000", "--out", str(out), "--rows", "4", "--patterns", PATTERNS]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        time.sleep(8)
+        # Until the worker trains (its process is in the driver's session): Ray's start-up takes seconds, more on
+        # a busy machine.
+        deadline = time.monotonic() + 60
+        while not training_workers(process.pid) and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
         assert process.poll() is None, process.communicate()[1]
+        assert training_workers(process.pid), "no worker started in 60 s"
+        time.sleep(1)
         os.killpg(process.pid, signal.SIGINT)
         start = time.monotonic()
         _, stderr = process.communicate(timeout=30)
@@ -183,6 +204,59 @@ def test_ctrl_c_in_a_long_period_saves_at_once(tmp_path: Path) -> None:
     assert process.returncode == 130, stderr
     assert "interrupted: the weights are saved" in stderr and waited < 15, (waited, stderr)
     evaluate(out)
+
+
+def interrupting(make: Any, times: int = 1) -> Any:
+    """`make`, called after `times` Ctrl-Cs (SIGINT to this process) arrive: as in a terminal while it runs."""
+    def call(*arguments: Any, **keywords: Any) -> Any:
+        for _ in range(times):
+            signal.raise_signal(signal.SIGINT)
+        return make(*arguments, **keywords)
+    return call
+
+
+@needs_ray
+def test_ctrl_c_while_the_learner_is_made_saves_its_weights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The learner's tables take seconds for a large network: the Ctrl-C is taken once it exists, before Ray starts.
+    import ray
+    calls: list[str] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda *arguments, **keywords: calls.append("init"))
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    monkeypatch.setattr(ray_train_module, "Learner", interrupting(Learner))
+    out, handler = tmp_path / "w.bin", signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        ray_train(workers=1, games=10, out=out, **SMALL)
+    assert isinstance(caught.value, Interrupted) and caught.value.out == str(out) and calls == ["shutdown"]
+    assert np.array_equal(weights(out), Learner(**SMALL, seed=1).weights())
+    assert signal.getsignal(signal.SIGINT) is handler
+
+
+@needs_ray
+def test_ctrl_c_while_ray_starts_saves_the_weights_and_stops_ray(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray's start-up takes seconds: a Ctrl-C in it used to leave no file behind a message that said it was saved.
+    import ray
+    calls: list[str] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", interrupting(lambda *arguments, **keywords: calls.append("init")))
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    out = tmp_path / "w.bin"
+    with pytest.raises(KeyboardInterrupt) as caught:
+        ray_train(workers=1, games=10, out=out, **SMALL)
+    assert isinstance(caught.value, Interrupted) and calls == ["init", "shutdown"]
+    assert np.array_equal(weights(out), Learner(**SMALL, seed=1).weights())
+
+
+@needs_ray
+def test_a_second_ctrl_c_before_the_run_began_says_nothing_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(ray_train_module, "Learner", interrupting(Learner, times=2))
+    out, handler = tmp_path / "w.bin", signal.getsignal(signal.SIGINT)
+    assert main(["--workers", "1", "--games", "10", "--out", str(out), "--rows", "4", "--patterns", PATTERNS]) == 130
+    assert "interrupted before the run began: nothing is saved" in capsys.readouterr().err
+    assert not out.exists()
+    assert signal.getsignal(signal.SIGINT) is handler
 
 
 @pytest.mark.parametrize("arguments,message", [
