@@ -52,7 +52,7 @@ struct AfterstateSweepTests {
     @Test func aSweepReplacesWhatGamesTaughtTheTable() throws {
         let rules = try Rules(rows: 2, cols: 3)
         let network = Self.network(rules, seed: 3)
-        let weights = (0..<network.weights.count).map { network.weights[$0].bitPattern }
+        let weights = network.weights.bitPatterns
         let learner = AfterstateLearner(network: network, rules: rules)
         learner.run(TrainingPlan(games: 30, seed: 4), gamesBefore: 0) { _, _ in true }
         let learned = learner.table.sortedEntries
@@ -61,7 +61,7 @@ struct AfterstateSweepTests {
         let changed = learned.filter { learner.table.value(ofCanonical: $0.key) != $0.value }
         #expect(learned.count > 100 && changed.count > learned.count / 2)
         for entry in learned { #expect(learner.table.value(ofCanonical: entry.key) == Float(solution.afterstateValue(ofKey: entry.key)!)) }
-        #expect((0..<network.weights.count).map { network.weights[$0].bitPattern } == weights)
+        #expect(network.weights.bitPatterns == weights)
     }
 
     /// Stopped after `n` layers of the backward pass, the table holds the afterstates of the oldest ages, each with

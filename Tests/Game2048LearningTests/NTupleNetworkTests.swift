@@ -271,7 +271,7 @@ struct NTupleNetworkTests {
         }
         let first = try trained(), second = try trained()
         #expect(first.promoted == [true, true])
-        let weights = { (network: NTupleNetwork) in (0..<network.weights.count).map { network.weights[$0] } }
+        let weights = { (network: NTupleNetwork) in network.weights.values }
         #expect(weights(first) == weights(second))
         // Stage 2 learned after its copy: it is neither zero nor stage 1.
         let size = first.stageSize

@@ -100,7 +100,7 @@ struct RestartTests {
                 game = TrainingGame(learner, value, slots: slots, using: &rng)
             }
         }
-        let weights = (0..<learner.network.weights.count).map { learner.network.weights[$0] }
+        let weights = learner.network.weights.values
         let laned = TDLearnerTests.laneRun(Bitboard.self, try Self.learner(chance: 0.6, tile: 32), lanes: 1, games: 40)
         #expect(laned.results == expected)
         #expect(laned.weights == weights)

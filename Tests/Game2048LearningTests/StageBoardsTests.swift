@@ -127,7 +127,7 @@ struct StageBoardsTests {
             for _ in 0..<300 { learner.trainGame(using: &rng) }
             return network
         }
-        let weights = { (network: NTupleNetwork) in (0..<network.weights.count).map { network.weights[$0] } }
+        let weights = { (network: NTupleNetwork) in network.weights.values }
         let first = try trained(.downgraded), second = try trained(.downgraded), plain = try trained(.plain)
         #expect(first.promoted == [true, true])
         #expect(weights(first) == weights(second))

@@ -87,7 +87,7 @@ struct TemporalCoherenceTests {
             let learner = TDLearner(network: network, rules: try Rules(rows: size, cols: size), schedule: schedule, method: .tc)
             var rng = Xoshiro256StarStar(seed: 11)
             for _ in 0..<20 { learner.trainGame(using: &rng) }
-            return (0..<network.weights.count).map { network.weights[$0] }
+            return network.weights.values
         }
         let first = try weights()
         #expect(first.allSatisfy(\.isFinite) && first.contains { $0 != 0 })

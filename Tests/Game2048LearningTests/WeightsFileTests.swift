@@ -95,7 +95,7 @@ struct WeightsFileTests {
     }
 
     static func weightBits(_ network: NTupleNetwork) -> [UInt32] {
-        (0..<network.weights.count).map { network.weights[$0].bitPattern }
+        network.weights.bitPatterns
     }
 
     /// Saves the tiny network and returns the file's path and bytes.

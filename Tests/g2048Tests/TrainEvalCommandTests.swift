@@ -217,15 +217,29 @@ struct TrainEvalCommandTests {
         #expect(folder.names.isEmpty)
         // Between the estimate and the need (410 to 500 MB, where the table's reservation and the threads' arenas
         // were not counted) the check passed and the sweep aborted after valuing every afterstate: every limit now
-        // sweeps or is refused, and leaves no lock.
-        for limit in stride(from: 400_000, through: 600_000, by: 50_000) {
-            let sweep = try G2048Tests.runInShell(
-                "ulimit -v \(limit); exec \"$0\" train --rows 2 --cols 4 --patterns '\(G2048Tests.smallPatterns)' --games 100 --force "
-                    + "--table-learning sweep --out \"$1\"", [folder.file("s.bin")])
-            #expect(
-                sweep.status == 0 || (sweep.status == 1 && sweep.stderr.hasPrefix("error: --table-learning sweep: a sweep of 2x4")),
-                "\(limit): \(sweep.stderr.suffix(300))")
-            #expect(!folder.names.contains("s.bin.lock"), "\(limit)")
+        // sweeps or is refused, and leaves no lock. Up to the first limit that sweeps, the tightest (a sweep of 2x4
+        // takes a minute and a half in a debug build, and more room cannot make it fail); then, finely, a 2x3
+        // sweep, which takes a second, at every 4 MB across its own estimate.
+        let sweeps = [
+            (
+                board: "2x4", flags: "--rows 2 --cols 4 --patterns '\(G2048Tests.smallPatterns)'",
+                limits: Array(stride(from: 400_000, through: 600_000, by: 50_000))
+            ),
+            (board: "2x3", flags: "--rows 2 --cols 3", limits: Array(stride(from: 220_000, through: 300_000, by: 4_000))),
+        ]
+        for (board, flags, limits) in sweeps {
+            var outcomes: Set<Int32> = []
+            for limit in limits {
+                let sweep = try G2048Tests.runInShell(
+                    "ulimit -v \(limit); exec \"$0\" train \(flags) --games 100 --force --table-learning sweep --out \"$1\"", [folder.file("s.bin")])
+                #expect(
+                    sweep.status == 0 || (sweep.status == 1 && sweep.stderr.hasPrefix("error: --table-learning sweep: a sweep of \(board)")),
+                    "\(board) under \(limit): \(sweep.stderr.suffix(300))")
+                #expect(!folder.names.contains("s.bin.lock"), "\(board) under \(limit)")
+                outcomes.insert(sweep.status)
+                if sweep.status == 0 && board == "2x4" { break }
+            }
+            #expect(outcomes == [0, 1], "\(board): the limits should straddle the estimate")
         }
         try? FileManager.default.removeItem(atPath: folder.file("s.bin"))
         let (fallback, said) = try G2048Tests.runInShell(run, [folder.file("w.bin")])

@@ -1,4 +1,4 @@
-"""The ranking end to end, as a user runs it (Examples/python/ranking_scenario.py, with 15 seconds of training a
+"""The ranking end to end, as a user runs it (Examples/python/ranking_scenario.py, with 6 seconds of training a
 board): on 3x3 the optimal, trained, greedy and random players ranked in that order, optimal play at 100 % of
 optimal; on 4x4 trained, greedy, random; every forged record refused with its reason and the tables unchanged."""
 
@@ -17,7 +17,7 @@ _spec.loader.exec_module(ranking_scenario)
 
 
 def test_the_players_rank_as_they_play_and_forgeries_are_refused(tmp_path: Any) -> None:
-    tables, refusals, failures = ranking_scenario.run(15, str(tmp_path), log=sys.stderr)
+    tables, refusals, failures = ranking_scenario.run(6, str(tmp_path), log=sys.stderr)
     assert failures == []
     assert [row["agent"] for row in tables["2048-3x3-v1"]] == ["optimal", "trained", "greedy", "random"]
     assert tables["2048-3x3-v1"][0]["optimal_fraction"] == 1.0
