@@ -76,11 +76,12 @@ class _Interrupts:
         self.hit = False
         self._previous: Any = None
 
-    def install(self) -> None:
+    def __enter__(self) -> "_Interrupts":
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
 
-    def restore(self) -> None:
+    def __exit__(self, *exception: object) -> None:
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
             self._previous = None
@@ -263,15 +264,121 @@ def ray_train(workers: int = 2, games: Optional[int] = None, seconds: Optional[f
         raise ValueError(f"period_games must be at least 1, got {period_games}")
     if combine not in COMBINE_RULES:
         raise ValueError(f"combine must be one of {', '.join(COMBINE_RULES)}, got {combine!r}")
-    interrupts = _Interrupts()
     # From here on a Ctrl-C is a flag looked at between calls: Ray's import and start-up and the learner's tables
     # take seconds, and a KeyboardInterrupt raised inside them would leave no weights saved, or Ray half started.
-    interrupts.install()
-    try:
-        return _run(_ray(), interrupts, workers, games, seconds, out, resume, period_games, combine, address, metrics,
-                    on_period, stream, train_options)
-    finally:
-        interrupts.restore()
+    with _Interrupts() as interrupts:
+        ray = _ray()
+        options = {"table_share": 0, **train_options}
+        seed = int(options.pop("seed", 1))
+        # The driver's learner checks the settings before any actor starts, and saves the combined weights.
+        driver = Learner(**options, seed=seed, **({} if resume is None else {"resume": os.fspath(resume)}))
+        combined = driver.weights()
+        resumed = None
+        if resume is not None:
+            with open(resume, "rb") as file:
+                resumed = file.read()
+        started_ray = not ray.is_initialized()
+        progress = _Progress(games, metrics, stream)
+        actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+        combiner = _Combiner(len(combined), combine, workers)
+        periods = worker_restarts = idle = sync_bytes = 0
+        sync_seconds = 0.0
+        actors: list[Any] = []
+        try:
+            interrupts.check()  # taken while the learner's tables were made: Ray need not start
+            if started_ray:
+                # Locally, room for every actor (one CPU each) even on fewer cores. (Without an address, RAY_ADDRESS
+                # names a cluster, whose CPUs are its own.)
+                local = address is None and not os.environ.get("RAY_ADDRESS")
+                cpus = {"num_cpus": max(workers, os.cpu_count() or 1)} if local else {}
+                ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
+                         **cpus)
+            interrupts.check()  # taken while Ray started
+            have = ray.cluster_resources().get("CPU", 0)
+            if have < workers:
+                # Ray would wait for the CPUs forever: say so instead.
+                raise RuntimeError(f"{workers} workers need {workers} CPUs (one each), the Ray cluster has {have:g}")
+            blob = ray.put(resumed)
+            start_ref = ray.put(combined)
+
+            def make(index: int) -> Any:
+                return actor_class.remote({**options, "seed": seed + index}, blob, start_ref)
+
+            actors.extend(make(index) for index in range(workers))
+            deadline = None if seconds is None else progress.started + seconds
+            saved = True
+            while games is None or progress.games < games:
+                interrupts.check()
+                left = math.inf if deadline is None else deadline - time.monotonic()
+                if left <= 0:
+                    break
+                period_start = time.monotonic()
+                shares = _shares(games, progress.games, workers, period_games)
+                calls = {index: actors[index].train.remote(share, 0 if deadline is None else left)
+                         for index, share in enumerate(shares) if share > 0}
+                if not saved:
+                    # The last period's weights (the driver's learner holds them), saved while the workers train from them.
+                    driver.save(out)
+                    saved = True
+                moves, worker_seconds, worker_moves, deltas, played = 0, [], [], [], []
+                for index, call in calls.items():
+                    try:
+                        report, indices, changes, games_played = interrupts.result(ray, call)
+                    except ray.exceptions.RayActorError:
+                        # The new actor starts from the combined weights, whole.
+                        start_ref = ray.put(combined)
+                        actors[index], worker_restarts = make(index), worker_restarts + 1
+                        continue
+                    deltas.append((indices, changes))
+                    played.append(games_played)
+                    progress.add(report)
+                    moves += int(report["moves"])
+                    worker_seconds.append(float(report["seconds"]))
+                    worker_moves.append(int(report["moves"]))
+                if not worker_moves:
+                    idle += 1
+                    if idle == _IDLE_PERIODS:
+                        raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
+                    continue
+                sync_start = time.monotonic()
+                moved = combiner.combine(combined, deltas)
+                values = combined[moved]
+                driver.assign(moved, values)
+                # Most of the network moved: the whole of it is smaller than its indices and values.
+                whole = len(moved) > WHOLE_SHARE * len(combined)
+                update: Any = combined if whole else (moved, values)
+                # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
+                # file says how many games made it, and the tile its last games suggest downgrading from.
+                for number, games_played in enumerate(played):
+                    driver.record(games_played, seconds=time.monotonic() - period_start if number == 0 else 0)
+                idle, periods, saved = 0, periods + 1, False
+                update_ref = ray.put(update)
+                for actor in actors:
+                    actor.assign.remote(update_ref)  # not awaited: a worker that died fails its next period
+                # Bytes: each delta in (an int64 index and a float32 change a weight), the update out to every worker.
+                period_bytes = sum(12 * len(indices) for indices, _ in deltas) + (
+                    4 * len(combined) if whole else 12 * len(moved)) * len(actors)
+                period_sync = time.monotonic() - sync_start
+                sync_seconds, sync_bytes = sync_seconds + period_sync, sync_bytes + period_bytes
+                progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves,
+                                (period_sync, period_bytes))
+                if on_period is not None:
+                    on_period({"period": periods, "games": progress.games, "moves": progress.moves, "actors": actors})
+        except KeyboardInterrupt:
+            # The combined weights may be ahead of the driver's learner (interrupted between the two): whole.
+            driver.set_weights(combined)
+            driver.save(out)
+            raise Interrupted(out) from None
+        finally:
+            progress.close()
+            for actor in actors:
+                ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run
+            if started_ray:
+                ray.shutdown()
+        driver.save(out)
+        return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
+                "periods": periods, "worker_restarts": worker_restarts, "mean_score": progress.mean_score(),
+                "sync_seconds": sync_seconds, "sync_bytes": sync_bytes}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -281,124 +388,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, out: str | os.PathLike[str]) -> None:
         super().__init__(os.fspath(out))
         self.out = os.fspath(out)
-
-
-def _run(ray: Any, interrupts: _Interrupts, workers: int, games: Optional[int], seconds: Optional[float],
-         out: str | os.PathLike[str], resume: Optional[str | os.PathLike[str]], period_games: int, combine: str,
-         address: Optional[str], metrics: Optional[str], on_period: Optional[Callable[[dict[str, Any]], None]],
-         stream: TextIO, train_options: dict[str, Any]) -> dict[str, Any]:
-    """`ray_train`'s run, with `interrupts` installed."""
-    options = {"table_share": 0, **train_options}
-    seed = int(options.pop("seed", 1))
-    # The driver's learner checks the settings before any actor starts, and saves the combined weights.
-    driver = Learner(**options, seed=seed, **({} if resume is None else {"resume": os.fspath(resume)}))
-    combined = driver.weights()
-    resumed = None
-    if resume is not None:
-        with open(resume, "rb") as file:
-            resumed = file.read()
-    started_ray = not ray.is_initialized()
-    progress = _Progress(games, metrics, stream)
-    actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-    combiner = _Combiner(len(combined), combine, workers)
-    periods = worker_restarts = idle = sync_bytes = 0
-    sync_seconds = 0.0
-    actors: list[Any] = []
-    try:
-        interrupts.check()  # taken while the learner's tables were made: Ray need not start
-        if started_ray:
-            # Locally, room for every actor (one CPU each) even on fewer cores. (Without an address, RAY_ADDRESS
-            # names a cluster, whose CPUs are its own.)
-            local = address is None and not os.environ.get("RAY_ADDRESS")
-            cpus = {"num_cpus": max(workers, os.cpu_count() or 1)} if local else {}
-            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
-                     **cpus)
-        interrupts.check()  # taken while Ray started
-        have = ray.cluster_resources().get("CPU", 0)
-        if have < workers:
-            # Ray would wait for the CPUs forever: say so instead.
-            raise RuntimeError(f"{workers} workers need {workers} CPUs (one each), the Ray cluster has {have:g}")
-        blob = ray.put(resumed)
-        start_ref = ray.put(combined)
-
-        def make(index: int) -> Any:
-            return actor_class.remote({**options, "seed": seed + index}, blob, start_ref)
-
-        actors.extend(make(index) for index in range(workers))
-        deadline = None if seconds is None else progress.started + seconds
-        saved = True
-        while games is None or progress.games < games:
-            interrupts.check()
-            left = math.inf if deadline is None else deadline - time.monotonic()
-            if left <= 0:
-                break
-            period_start = time.monotonic()
-            shares = _shares(games, progress.games, workers, period_games)
-            calls = {index: actors[index].train.remote(share, 0 if deadline is None else left)
-                     for index, share in enumerate(shares) if share > 0}
-            if not saved:
-                # The last period's weights (the driver's learner holds them), saved while the workers train from them.
-                driver.save(out)
-                saved = True
-            moves, worker_seconds, worker_moves, deltas, played = 0, [], [], [], []
-            for index, call in calls.items():
-                try:
-                    report, indices, changes, games_played = interrupts.result(ray, call)
-                except ray.exceptions.RayActorError:
-                    # The new actor starts from the combined weights, whole.
-                    start_ref = ray.put(combined)
-                    actors[index], worker_restarts = make(index), worker_restarts + 1
-                    continue
-                deltas.append((indices, changes))
-                played.append(games_played)
-                progress.add(report)
-                moves += int(report["moves"])
-                worker_seconds.append(float(report["seconds"]))
-                worker_moves.append(int(report["moves"]))
-            if not worker_moves:
-                idle += 1
-                if idle == _IDLE_PERIODS:
-                    raise RuntimeError(f"no worker finished a period {idle} times in a row: the actors keep dying")
-                continue
-            sync_start = time.monotonic()
-            moved = combiner.combine(combined, deltas)
-            values = combined[moved]
-            driver.assign(moved, values)
-            # Most of the network moved: the whole of it is smaller than its indices and values.
-            whole = len(moved) > WHOLE_SHARE * len(combined)
-            update: Any = combined if whole else (moved, values)
-            # The driver's learner counts the workers' games as its own (and the period's seconds once): the weights
-            # file says how many games made it, and the tile its last games suggest downgrading from.
-            for number, games_played in enumerate(played):
-                driver.record(games_played, seconds=time.monotonic() - period_start if number == 0 else 0)
-            idle, periods, saved = 0, periods + 1, False
-            update_ref = ray.put(update)
-            for actor in actors:
-                actor.assign.remote(update_ref)  # not awaited: a worker that died fails its next period
-            # Bytes: each delta in (an int64 index and a float32 change a weight), the update out to every worker.
-            period_bytes = sum(12 * len(indices) for indices, _ in deltas) + (
-                4 * len(combined) if whole else 12 * len(moved)) * len(actors)
-            period_sync = time.monotonic() - sync_start
-            sync_seconds, sync_bytes = sync_seconds + period_sync, sync_bytes + period_bytes
-            progress.period(moves, time.monotonic() - period_start, worker_seconds, worker_moves,
-                            (period_sync, period_bytes))
-            if on_period is not None:
-                on_period({"period": periods, "games": progress.games, "moves": progress.moves, "actors": actors})
-    except KeyboardInterrupt:
-        # The combined weights may be ahead of the driver's learner (interrupted between the two): whole.
-        driver.set_weights(combined)
-        driver.save(out)
-        raise Interrupted(out) from None
-    finally:
-        progress.close()
-        for actor in actors:
-            ray.kill(actor)  # their CPUs free at once for a Ray that outlives the run
-        if started_ray:
-            ray.shutdown()
-    driver.save(out)
-    return {"games": progress.games, "moves": progress.moves, "seconds": time.monotonic() - progress.started,
-            "periods": periods, "worker_restarts": worker_restarts, "mean_score": progress.mean_score(),
-            "sync_seconds": sync_seconds, "sync_bytes": sync_bytes}
 
 
 class _Parser(argparse.ArgumentParser):

@@ -215,36 +215,41 @@ def interrupting(make: Any, times: int = 1) -> Any:
     return call
 
 
-@needs_ray
-def test_ctrl_c_while_the_learner_is_made_saves_its_weights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The learner's tables take seconds for a large network: the Ctrl-C is taken once it exists, before Ray starts.
+@pytest.fixture
+def ray_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Ray's start and stop replaced by records of their calls ("init", "shutdown"), Ray not running: for runs that
+    a Ctrl-C ends before any actor starts."""
     import ray
     calls: list[str] = []
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", lambda *arguments, **keywords: calls.append("init"))
     monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    return calls
+
+
+@needs_ray
+def test_ctrl_c_while_the_learner_is_made_saves_its_weights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            ray_calls: list[str]) -> None:
+    # The learner's tables take seconds for a large network: the Ctrl-C is taken once it exists, before Ray starts.
     monkeypatch.setattr(ray_train_module, "Learner", interrupting(Learner))
     out, handler = tmp_path / "w.bin", signal.getsignal(signal.SIGINT)
     with pytest.raises(KeyboardInterrupt) as caught:
         ray_train(workers=1, games=10, out=out, **SMALL)
-    assert isinstance(caught.value, Interrupted) and caught.value.out == str(out) and calls == ["shutdown"]
+    assert isinstance(caught.value, Interrupted) and caught.value.out == str(out) and ray_calls == ["shutdown"]
     assert np.array_equal(weights(out), Learner(**SMALL, seed=1).weights())
     assert signal.getsignal(signal.SIGINT) is handler
 
 
 @needs_ray
-def test_ctrl_c_while_ray_starts_saves_the_weights_and_stops_ray(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_while_ray_starts_saves_the_weights_and_stops_ray(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                ray_calls: list[str]) -> None:
     # Ray's start-up takes seconds: a Ctrl-C in it used to leave no file behind a message that said it was saved.
     import ray
-    calls: list[str] = []
-    monkeypatch.setattr(ray, "is_initialized", lambda: False)
-    monkeypatch.setattr(ray, "init", interrupting(lambda *arguments, **keywords: calls.append("init")))
-    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    monkeypatch.setattr(ray, "init", interrupting(ray.init))
     out = tmp_path / "w.bin"
     with pytest.raises(KeyboardInterrupt) as caught:
         ray_train(workers=1, games=10, out=out, **SMALL)
-    assert isinstance(caught.value, Interrupted) and calls == ["init", "shutdown"]
+    assert isinstance(caught.value, Interrupted) and ray_calls == ["init", "shutdown"]
     assert np.array_equal(weights(out), Learner(**SMALL, seed=1).weights())
 
 
