@@ -26,9 +26,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/gym2048-docs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export TMPDIR="$work"
 
-echo "== swift build (the modules the symbol graphs are read from)"
-swift build
-bin=$(swift build --show-bin-path)
+echo "== swift build (the modules the symbol graphs are read from: the build the tests run on, .build/testing)"
+# Tests/run-all.sh has built it already, so CI builds nothing here.
+build=(swift build -c release -Xswiftc -enable-testing --scratch-path .build/testing)
+"${build[@]}"
+bin=$("${build[@]}" --show-bin-path)
 modules=$bin/Modules
 # The C targets' module maps, which SwiftPM generates: the learner's modules import CPrefetch, and Game2048 (so
 # every module above it) CPackedLanes.
